@@ -1,0 +1,117 @@
+"""Accounts through the REST API: sign-up, token log-in and log-out, the caller's profile."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django_countries.serializer_fields import CountryField
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import services
+from .errors import ServiceError
+from .models import Profile
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class SignUpSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
+    password = serializers.CharField(write_only=True)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    display_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=60)
+    date_of_birth = serializers.DateField()
+    country = CountryField()
+    guardian_name = serializers.CharField(required=False, allow_blank=True, default="")
+    guardian_email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+
+class ProfileSerializer(serializers.Serializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    display_name = serializers.CharField(max_length=60, required=False)
+    date_of_birth = serializers.DateField(read_only=True)
+    country = CountryField(required=False)
+    can_play = serializers.SerializerMethodField()
+
+    def get_can_play(self, profile) -> bool:
+        return services.play_eligibility(user=profile.user).allowed
+
+
+class LoginSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+def error_response(err: ServiceError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    return Response(err.as_dict(), status=status_code)
+
+
+class SignUpView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=SignUpSerializer, responses={201: ProfileSerializer, 400: ErrorSerializer})
+    def post(self, request):
+        serializer = SignUpSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            registration = services.register_player(
+                **serializer.validated_data, consent_url_base=request.build_absolute_uri("/")
+            )
+        except ServiceError as err:
+            return error_response(err)
+        body = ProfileSerializer(registration.user.profile).data
+        body["needs_guardian_consent"] = registration.needs_guardian_consent
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    """Exchange a username and password for the API token (also used on websockets)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=LoginSerializer, responses={200: TokenSerializer, 400: ErrorSerializer})
+    def post(self, request):
+        serializer = LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = authenticate(request, **serializer.validated_data)
+        if user is None:
+            return error_response(ServiceError("invalid-credentials", "Wrong username or password."))
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class LogoutView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ProfileSerializer})
+    def get(self, request):
+        profile = getattr(request.user, "profile", None) or Profile(user=request.user, display_name=request.user.username)
+        return Response(ProfileSerializer(profile).data)
+
+    @extend_schema(request=ProfileSerializer, responses={200: ProfileSerializer, 400: ErrorSerializer})
+    def patch(self, request):
+        serializer = ProfileSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        try:
+            profile = services.update_profile(user=request.user, **serializer.validated_data)
+        except ServiceError as err:
+            return error_response(err)
+        return Response(ProfileSerializer(profile).data)

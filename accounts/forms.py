@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from django import forms
+from django_countries import countries
+from django_countries.fields import LazyTypedChoiceField
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="Letters, digits and @/./+/-/_ only.")
+    display_name = forms.CharField(max_length=60, required=False, help_text="The name others see. Optional.")
+    email = forms.EmailField(required=False)
+    password = forms.CharField(widget=forms.PasswordInput, min_length=8)
+    # Asked neutrally: no hint of any cut-off age.
+    date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    country = LazyTypedChoiceField(choices=countries)
+
+
+class GuardianForm(forms.Form):
+    guardian_name = forms.CharField(max_length=120, label="Parent's or guardian's name")
+    guardian_email = forms.EmailField(label="Parent's or guardian's e-mail")
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(max_length=60)
+    country = LazyTypedChoiceField(choices=countries)

@@ -1,0 +1,6 @@
+"""Local development and the one-command demo."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)

@@ -1,0 +1,47 @@
+"""Variants by slug, imported on first use so each rule set stays its own module."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from .base import Variant
+from .errors import RuleError
+
+# slug -> "module:ClassName" inside games.rules.variants
+_VARIANTS: dict[str, str] = {
+    "classic": "classic:Classic",
+    "rock-paper-scissors": "rock_paper_scissors:RockPaperScissors",
+    "tactic-toe": "tactic_toe:TacticToe",
+    "nine-square": "nine_square:NineSquare",
+    "t-tic-t-tac-toe": "t_tic_t_tac_toe:TTicTTacToe",
+    "tic-tac-two": "tic_tac_two:TicTacTwo",
+}
+
+
+def variant_slugs() -> list[str]:
+    """Every slug whose module is present."""
+    slugs = []
+    for slug in _VARIANTS:
+        try:
+            get_variant(slug)
+        except RuleError:
+            continue
+        slugs.append(slug)
+    return slugs
+
+
+@cache
+def get_variant(slug: str) -> Variant:
+    """The Variant for ``slug``; RuleError("unknown-variant") for any other."""
+    if not isinstance(slug, str) or slug not in _VARIANTS:
+        raise RuleError("unknown-variant", f"There is no rule set called {slug!r}.")
+    module_name, class_name = _VARIANTS[slug].split(":")
+    try:
+        module = importlib.import_module(f"games.rules.variants.{module_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"games.rules.variants.{module_name}":
+            raise
+        raise RuleError("unknown-variant", f"The rule set {slug!r} is not installed.") from exc
+    variant: Variant = getattr(module, class_name)()
+    return variant

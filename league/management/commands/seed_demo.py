@@ -1,0 +1,81 @@
+"""Create (or complete) the demo club. Safe to run any number of times."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import services as account_services
+from accounts.models import User
+from league import services as league_services
+
+DEMO_PASSWORD = "tictactoe-demo"
+
+# username, display name, age today, country, club role
+DEMO_PEOPLE = [
+    ("organiser", "Olivia Organiser", 41, "GB", "organiser"),
+    ("arbiter", "Arnav Arbiter", 58, "IN", "arbiter"),
+    ("ada", "Ada (4)", 4, "FR", "member"),
+    ("jonas", "Jonas (15, Germany)", 15, "DE", "member"),
+    ("emily", "Emily (15, UK)", 15, "GB", "member"),
+    ("sam", "Sam", 27, "US", "member"),
+    ("mei", "Mei", 33, "SG", "member"),
+    ("kofi", "Kofi", 19, "GH", "member"),
+    ("lucia", "Lucía", 66, "ES", "member"),
+    ("edith", "Edith (105)", 105, "IE", "member"),
+]
+
+
+def birthday_for_age(age: int, today: date) -> date:
+    """A date of birth that makes someone ``age`` today (a birthday last month)."""
+    month = today.month - 1 or 12
+    year = today.year - age - (1 if today.month == 1 else 0)
+    return date(year, month, min(today.day, 28))
+
+
+class Command(BaseCommand):
+    help = "Create the demo club with an admin, organisers and players of varied ages and countries."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        today = timezone.localdate()
+        club = league_services.ensure_club(
+            name="Demo Noughts & Crosses Club",
+            country="GB",
+            description="A club to try the platform: every rule set, players from 4 to 105.",
+        )
+        admin = User.objects.filter(username="admin").first()
+        if admin is None:
+            admin = User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+            account_services.update_profile(user=admin, display_name="Club Admin", country="GB")
+        league_services.set_membership(club=club, user=admin, role="owner")
+        for username, name, age, country, role in DEMO_PEOPLE:
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                registration = account_services.register_player(
+                    username=username,
+                    password=DEMO_PASSWORD,
+                    email=f"{username}@example.com",
+                    display_name=name,
+                    date_of_birth=birthday_for_age(age, today),
+                    country=country,
+                    guardian_name="Demo Guardian",
+                    guardian_email=f"guardian-of-{username}@example.com",
+                    today=today,
+                    notify_guardian=False,  # demo guardians consent below
+                )
+                user = registration.user
+                if registration.consent is not None:
+                    account_services.grant_guardian_consent(
+                        token=account_services.consent_token(registration.consent)
+                    )
+            league_services.set_membership(club=club, user=user, role=role)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo club ready: {club.name} with {club.memberships.count()} members. "
+                f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password)."
+            )
+        )

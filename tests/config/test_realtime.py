@@ -1,0 +1,97 @@
+"""The websocket stack: routing, origin check, token auth, bad frames, size limit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import override_settings
+
+from config.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layers_fresh")]
+
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+
+
+async def connect(headers=None):
+    communicator = WebsocketCommunicator(application, "/ws/notifications/", headers=(headers or []) + ORIGIN)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def test_ping_pong():
+    ws, connected = await connect()
+    assert connected
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_foreign_origin_is_refused():
+    ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await ws.connect()
+    assert not connected
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "malformed-json"),
+        ("[1, 2]", "malformed-frame"),
+        ('{"no": "type"}', "malformed-frame"),
+        ('{"type": 3}', "malformed-frame"),
+        ('{"type": "dance"}', "unknown-type"),
+    ],
+)
+async def test_bad_frames_get_an_error_and_the_socket_stays_open(frame, code):
+    ws, _ = await connect()
+    await ws.send_to(text_data=frame)
+    reply = await ws.receive_json_from()
+    assert reply["type"] == "error" and reply["code"] == code and reply["message"]
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_binary_frames_are_refused():
+    ws, _ = await connect()
+    await ws.send_to(bytes_data=b"\x00\x01")
+    assert (await ws.receive_json_from())["code"] == "binary-frame"
+    await ws.disconnect()
+
+
+@override_settings(WEBSOCKET_MAX_MESSAGE_BYTES=1024)
+async def test_oversized_frames_are_refused_before_parsing():
+    ws, _ = await connect()
+    await ws.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 2000}))
+    assert (await ws.receive_json_from())["code"] == "frame-too-large"
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()
+
+
+async def test_token_authenticated_user_receives_their_own_notices(make_player):
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+    from rest_framework.authtoken.models import Token
+
+    from accounts.realtime import user_group
+
+    user = await sync_to_async(make_player)()
+    token = await database_sync_to_async(lambda: Token.objects.create(user=user).key)()
+    ws, connected = await connect([(b"authorization", f"Token {token}".encode())])
+    assert connected
+    await get_channel_layer().group_send(user_group(user.pk), {"type": "user.notice", "message": "Your round starts"})
+    assert await ws.receive_json_from() == {"type": "notice", "message": "Your round starts"}
+    await ws.disconnect()
+
+
+async def test_a_bad_token_leaves_the_socket_anonymous():
+    ws, connected = await connect([(b"authorization", b"Token not-a-real-token")])
+    assert connected
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.disconnect()

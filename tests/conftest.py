@@ -1,0 +1,62 @@
+"""Shared fixtures. The runtime (embedded or services) follows the environment."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+ON_POSTGRES = bool(os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql")))
+ON_REDIS = bool(os.environ.get("REDIS_URL"))
+
+
+def pytest_report_header(config):
+    return (
+        f"runtime: {'PostgreSQL' if ON_POSTGRES else 'SQLite'} + "
+        f"{'Redis' if ON_REDIS else 'embedded channel layer and broker'}"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "postgres" in item.keywords and not ON_POSTGRES:
+            item.add_marker(pytest.mark.skip(reason="needs DATABASE_URL pointing at PostgreSQL"))
+        if "redis" in item.keywords and not ON_REDIS:
+            item.add_marker(pytest.mark.skip(reason="needs REDIS_URL"))
+
+
+@pytest.fixture
+def make_player(db):
+    from datetime import date
+
+    from accounts import services
+
+    counter = iter(range(1, 10_000))
+
+    def make(*, born: date = date(1990, 5, 17), country: str = "GB", username: str | None = None, **extra):
+        username = username or f"player{next(counter)}"
+        return services.register_player(
+            username=username,
+            password="a-long-Passw0rd!",
+            date_of_birth=born,
+            country=country,
+            guardian_name=extra.pop("guardian_name", "Guardian"),
+            guardian_email=extra.pop("guardian_email", "guardian@example.com"),
+            **extra,
+        ).user
+
+    return make
+
+
+@pytest.fixture
+def channel_layers_fresh():
+    """A fresh channel layer per test (the in-memory one keeps state between tests)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+assert settings.configured

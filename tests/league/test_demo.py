@@ -1,0 +1,40 @@
+"""The demo club: idempotent, with the people the README promises."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from accounts import age
+from accounts.models import User
+from league.models import Club, ClubMembership
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_demo_is_idempotent_and_complete():
+    call_command("seed_demo", verbosity=0)
+    counts = (User.objects.count(), Club.objects.count(), ClubMembership.objects.count())
+    call_command("seed_demo", verbosity=0)
+    assert (User.objects.count(), Club.objects.count(), ClubMembership.objects.count()) == counts
+    today = timezone.localdate()
+    ages = {u.username: age.age_on(u.profile.date_of_birth, today) for u in User.objects.exclude(username="admin")}
+    assert ages["ada"] == 4 and ages["jonas"] == 15 and ages["edith"] == 105
+    assert User.objects.get(username="jonas").profile.country.code == "DE"
+    assert User.objects.get(username="jonas").guardian_consent.is_granted
+    assert User.objects.get(username="admin").is_superuser
+    roles = set(ClubMembership.objects.values_list("role", flat=True))
+    assert {"owner", "organiser", "arbiter", "member"} <= roles
+
+
+def test_home_page_lists_the_demo_club(client):
+    call_command("seed_demo", verbosity=0)
+    page = client.get("/").content.decode()
+    assert "Demo Noughts &amp; Crosses Club" in page and "11 members" in page
+
+
+def test_clubs_api(client):
+    call_command("seed_demo", verbosity=0)
+    clubs = client.get("/api/v1/clubs/").json()["results"]
+    assert clubs[0]["slug"] == "demo-noughts-crosses-club" and clubs[0]["member_count"] == 11

@@ -1,0 +1,84 @@
+"""Start the platform's real processes for end-to-end tests (not a fixture file:
+tests import what they need)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30.0, process: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"process exited with {process.returncode} before listening on {port}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing listened on port {port} within {timeout} s")
+
+
+@contextlib.contextmanager
+def scratch_database(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """Environment for processes using a database of their own, migrated and seeded.
+
+    On PostgreSQL a new database is created and dropped after; on SQLite a file in tmp_path.
+    """
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.dev", PYTHONUNBUFFERED="1")
+    base_url = os.environ.get("DATABASE_URL", "")
+    name = None
+    if base_url.startswith(("postgres", "postgresql")):
+        import psycopg
+
+        name = f"ttt_e2e_{uuid.uuid4().hex[:10]}"
+        admin_url = urlunparse(urlparse(base_url)._replace(path="/postgres"))
+        with psycopg.connect(admin_url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        env["DATABASE_URL"] = urlunparse(urlparse(base_url)._replace(path=f"/{name}"))
+    else:
+        env["SQLITE_PATH"] = str(tmp_path / "e2e.sqlite3")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    try:
+        yield env
+    finally:
+        if name is not None:
+            import psycopg
+
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def running(*commands: list[str], env: dict[str, str], log_dir: Path) -> Iterator[list[subprocess.Popen]]:
+    """Run commands from the repository root; stop them all at the end."""
+    processes = []
+    try:
+        for index, command in enumerate(commands):
+            log = open(log_dir / f"process-{index}.log", "wb")  # noqa: SIM115 - closed with the process
+            processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        yield processes
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
