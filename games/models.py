@@ -1,4 +1,207 @@
-"""Games, seats, the move log and house-rule sets come with live play (issue: live play).
+"""Games as stored: house-rule sets, games and their seats, the append-only move log,
+matches, observers and private notes.
 
-The rules engine lives in games/rules/ and imports nothing from Django.
+The rules engine (games/rules/) decides everything about play; these rows only keep
+what happened. ``Game.state`` is a cache of the move log replayed from the seed, kept
+beside it in the same transaction.
 """
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class RuleSet(models.Model):
+    """A house-rule set: a variant, its options, who moves first and the clock.
+
+    Versioned: editing creates a new row with the same ``family`` and the next
+    ``version``, so every game keeps the exact rules it started with.
+    """
+
+    class Decider(models.TextChoices):
+        SEED = "seed", "Drawn from the game's seed"
+        COIN = "coin", "Coin toss"
+        ROCK_PAPER_SCISSORS = "rock-paper-scissors", "Rock-paper-scissors, played live"
+        CHALLENGER = "challenger", "The challenger chooses"
+
+    family = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    name = models.CharField(max_length=120)
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    decider = models.CharField(max_length=24, choices=Decider.choices, default=Decider.CHALLENGER)
+    class MatchFormat(models.TextChoices):
+        SINGLE = "single", "A single game"
+        BEST_OF = "best-of", "Best of N games"
+        ALL = "all", "All N games played"
+        OFFICIAL = "official", "The official T-Tic-T-Tac-Toe match (preliminaries and five games)"
+
+    class NextFirst(models.TextChoices):
+        LOSER = "loser", "The loser of the previous game"
+        WINNER = "winner", "The winner of the previous game"
+        ALTERNATE = "alternate", "Players take turns"
+
+    match_format = models.CharField(max_length=12, choices=MatchFormat.choices, default=MatchFormat.SINGLE)
+    match_games = models.PositiveSmallIntegerField(default=1, help_text="N for best-of and all-played matches.")
+    next_first = models.CharField(max_length=12, choices=NextFirst.choices, default=NextFirst.LOSER)
+    seconds_per_move = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no per-move limit.")
+    seconds_per_game = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no game clock.")
+    no_show_seconds = models.PositiveIntegerField(default=300, help_text="Grace period before a no-show forfeits.")
+    is_current = models.BooleanField(default=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["family", "version"], name="one_row_per_rule_version")]
+        ordering = ["name", "-version"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})"
+
+
+class Match(models.Model):
+    """A series of games between two players (games/rules/match.py keeps the score)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Kind(models.TextChoices):
+        SERIES = "series", "A series of games (games.rules.match)"
+        OFFICIAL = "official", "Official T-Tic-T-Tac-Toe (games.rules.variants.ttt5.match)"
+
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="matches")
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.SERIES)
+    players = models.JSONField(default=list, help_text="[{user id or null, ai level or null}, ...] for players 0 and 1.")
+    state = models.JSONField(default=dict, help_text="The pure match value's dump (MatchState or TTTMatch).")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open challenge"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="games")
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, help_text="The options the engine validated, defaults filled in.")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="games")
+    number_in_match = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    # The seed stays secret until the game ends; its hash is published at the start.
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+    ply = models.PositiveIntegerField(default=0, help_text="Moves stored so far.")
+    state = models.JSONField(default=dict, help_text="Cache of the move log replayed (engine dump).")
+    to_move = models.JSONField(default=list)
+    result = models.CharField(max_length=8, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+    rated = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.variant})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    """Seat 0 (Player One) or 1 (Player Two) of a game: a person or an AI."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    ai_level = models.CharField(max_length=8, blank=True)
+    clock_ms = models.BigIntegerField(null=True, blank=True, help_text="Game clock left, when the rules set one.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_row_per_seat"),
+            models.CheckConstraint(condition=models.Q(number__in=[0, 1]), name="seat_is_0_or_1"),
+        ]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        who = self.user.username if self.user_id else f"AI ({self.ai_level})" if self.ai_level else "empty"
+        return f"Seat {self.number} of game {self.game_id}: {who}"
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_level)
+
+
+class Move(models.Model):
+    """One stored move. Append-only: a row is never changed or deleted in play."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="1 for the first move of the game.")
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    # Secret moves (plans, throws): everyone gets sha256(canonical move + nonce) at
+    # once and the nonce at the reveal, so anyone can check nothing was changed.
+    commitment = models.CharField(max_length=64, blank=True)
+    nonce = models.CharField(max_length=32, blank=True)
+    # The move itself never changes; this flag flips once, when the step is revealed.
+    revealed = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply")]
+        ordering = ["game", "ply"]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} ply {self.ply}"
+
+
+class Observer(models.Model):
+    """Someone watching a game now (one row per open socket)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="observers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    channel_name = models.CharField(max_length=200, unique=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user or 'guest'} watching game {self.game_id}"
+
+
+class PrivateNote(models.Model):
+    """A player's own notes on a game (the FAQ lets players take notes). Only the
+    author ever sees them."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes")
+    text = models.TextField(blank=True, max_length=10_000)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "author"], name="one_note_per_player_per_game")]
+
+    def __str__(self) -> str:
+        return f"Note by {self.author} on game {self.game_id}"

@@ -213,6 +213,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "config.tasks.heartbeat",
         "schedule": env.float("HEARTBEAT_SECONDS", default=30.0),
     },
+    "flag-expired-clocks": {"task": "games.flag_expired_clocks", "schedule": 5.0},
 }
 
 LOGGING = {

@@ -89,12 +89,20 @@ class Variant(ABC):
         merged.update(copy.deepcopy(dict(options)))
         # The variant's own checks come first: their messages speak the rules' words.
         self.check_options(merged)
-        validator = jsonschema.Draft202012Validator(self.options_schema)
-        error = jsonschema.exceptions.best_match(validator.iter_errors(merged))
+        error = jsonschema.exceptions.best_match(self._options_validator().iter_errors(merged))
         if error is not None:
             where = ".".join(str(p) for p in error.absolute_path) or "options"
             raise RuleError("bad-options", f"House rule {where!s}: {error.message}")
         return merged
+
+    @classmethod
+    def _options_validator(cls) -> jsonschema.Draft202012Validator:
+        # Compiled once per variant class: validating options happens on every new game.
+        validator = cls.__dict__.get("_compiled_options_validator")
+        if validator is None:
+            validator = jsonschema.Draft202012Validator(cls.options_schema)
+            cls._compiled_options_validator = validator  # type: ignore[attr-defined]
+        return validator
 
     def check_options(self, options: dict[str, Any]) -> None:
         """Variant-specific checks with players' words; raise RuleError("bad-options")."""

@@ -15,9 +15,13 @@ the players *build* a move:
    mark; an action is one square, or all the empty squares of a line the player can
    finish with the marks left this turn (so it sees "three marks make a point").
 3. **Local search** (strong): swap a placed mark for another square while it helps.
-4. **Expectimax over the die** (strong): the best few candidate moves are compared by
-   the average, over the opponent's six possible rolls, of the grid after the
-   opponent's own greedy reply.
+4. **Expectimax over the die** (strong): a few candidate moves (the greedy plan, and
+   plans opening with the next-best single squares) are compared by the average, over
+   the opponent's six possible rolls, of the grid after the opponent's greedy reply.
+
+The weights below were tuned by paired self-play (same dice, seats swapped). In those
+matches the weights mattered far more than the search: with steps 3-4 the player won
+50-53% of 200 games against the plain greedy planner, within the noise of the dice.
 
 Levels: ``casual_move`` is the greedy planner with some careless marks; ``strong_move``
 runs 1-4 within a time budget (``time_limit``) and answers well within 1 s.
@@ -266,13 +270,15 @@ def strong_move(
         return _as_move(position.empties())
     # The first candidate is the plain greedy plan; the others begin with the next-best
     # single squares, to explore other plans.
-    base = position.evaluate(ME)
-    gains = []
-    for i in position.empties():
-        position.place(i, ME)
-        gains.append((position.evaluate(ME) - base + rng.random() * 1e-6, i))
-        position.remove(i)
-    openings: list[int | None] = [None] + [i for _, i in sorted(gains, reverse=True)[1 : max(1, candidates)]]
+    openings: list[int | None] = [None]
+    if candidates > 1:
+        base = position.evaluate(ME)
+        gains = []
+        for i in position.empties():
+            position.place(i, ME)
+            gains.append((position.evaluate(ME) - base + rng.random() * 1e-6, i))
+            position.remove(i)
+        openings += [i for _, i in sorted(gains, reverse=True)[1:candidates]]
     plans: list[list[int]] = []
     for n, opening in enumerate(openings):
         if n and time.perf_counter() > start + time_limit * 0.4:

@@ -45,9 +45,12 @@ DEFAULT_TIME_LIMIT = 0.7
 #: How often the strong player assumes its opponent writes a random plan, at least...
 DEFAULT_TREMBLE = 0.25
 #: ... and at most, however weak the opponent's earlier plans looked.
-MAX_TREMBLE = 0.9
+MAX_TREMBLE = float(__import__("os").environ.get("MT", "0.9"))
 #: Plans the solver gives less weight than this are treated as noise of the method.
 MIN_WEIGHT = 0.02
+RELATIVE_MIN_WEIGHT = float(__import__("os").environ.get("RMW", "0.0"))
+#: Fictitious-play steps are cheap on small matrices: allow this many cell visits.
+CELL_BUDGET = int(__import__("os").environ.get("CB", "0"))
 
 BitPlan = tuple[int, int, int]
 
@@ -95,6 +98,21 @@ def relevant_squares(mine: int, theirs: int) -> list[int]:
     return [bit for bit in BIT[1:] if live & bit]
 
 
+#: A move that changes nothing (a square that no longer matters), as a bit plan entry.
+PASS = 0
+
+
+def round3_opponent_plans(squares: Sequence[int]) -> tuple[list[BitPlan], list[float]]:
+    """Round-3 opponent plans over ``squares`` (bits) or PASS, with their chances
+    under uniformly random play over all 729 plans (any other square is a PASS)."""
+    choices = list(squares) + ([PASS] if len(squares) < 9 else [])
+    chance = {bit: 1 / 9 for bit in squares}
+    chance[PASS] = (9 - len(squares)) / 9
+    plans = list(itertools.product(choices, repeat=PLAN_LENGTH))
+    weights = [chance[a] * chance[b] * chance[c] for a, b, c in plans]
+    return plans, weights  # type: ignore[return-value]
+
+
 def line_score(mine: int, theirs: int) -> float:
     """A rough value in (-1, 1) of a position still to be played: count open lines."""
     score = 0.0
@@ -131,6 +149,7 @@ def solve_matrix(
     rng: random.Random,
     deadline: float | None = None,
     tremble: float = 0.0,
+    random_weights: Sequence[float] | None = None,
 ) -> tuple[list[float], float]:
     """Approximate equilibrium of a zero-sum matrix game (row player maximises).
 
@@ -141,14 +160,18 @@ def solve_matrix(
     writes a uniformly random plan, otherwise it answers our mixture as well as it
     can. With ``tremble`` = 0 this is the plain equilibrium; a little tremble keeps
     the play safe against a good opponent while preferring, among safe plans, those
-    that punish mistakes. Returns (our mixture, our expected value).
+    that punish mistakes. ``random_weights`` are the chances of each column under
+    that random play (default: all alike). Returns (our mixture, our expected value).
     """
     rows, cols = len(matrix), len(matrix[0])
     if rows == 1 and cols == 1:
         return [1.0], matrix[0][0]
     columns = [list(col) for col in zip(*matrix)]
     # What each of our plans earns against a uniformly random opponent.
-    row_mean = [sum(row) / cols for row in matrix]
+    if random_weights is None:
+        row_mean = [sum(row) / cols for row in matrix]
+    else:
+        row_mean = [sum(a * w for a, w in zip(row, random_weights)) for row in matrix]
     row_total = [0.0] * rows  # payoff of each row against the column player's history
     col_total = [0.0] * cols  # payoff (to the row player) of each column against our history
     row_count = [0] * rows
@@ -180,7 +203,8 @@ def solve_matrix(
 
 def sample_mixture(mixture: Sequence[float], rng: random.Random) -> int:
     """An index drawn from ``mixture``, ignoring the solver's stray low weights."""
-    weights = [w if w >= MIN_WEIGHT else 0.0 for w in mixture]
+    floor = max(MIN_WEIGHT, RELATIVE_MIN_WEIGHT * max(mixture))
+    weights = [w if w >= floor else 0.0 for w in mixture]
     if sum(weights) <= 0:
         weights = list(mixture)
     return rng.choices(range(len(weights)), weights=weights)[0]
@@ -202,10 +226,11 @@ def round3_value(mine: int, theirs: int, exact_up_to: int, tremble: float) -> fl
         return line_score(mine, theirs)
     else:
         plans = list(itertools.product(squares, repeat=PLAN_LENGTH))
-        matrix = [[_final_value(*resolve(mine, theirs, p, q)) for q in plans] for p in plans]
+        others, weights = round3_opponent_plans(squares)
+        matrix = [[_final_value(*resolve(mine, theirs, p, q)) for q in others] for p in plans]
         # A private generator keyed by the position: cached or not, the caller's
         # random stream is untouched, so a move depends only on the caller's rng.
-        value = solve_matrix(matrix, 150, random.Random(key), None, tremble)[1]
+        value = solve_matrix(matrix, 150, random.Random(key), None, tremble, weights)[1]
     if len(_ROUND3_CACHE) < _CACHE_LIMIT:
         _ROUND3_CACHE[key] = value
     return value
@@ -386,9 +411,13 @@ def strong_move(
     # opponent does write them, and the tremble model needs all their plans).
     clean = [plan for plan in ours if not any((mine | theirs) & BIT[sq] for sq in plan)]
     ours = clean or ours
-    others = _candidate_plans(round_number, seen.their_r1, theirs, mine)
     my_bits = [tuple(BIT[sq] for sq in plan) for plan in ours]
-    their_bits = [tuple(BIT[sq] for sq in plan) for plan in others]
+    random_weights: list[float] | None = None
+    if round_number == 3:
+        # A random opponent mostly writes squares that no longer matter: model those as passes.
+        their_bits, random_weights = round3_opponent_plans(relevant_squares(mine, theirs))
+    else:
+        their_bits = [tuple(BIT[sq] for sq in plan) for plan in legal_plans(round_number, seen.their_r1)]
     leaf_tremble = round(tremble, 2)  # fewer distinct cache keys
 
     def cell(p: BitPlan, q: BitPlan) -> float:
@@ -401,7 +430,8 @@ def strong_move(
         return round3_value(after_mine, after_theirs, exact_up_to, leaf_tremble)
 
     matrix = [[cell(p, q) for q in their_bits] for p in my_bits]  # type: ignore[arg-type]
-    mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble)
+    iterations = max(iterations, CELL_BUDGET // (len(ours) + len(their_bits)))
+    mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble, random_weights)
     return {"plan": list(ours[sample_mixture(mixture, rng)])}
 
 

@@ -1,0 +1,107 @@
+"""Reads for games: what each viewer may see. Secrets never leave for the wrong viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from .models import Game, Move, Seat
+from .rules import get_variant
+
+OBSERVER = "observer"
+
+
+def viewer_key(seat: int | None) -> str:
+    return OBSERVER if seat is None else str(seat)
+
+
+def _move_entry(move: Move, viewer: int | None, describe: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"ply": move.ply, "seat": move.seat}
+    visible = move.revealed or move.seat == viewer
+    if visible:
+        entry["move"] = move.move
+        entry["notation"] = describe(move.move)
+    if move.commitment:
+        entry["commitment"] = move.commitment
+        if move.revealed:
+            entry["nonce"] = move.nonce
+    return entry
+
+
+def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
+    from .services import deadline_for
+
+    deadline = deadline_for(game, seat)
+    return {
+        "seat": seat.number,
+        "user": seat.user.username if seat.user_id else None,
+        "name": seat.user.name if seat.user_id else (f"AI ({seat.ai_level})" if seat.ai_level else None),
+        "ai_level": seat.ai_level or None,
+        "clock_ms": seat.clock_ms,
+        "deadline": deadline.isoformat() if deadline else None,
+    }
+
+
+def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = None) -> dict[str, Any]:
+    """The whole game as ``viewer`` (seat 0, seat 1 or None for anyone else) may see it."""
+    variant = get_variant(game.variant)
+    state = variant.load(game.state)
+    if moves is None:
+        moves = list(game.moves.order_by("ply"))
+    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    payload: dict[str, Any] = {
+        "id": game.pk,
+        "variant": game.variant,
+        "status": game.status,
+        "ply": game.ply,
+        "to_move": list(game.to_move),
+        "you": viewer,
+        "view": variant.view(state, viewer),
+        "seats": [_seat_entry(seat, game) for seat in seats],
+        "moves": [_move_entry(m, viewer, variant.describe_move) for m in moves],
+        "rules": {
+            "id": game.rule_set_id,
+            "name": game.rule_set.name,
+            "version": game.rule_set.version,
+            "options": game.options,
+            "seconds_per_move": game.rule_set.seconds_per_move,
+            "seconds_per_game": game.rule_set.seconds_per_game,
+        },
+        "match": {"id": game.match_id, "number": game.number_in_match} if game.match_id else None,
+        "seed_hash": game.seed_hash,
+        "seed": game.seed if game.is_over else None,
+        "result": (
+            {"result": game.result, "winner": game.winner_seat, "scores": game.scores, "reason": game.end_reason}
+            if game.status == Game.Status.FINISHED
+            else None
+        ),
+    }
+    if game.status == Game.Status.ABORTED:
+        payload["result"] = {"result": "aborted", "winner": None, "scores": None, "reason": game.end_reason}
+    return payload
+
+
+def load_game(game_id: int) -> Game:
+    return Game.objects.select_related("rule_set").prefetch_related("seats__user__profile").get(pk=game_id)
+
+
+def update_message(game_id: int) -> dict[str, Any]:
+    """The group message after a change: one payload per kind of viewer, computed once;
+    each socket forwards only its own viewer's."""
+    game = load_game(game_id)
+    moves = list(game.moves.order_by("ply"))
+    return {
+        "type": "game.update",
+        "ply": game.ply,
+        "views": {viewer_key(v): game_payload(game, v, moves=moves) for v in (0, 1, None)},
+    }
+
+
+def lobby_games() -> dict[str, QuerySet[Game]]:
+    base = Game.objects.select_related("rule_set").prefetch_related("seats__user__profile")
+    return {
+        "open": base.filter(status=Game.Status.OPEN).order_by("-created_at")[:50],
+        "active": base.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50],
+        "finished": base.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20],
+    }

@@ -1,0 +1,704 @@
+"""Writes for games. The only code that changes games, seats, moves or notes.
+
+Every move goes the same way: lock the game row, check the ply the client believed
+current, let the engine judge the move against the cached state, store the move and
+the new state in the same transaction, and broadcast only after commit. The unique
+(game, ply) constraint is the last line: two racing submissions can never both land.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from accounts.models import User
+from accounts.services import play_eligibility
+
+from . import realtime, selectors, signals
+from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
+from .rules import RuleError, get_variant
+from .rules import match as match_rules
+from .rules.ai import LEVELS as AI_LEVELS
+from .rules.ai import choose_move
+from .rules.chance import draw, seed_commitment
+from .rules.variants.ttt5.match import TTTMatch
+
+#: Seconds an AI seat waits before moving, so play feels human.
+AI_PACE_SECONDS = 0.8
+#: The version an AI picks when it wins an official T-Tic-T-Tac-Toe match's classic game.
+AI_VERSION_CHOICE = "2.0"
+
+
+# -- house-rule sets ----------------------------------------------------------------
+
+
+def validate_rule_options(*, variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options with defaults filled in; ServiceError with the engine's message if bad."""
+    try:
+        return get_variant(variant).validate_options(options)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+
+
+@transaction.atomic
+def create_rule_set(
+    *,
+    name: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    decider: str = RuleSet.Decider.CHALLENGER,
+    seconds_per_move: int | None = None,
+    seconds_per_game: int | None = None,
+    no_show_seconds: int = 300,
+    match_format: str = RuleSet.MatchFormat.SINGLE,
+    match_games: int = 1,
+    next_first: str = RuleSet.NextFirst.LOSER,
+    created_by: User | None = None,
+) -> RuleSet:
+    _check_match_fields(variant, match_format, match_games, next_first)
+    if decider not in RuleSet.Decider.values:
+        raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
+    for label, value in (("seconds per move", seconds_per_move), ("seconds per game", seconds_per_game)):
+        if value is not None and value <= 0:
+            raise ServiceError("bad-time-control", f"The {label} must be a positive number of seconds.")
+    return RuleSet.objects.create(
+        name=name,
+        variant=variant,
+        options=validate_rule_options(variant=variant, options=options),
+        decider=decider,
+        seconds_per_move=seconds_per_move,
+        seconds_per_game=seconds_per_game,
+        no_show_seconds=no_show_seconds,
+        match_format=match_format,
+        match_games=match_games,
+        next_first=next_first,
+        created_by=created_by,
+    )
+
+
+def _check_match_fields(variant: str, match_format: str, match_games: int, next_first: str) -> None:
+    if match_format not in RuleSet.MatchFormat.values:
+        raise ServiceError("bad-match-rules", f"A match is one of: {', '.join(RuleSet.MatchFormat.values)}.")
+    if match_format == RuleSet.MatchFormat.OFFICIAL and variant != "t-tic-t-tac-toe":
+        raise ServiceError("bad-match-rules", "The official match (preliminaries and five games) is T-Tic-T-Tac-Toe's.")
+    if isinstance(match_games, bool) or not isinstance(match_games, int) or not 1 <= match_games <= 99:
+        raise ServiceError("bad-match-rules", "A match has from 1 to 99 games.")
+    if next_first not in RuleSet.NextFirst.values:
+        raise ServiceError("bad-match-rules", f"Who goes first next is one of: {', '.join(RuleSet.NextFirst.values)}.")
+
+
+@transaction.atomic
+def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **changes: Any) -> RuleSet:
+    """A new version of the set; games already started keep the version they used."""
+    current = RuleSet.objects.select_for_update().filter(family=rule_set.family).order_by("-version").first()
+    assert current is not None
+    fields = {
+        "name": current.name,
+        "variant": current.variant,
+        "options": current.options,
+        "decider": current.decider,
+        "seconds_per_move": current.seconds_per_move,
+        "seconds_per_game": current.seconds_per_game,
+        "no_show_seconds": current.no_show_seconds,
+        "match_format": current.match_format,
+        "match_games": current.match_games,
+        "next_first": current.next_first,
+    }
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise ServiceError("bad-field", f"A rule set has no field {sorted(unknown)[0]!r}.")
+    fields.update(changes)
+    _check_match_fields(fields["variant"], fields["match_format"], fields["match_games"], fields["next_first"])
+    fields["options"] = validate_rule_options(variant=fields["variant"], options=fields["options"])
+    RuleSet.objects.filter(family=current.family).update(is_current=False)
+    return RuleSet.objects.create(
+        family=current.family, version=current.version + 1, created_by=created_by, is_current=True, **fields
+    )
+
+
+def standard_rule_set(variant: str) -> RuleSet:
+    """The variant's standard rules (the text's own), created on first use."""
+    get_variant(variant)  # unknown slugs raise RuleError
+    rule_set = RuleSet.objects.filter(name=f"Standard {variant}", variant=variant, is_current=True).first()
+    return rule_set or create_rule_set(name=f"Standard {variant}", variant=variant)
+
+
+# -- creating and joining games -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat: a user or an AI level."""
+
+    user: User | None = None
+    ai_level: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.user is None) == (not self.ai_level):
+            raise ValueError("A player is a user or an AI level, not both or neither.")
+
+
+def _check_can_play(user: User) -> None:
+    decision = play_eligibility(user=user)
+    if not decision.allowed:
+        raise ServiceError("not-eligible", decision.reason)
+
+
+def _check_ai_level(level: str) -> None:
+    if level not in AI_LEVELS:
+        raise ServiceError("unknown-ai-level", f"AI levels are {', '.join(AI_LEVELS)}.")
+
+
+def _new_game_row(*, rule_set: RuleSet, created_by: User | None, match: Match | None = None, number: int | None = None,
+                  variant: str | None = None, options: Mapping[str, Any] | None = None) -> Game:
+    variant = variant or rule_set.variant
+    options = rule_set.options if options is None else options
+    seed = secrets.token_hex(16)
+    try:
+        state = get_variant(variant).new_game(options, seed=seed)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+    engine = get_variant(variant)
+    return Game.objects.create(
+        rule_set=rule_set,
+        variant=variant,
+        options=engine.validate_options(options),
+        match=match,
+        number_in_match=number,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        state=engine.dump(state),
+        to_move=list(state.to_move),
+        created_by=created_by,
+    )
+
+
+def _seat(game: Game, number: int, player: Player | None) -> Seat:
+    clock = game.rule_set.seconds_per_game * 1000 if game.rule_set.seconds_per_game else None
+    return Seat.objects.create(
+        game=game,
+        number=number,
+        user=player.user if player else None,
+        ai_level=player.ai_level if player else "",
+        clock_ms=clock,
+    )
+
+
+@transaction.atomic
+def create_game(
+    *,
+    creator: User,
+    variant: str | None = None,
+    rule_set: RuleSet | None = None,
+    options: Mapping[str, Any] | None = None,
+    opponent: User | None = None,
+    ai_level: str = "",
+    creator_seat: int | None = None,
+) -> Game:
+    """A new game: against a user (a challenge they accept), an AI (starts at once),
+    or an open challenge (no opponent: anyone may accept).
+
+    Player One follows the rule set's decider: the challenger's choice of seat
+    (``creator_seat``, default 0), the seed, a coin toss, or a rock-paper-scissors game
+    played live first.
+    """
+    _check_can_play(creator)
+    if opponent is not None and ai_level:
+        raise ServiceError("bad-opponent", "Choose a user or an AI level, not both.")
+    if opponent is not None and opponent.pk == creator.pk:
+        raise ServiceError("bad-opponent", "You cannot challenge yourself.")
+    if ai_level:
+        _check_ai_level(ai_level)
+    if opponent is not None:
+        _check_can_play(opponent)
+    if rule_set is None:
+        if variant is None:
+            raise ServiceError("bad-request", "Choose a variant or a house-rule set.")
+        rule_set = (
+            standard_rule_set(variant)
+            if options is None
+            else create_rule_set(name=f"Custom {variant}", variant=variant, options=options, created_by=creator)
+        )
+    elif options is not None:
+        raise ServiceError("bad-request", "Give a house-rule set or options, not both.")
+    if creator_seat not in (None, 0, 1):
+        raise ServiceError("bad-seat", "A seat is 0 (Player One) or 1 (Player Two).")
+
+    me = Player(user=creator)
+    them = Player(ai_level=ai_level) if ai_level else Player(user=opponent) if opponent else None
+    if _needs_match(rule_set):
+        return _start_match(rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat)
+
+    game = _new_game_row(rule_set=rule_set, created_by=creator)
+    if rule_set.decider == RuleSet.Decider.CHALLENGER:
+        mine = 0 if creator_seat is None else creator_seat
+    else:  # seed or coin: a fair draw from the game's own seed, checkable after the game
+        mine = draw(game.seed, 10_000, 2)
+    _seat(game, mine, me)
+    _seat(game, 1 - mine, them)
+    if them is not None and them.ai_level:
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    now = timezone.now()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.turn_started_at = now
+    game.save(update_fields=["status", "started_at", "turn_started_at"])
+    _after_commit_announce(game)
+
+
+@transaction.atomic
+def accept_challenge(*, game_id: int, user: User) -> Game:
+    """Take the empty seat of an open challenge, or accept a challenge made to you."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("not-open", "This game is not waiting for an opponent.")
+    if user.pk == game.created_by_id:
+        raise ServiceError("bad-opponent", "You cannot accept your own challenge.")
+    _check_can_play(user)
+    seats = list(game.seats.all())
+    empty = [seat for seat in seats if seat.user_id is None and not seat.ai_level]
+    invited = [seat for seat in seats if seat.user_id == user.pk]
+    if empty:
+        seat = empty[0]
+        seat.user = user
+        seat.save(update_fields=["user"])
+    elif not invited:
+        raise ServiceError("not-invited", "This challenge is for another player.")
+    _start(game)
+    return game
+
+
+# -- moves ----------------------------------------------------------------------------
+
+
+def canonical(move: Any) -> str:
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+
+
+def commitment_for(move: Any, nonce: str) -> str:
+    """sha256 of the canonical move JSON followed by the nonce, in hex."""
+    return hashlib.sha256((canonical(move) + nonce).encode()).hexdigest()
+
+
+def seat_of(game: Game, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat.number
+    return None
+
+
+@transaction.atomic
+def submit_move(*, game_id: int, user: User, ply: int, move: Any) -> Game:
+    """Play ``move`` for the user's seat, if ``ply`` is the game's current ply."""
+    game = _locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not-a-player", "Only the game's players can move; observers watch.")
+    return _play(game, seat, ply, move)
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().select_related("rule_set").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError) as exc:
+        raise ServiceError("no-such-game", "There is no such game.") from exc
+
+
+def _play(game: Game, seat: int, ply: Any, move: Any) -> Game:
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise ServiceError("malformed-ply", "The ply must be a whole number: the number of moves you have seen.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("not-started", "The game has not started yet.")
+    if game.is_over:
+        raise ServiceError("game-over", "The game is over.")
+    if ply != game.ply:
+        raise ServiceError("stale-ply", f"The game is at ply {game.ply}, not {ply}; here is the current state.")
+    now = timezone.now()
+    if _flag_if_expired(game, now):
+        raise ServiceError("time-out", "Time ran out; the game is over.")
+    variant = get_variant(game.variant)
+    before = variant.load(game.state)
+    try:
+        after = variant.apply(before, seat, move)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+    secret = len(before.to_move) == 2 or game.moves.filter(commitment__gt="", revealed=False).exists()
+    nonce = secrets.token_hex(16) if secret else ""
+    try:
+        with transaction.atomic():  # a savepoint: the unique (game, ply) guards against any race
+            Move.objects.create(
+                game=game,
+                ply=game.ply + 1,
+                seat=seat,
+                move=move,
+                commitment=commitment_for(move, nonce) if secret else "",
+                nonce=nonce,
+                revealed=not secret,
+            )
+    except IntegrityError as exc:
+        raise ServiceError("stale-ply", "Another move was stored first; here is the current state.") from exc
+    if secret and len(before.to_move) == 1:
+        # The second half of a simultaneous step: both are revealed together.
+        game.moves.filter(revealed=False).update(revealed=True)
+    _charge_clock(game, seat, now)
+    game.ply += 1
+    game.state = variant.dump(after)
+    game.to_move = list(after.to_move)
+    if not set(after.to_move) <= set(before.to_move):
+        game.turn_started_at = now  # a new turn begins; a simultaneous partner keeps its start
+    outcome = variant.outcome(after)
+    fields = ["ply", "state", "to_move", "turn_started_at"]
+    if outcome is not None:
+        _finish(game, result=outcome.result, winner=outcome.winner, scores=outcome.scores, reason=outcome.reason or "")
+    else:
+        game.save(update_fields=fields)
+        _after_commit_announce(game)
+    return game
+
+
+def _charge_clock(game: Game, seat: int, now: datetime) -> None:
+    """Take the time this turn took off the seat's game clock."""
+    if game.rule_set.seconds_per_game and game.turn_started_at:
+        spent = int((now - game.turn_started_at).total_seconds() * 1000)
+        Seat.objects.filter(game=game, number=seat).update(clock_ms=Greatest(F("clock_ms") - spent, 0))
+
+
+def deadline_for(game: Game, seat: Seat) -> datetime | None:
+    """When ``seat`` runs out of time on the current turn, if it is to move."""
+    if game.status != Game.Status.ACTIVE or seat.number not in game.to_move or game.turn_started_at is None:
+        return None
+    limits = []
+    rules = game.rule_set
+    if rules.seconds_per_move:
+        limits.append(game.turn_started_at + timedelta(seconds=rules.seconds_per_move))
+    if rules.seconds_per_game and seat.clock_ms is not None:
+        limits.append(game.turn_started_at + timedelta(milliseconds=seat.clock_ms))
+    if game.ply == 0 and not limits:
+        limits.append(game.turn_started_at + timedelta(seconds=rules.no_show_seconds))
+    elif game.ply == 0:
+        limits = [max(limit, game.turn_started_at + timedelta(seconds=rules.no_show_seconds)) for limit in limits]
+    return min(limits) if limits else None
+
+
+def _flag_if_expired(game: Game, now: datetime) -> bool:
+    """Finish the game if a seat to move has run out of time. True if it did."""
+    expired = []
+    for seat in game.seats.all():
+        deadline = deadline_for(game, seat)
+        if deadline is not None and now >= deadline:
+            expired.append(seat.number)
+    if not expired:
+        return False
+    if len(expired) == 2:
+        _finish(game, result="draw", winner=None, scores=None, reason="Both players ran out of time.")
+    else:
+        loser = expired[0]
+        why = "did not show up" if game.ply == 0 else "ran out of time"
+        _finish(game, result="win", winner=1 - loser, scores=None, reason=f"Player {loser + 1} {why}.")
+    return True
+
+
+@transaction.atomic
+def claim_timeout(*, game_id: int, user: User) -> Game:
+    game = _locked_game(game_id)
+    if seat_of(game, user) is None:
+        raise ServiceError("not-a-player", "Only a player of this game can claim a time-out.")
+    if game.is_over:
+        raise ServiceError("game-over", "The game is over.")
+    if not _flag_if_expired(game, timezone.now()):
+        raise ServiceError("no-time-out", "Nobody has run out of time.")
+    return game
+
+
+def flag_expired_clocks(*, now: datetime | None = None) -> int:
+    """Finish every active game whose player to move ran out of time (Celery beat)."""
+    now = now or timezone.now()
+    flagged = 0
+    for game_id in Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True):
+        with transaction.atomic():
+            game = Game.objects.select_for_update(skip_locked=True).select_related("rule_set").filter(pk=game_id).first()
+            if game is not None and game.status == Game.Status.ACTIVE and _flag_if_expired(game, now):
+                flagged += 1
+    return flagged
+
+
+@transaction.atomic
+def resign(*, game_id: int, user: User) -> Game:
+    game = _locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not-a-player", "Only a player of this game can resign.")
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("game-over" if game.is_over else "not-started", "There is no game in play to resign.")
+    _finish(game, result="win", winner=1 - seat, scores=None, reason=f"Player {seat + 1} resigned.")
+    return game
+
+
+@transaction.atomic
+def abort(*, game_id: int, user: User) -> Game:
+    """Call a game off before it really began (no move yet): nobody wins, nothing is rated."""
+    game = _locked_game(game_id)
+    if seat_of(game, user) is None and game.created_by_id != user.pk:
+        raise ServiceError("not-a-player", "Only a player of this game can abort it.")
+    if game.is_over:
+        raise ServiceError("game-over", "The game is over.")
+    if game.ply > 0:
+        raise ServiceError("already-begun", "A game with moves cannot be aborted; resign instead.")
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.end_reason = "Aborted before the first move."
+    game.to_move = []
+    game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
+    _after_commit_announce(game)
+    return game
+
+
+def _finish(game: Game, *, result: str, winner: int | None, scores: Any, reason: str) -> None:
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.winner_seat = winner
+    game.scores = list(scores) if scores is not None else None
+    game.end_reason = reason
+    game.finished_at = timezone.now()
+    game.to_move = []
+    game.save()
+    game.moves.filter(revealed=False).update(revealed=True)
+    _after_commit_announce(game)
+    transaction.on_commit(lambda: signals.game_finished.send(sender=Game, game_id=game.pk))
+    if game.match_id:
+        _advance_match(game)
+
+
+# -- AI seats -------------------------------------------------------------------------
+
+
+def _after_commit_announce(game: Game) -> None:
+    game_id, ply = game.pk, game.ply
+    transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
+    if game.status == Game.Status.ACTIVE:
+        ai_seats = [s.number for s in game.seats.all() if s.ai_level and s.number in game.to_move]
+        if ai_seats:
+            from .tasks import play_ai_move
+
+            transaction.on_commit(
+                lambda: play_ai_move.apply_async((game_id, ply), countdown=AI_PACE_SECONDS)
+            )
+
+
+@transaction.atomic
+def play_ai_move(*, game_id: int, ply: int) -> Game | None:
+    """Move for every AI seat that must act at ``ply``. Idempotent: a late or repeated
+    call for a ply already played does nothing."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.ply != ply:
+        return None
+    variant = get_variant(game.variant)
+    for seat in game.seats.all():
+        if not seat.ai_level or seat.number not in game.to_move:
+            continue
+        # The AI decides from what it may know: never from an opponent's unrevealed move.
+        known = _state_without_secrets(game)
+        rng = random.Random(f"{game.seed}:{game.ply}:{seat.number}")
+        move = choose_move(variant, known, seat.number, seat.ai_level, rng)
+        game = _play(game, seat.number, game.ply, move)
+        if game.status != Game.Status.ACTIVE:
+            break
+    return game
+
+
+def _state_without_secrets(game: Game) -> Any:
+    variant = get_variant(game.variant)
+    hidden = game.moves.filter(revealed=False).exists()
+    if not hidden:
+        return variant.load(game.state)
+    public = [(m.seat, m.move) for m in game.moves.filter(revealed=True).order_by("ply")]
+    return variant.replay(public, game.options, game.seed)
+
+
+# -- matches ---------------------------------------------------------------------------
+#
+# A match is a pure value from the engine (games.rules.match.MatchState, or the official
+# T-Tic-T-Tac-Toe TTTMatch); these services store it, create each game it asks for, and
+# feed each finished game back. Match players are 0 (the challenger) and 1.
+
+
+def _needs_match(rule_set: RuleSet) -> bool:
+    return (
+        rule_set.match_format != RuleSet.MatchFormat.SINGLE
+        or rule_set.decider == RuleSet.Decider.ROCK_PAPER_SCISSORS
+    )
+
+
+def _start_match(
+    *, rule_set: RuleSet, players: tuple[Player, Player | None], created_by: User, creator_seat: int | None
+) -> Game:
+    if players[1] is None:
+        raise ServiceError("bad-opponent", "A match needs a named opponent or an AI.")
+    seed = secrets.token_hex(8)
+    if rule_set.match_format == RuleSet.MatchFormat.OFFICIAL:
+        if rule_set.variant != "t-tic-t-tac-toe":
+            raise ServiceError("bad-match-rules", "The official match is T-Tic-T-Tac-Toe's.")
+        kind, state = Match.Kind.OFFICIAL, TTTMatch.new(seed).dump()
+    else:
+        first = {
+            RuleSet.Decider.ROCK_PAPER_SCISSORS: "rock-paper-scissors",
+            RuleSet.Decider.COIN: "coin",
+            RuleSet.Decider.SEED: "coin",
+            RuleSet.Decider.CHALLENGER: "given",
+        }[rule_set.decider]
+        single = rule_set.match_format == RuleSet.MatchFormat.SINGLE
+        try:
+            rules = match_rules.MatchRules(
+                format="all" if single else rule_set.match_format,
+                games=1 if single else rule_set.match_games,
+                first=first,
+                next_first=rule_set.next_first,
+            )
+            series = match_rules.new_match(rules, seed=seed)
+        except RuleError as err:
+            raise ServiceError(err.code, err.message) from err
+        if first == "given":
+            series = series.decide(0 if creator_seat in (None, 0) else 1, detail="the challenger's choice")
+        kind, state = Match.Kind.SERIES, series.dump()
+    match = Match.objects.create(
+        rule_set=rule_set, kind=kind, players=[_player_json(p) for p in players], state=state
+    )
+    return _next_match_game(match, created_by)
+
+
+def _player_json(player: Player | None) -> dict[str, Any]:
+    assert player is not None
+    return {"user": player.user.pk if player.user else None, "ai_level": player.ai_level}
+
+
+def _player_from_json(data: Mapping[str, Any]) -> Player:
+    if data.get("user"):
+        return Player(user=User.objects.get(pk=data["user"]))
+    return Player(ai_level=data["ai_level"])
+
+
+def _next_match_game(match: Match, created_by: User | None) -> Game:
+    """Create the game the match asks for next (None while a player must choose)."""
+    players = [_player_from_json(p) for p in match.players]
+    number = match.games.count() + 1
+    variant, options, player_one = _next_game_spec(match)
+    if variant is None:
+        return match.games.order_by("-number_in_match").first()  # type: ignore[return-value]
+    rule_set = match.rule_set if variant == match.rule_set.variant else standard_rule_set(variant)
+    game = _new_game_row(
+        rule_set=rule_set, created_by=created_by, match=match, number=number, variant=variant, options=options
+    )
+    for seat_number, player_index in enumerate((player_one, 1 - player_one)):
+        _seat(game, seat_number, players[player_index])
+    _start(game)
+    return game
+
+
+def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, int]:
+    """(variant, options, match player who is Player One) of the next game; variant None
+    when the match waits for a choice (the official match's version)."""
+    if match.kind == Match.Kind.OFFICIAL:
+        official = TTTMatch.load(match.state)
+        step = official.next_step()
+        if step["stage"] == "version":
+            chooser = match.players[official.chooser or 0]
+            if chooser.get("ai_level"):  # an AI chooses at once: the newer rules
+                official = official.choose_version(official.chooser, AI_VERSION_CHOICE)
+                match.state = official.dump()
+                match.save(update_fields=["state"])
+                return _next_game_spec(match)
+            return None, None, 0
+        if step["stage"] == "rps":
+            return "rock-paper-scissors", None, 0
+        return step["variant"], step.get("options"), step["player_one"]
+    series = match_rules.MatchState.load(match.state)
+    if series.pending_decision == "rock-paper-scissors":
+        return "rock-paper-scissors", None, 0
+    assert series.player_one is not None
+    return match.rule_set.variant, None, series.player_one
+
+
+def _advance_match(game: Game) -> None:
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    seat_to_player = {}
+    for seat in game.seats.all():
+        for index, data in enumerate(match.players):
+            if (seat.user_id and data.get("user") == seat.user_id) or (
+                not seat.user_id and not data.get("user") and data.get("ai_level") == seat.ai_level
+            ):
+                seat_to_player[seat.number] = index
+    winner = None if game.winner_seat is None else seat_to_player.get(game.winner_seat)
+    try:
+        if match.kind == Match.Kind.OFFICIAL:
+            official = TTTMatch.load(match.state)
+            record = {"rps": official.record_rps, "classic": official.record_classic}.get(official.stage)
+            official = record(winner) if record else official.record_game(winner, reason=game.end_reason)
+            match.state, over = official.dump(), official.is_over
+        else:
+            series = match_rules.MatchState.load(match.state)
+            if series.pending_decision == "rock-paper-scissors" and game.variant == "rock-paper-scissors":
+                assert winner is not None  # a tie is thrown again inside the game
+                series = series.decide(winner, detail=f"won rock-paper-scissors (game {game.pk})")
+            else:
+                series = series.record(winner, result=game.result, reason=game.end_reason)
+            match.state, over = series.dump(), series.is_over
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+    match.status = Match.Status.FINISHED if over else Match.Status.ACTIVE
+    match.save(update_fields=["state", "status"])
+    if not over:
+        _next_match_game(match, None)
+
+
+@transaction.atomic
+def choose_match_version(*, match_id: int, user: User, version: str) -> Game:
+    """The official match: the classic game's winner chooses Version 1.0 or 2.0."""
+    match = Match.objects.select_for_update().filter(pk=match_id, kind=Match.Kind.OFFICIAL).first()
+    if match is None:
+        raise ServiceError("no-such-match", "There is no such T-Tic-T-Tac-Toe match.")
+    official = TTTMatch.load(match.state)
+    players = [p.get("user") for p in match.players]
+    if user.pk not in players:
+        raise ServiceError("not-a-player", "Only a player of this match can choose.")
+    try:
+        official = official.choose_version(players.index(user.pk), version)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+    match.state = official.dump()
+    match.save(update_fields=["state"])
+    return _next_match_game(match, user)
+
+
+# -- notes -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
+    """A player's private notes on their game; only the author ever reads them."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("no-such-game", "There is no such game.")
+    if seat_of(game, user) is None:
+        raise ServiceError("not-a-player", "Only the game's players keep notes on it.")
+    if not isinstance(text, str) or len(text) > 10_000:
+        raise ServiceError("bad-note", "A note is text of at most 10,000 characters.")
+    note, _ = PrivateNote.objects.update_or_create(game=game, author=user, defaults={"text": text})
+    return note
