@@ -7,6 +7,7 @@ from accounts import views as account_views
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
     path("", include("league.api_urls")),
+    path("", include("games.api_urls")),
 ]
 
 urlpatterns = [

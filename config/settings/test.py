@@ -13,3 +13,9 @@ STORAGES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["NAME"] = str(VAR_DIR / "test.sqlite3")
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+
+# Serve static files straight from the finders: tests never run collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+STATIC_ROOT = VAR_DIR / "static-test"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)

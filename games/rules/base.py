@@ -8,6 +8,7 @@ JSON-ready dict; applying a move returns a new state. Seats are 0 (Player One) a
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -74,6 +75,15 @@ class Variant(ABC):
     huge_move_space: ClassVar[bool] = False
 
     # -- options ---------------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every variant's apply and legal_moves get the same seat check first, so no
+        # rule set can be fooled by a seat of True, 1.0 or "0" from untrusted JSON.
+        super().__init_subclass__(**kwargs)
+        for name in ("apply", "legal_moves"):
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "_checks_seat", False):
+                setattr(cls, name, _with_seat_check(method))
 
     def default_options(self) -> dict[str, Any]:
         props = self.options_schema.get("properties", {})
@@ -175,6 +185,15 @@ class Variant(ABC):
 # -- small checks shared by the variants' move parsers -----------------------------
 
 
+def _with_seat_check(method: Any) -> Any:
+    @functools.wraps(method)
+    def checked(self: Variant, state: State, seat: Any, *args: Any) -> Any:
+        return method(self, state, require_seat(seat), *args)
+
+    checked._checks_seat = True  # type: ignore[attr-defined]
+    return checked
+
+
 def require_mapping(move: Any, keys: Sequence[str]) -> Mapping[str, Any]:
     """The move as a mapping holding exactly ``keys``; RuleError("malformed-move") if not."""
     if not isinstance(move, Mapping):
@@ -196,7 +215,8 @@ def require_int(value: Any, low: int, high: int, what: str) -> int:
 
 
 def require_seat(seat: Any) -> Seat:
-    if isinstance(seat, bool) or seat not in SEATS:
+    # type() and not isinstance(): True and 1.0 compare equal to 1 but are not seats.
+    if type(seat) is not int or seat not in SEATS:
         raise RuleError("bad-seat", "A seat is 0 (Player One) or 1 (Player Two).")
     return seat
 

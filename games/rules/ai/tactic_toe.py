@@ -45,12 +45,11 @@ DEFAULT_TIME_LIMIT = 0.7
 #: How often the strong player assumes its opponent writes a random plan, at least...
 DEFAULT_TREMBLE = 0.25
 #: ... and at most, however weak the opponent's earlier plans looked.
-MAX_TREMBLE = float(__import__("os").environ.get("MT", "0.9"))
+MAX_TREMBLE = 0.9
 #: Plans the solver gives less weight than this are treated as noise of the method.
 MIN_WEIGHT = 0.02
-RELATIVE_MIN_WEIGHT = float(__import__("os").environ.get("RMW", "0.0"))
-#: Fictitious-play steps are cheap on small matrices: allow this many cell visits.
-CELL_BUDGET = int(__import__("os").environ.get("CB", "0"))
+#: ... or less than this share of the favourite plan's weight.
+RELATIVE_MIN_WEIGHT = 0.1
 
 BitPlan = tuple[int, int, int]
 
@@ -430,7 +429,6 @@ def strong_move(
         return round3_value(after_mine, after_theirs, exact_up_to, leaf_tremble)
 
     matrix = [[cell(p, q) for q in their_bits] for p in my_bits]  # type: ignore[arg-type]
-    iterations = max(iterations, CELL_BUDGET // (len(ours) + len(their_bits)))
     mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble, random_weights)
     return {"plan": list(ours[sample_mixture(mixture, rng)])}
 

@@ -145,3 +145,16 @@ def test_ai_plays_legal_moves_at_every_level(slug, level):
         seat = state.to_move[0]
         state = variant.apply(state, seat, choose_move(variant, state, seat, level, rng))
     assert variant.outcome(state) is not None
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("seat", [True, False, 1.0, "0", None, 2, -1])
+def test_only_0_and_1_are_seats(slug, seat):
+    variant = get_variant(slug)
+    state = variant.new_game(None, seed=1)
+    move = variant.random_move(state, state.to_move[0], random.Random(1))
+    with pytest.raises(RuleError) as err:
+        variant.apply(state, seat, move)
+    assert err.value.code == "bad-seat"
+    with pytest.raises(RuleError):
+        variant.legal_moves(state, seat)

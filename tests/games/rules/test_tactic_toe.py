@@ -470,7 +470,7 @@ def test_strong_ai_beats_random_in_95_percent_of_200_games():
         while state.to_move:
             for seat in state.to_move:
                 if seat == strong_seat:
-                    move = ai.strong_move(tt, state, seat, rng, iterations=STRONG_TEST_ITERATIONS)
+                    move = ai.strong_move(tt, state, seat, rng, time_limit=60.0)
                 else:
                     move = tt.random_move(state, seat, rng)
                 state = tt.apply(state, seat, move)
@@ -483,4 +483,4 @@ def test_strong_ai_beats_random_in_95_percent_of_200_games():
     assert tally["win"] >= 190, tally
 
 
-STRONG_TEST_ITERATIONS = 150
+

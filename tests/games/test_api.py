@@ -1,0 +1,495 @@
+"""The games REST API through the real stack: URLs, DRF authentication, serializers,
+services, the engine and the database. Tokens are real DRF tokens; the AI's moves come
+from the Celery task function, run here the way a worker would run it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from django.core.management import call_command
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts import services as account_services
+from accounts.models import GuardianConsent
+from games import services, tasks
+from games.models import Game, PrivateNote, RuleSet
+from games.rules import get_variant, variant_slugs
+
+pytestmark = pytest.mark.django_db
+
+GAMES = "/api/v1/games/"
+PASSWORD = "a-long-Passw0rd!"  # tests/conftest.py's make_player
+
+
+def years_ago(years: int) -> date:
+    today = timezone.localdate()
+    return date(today.year - years, today.month, min(today.day, 28))
+
+
+def client_for(user=None) -> APIClient:
+    """A client sending ``Authorization: Token <key>`` (anonymous without a user)."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture(autouse=True)
+def ai_queue(monkeypatch) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Records what the services enqueue for the AI instead of sending it to a broker
+    (no worker runs in these tests); a test drains it the way a worker would."""
+    sent: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    monkeypatch.setattr(tasks.play_ai_move, "apply_async", lambda args, **kw: sent.append((tuple(args), kw)))
+    return sent
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player(username="alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player(username="bob")
+
+
+@pytest.fixture
+def carol(make_player):
+    return make_player(username="carol")
+
+
+def create(client: APIClient, **body) -> Any:
+    return client.post(GAMES, body, format="json")
+
+
+def move(client: APIClient, game_id: int, ply: int, the_move: Any) -> Any:
+    return client.post(f"{GAMES}{game_id}/moves/", {"ply": ply, "move": the_move}, format="json")
+
+
+def started_classic(alice, bob) -> tuple[int, APIClient, APIClient]:
+    a, b = client_for(alice), client_for(bob)
+    game_id = create(a, variant="classic", opponent="bob").json()["id"]
+    assert b.post(f"{GAMES}{game_id}/accept/").status_code == 200
+    return game_id, a, b
+
+
+def assert_error(response, status: int, code: str) -> dict:
+    body = response.json()
+    assert response.status_code == status, body
+    assert body["code"] == code and body["message"], body
+    return body
+
+
+# -- the schema --------------------------------------------------------------------------
+
+
+def test_the_schema_generates_without_warnings_and_documents_the_games_api(tmp_path: Path):
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--fail-on-warn", "--file", str(out))
+    schema = yaml.safe_load(out.read_text())
+    paths = schema["paths"]
+    for path in ("/api/v1/games/", "/api/v1/games/{id}/", "/api/v1/games/{id}/moves/", "/api/v1/games/{id}/note/",
+                 "/api/v1/games/{id}/claim-timeout/", "/api/v1/rule-sets/", "/api/v1/rule-sets/{id}/revise/",
+                 "/api/v1/variants/"):
+        assert path in paths, path
+    play = paths["/api/v1/games/{id}/moves/"]["post"]
+    body_ref = play["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    assert set(schema["components"]["schemas"][body_ref]["required"]) == {"ply", "move"}
+    conflict = play["responses"]["409"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    assert "game" in schema["components"]["schemas"][conflict]["properties"]
+    create_ref = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][create_ref.split("/")[-1]]["properties"]
+    assert {"variant", "options", "rule_set", "opponent", "ai_level", "seat"} <= set(fields)
+
+
+# -- variants and house-rule sets -----------------------------------------------------------
+
+
+def test_variants_list_each_slug_name_and_options_schema():
+    body = APIClient().get("/api/v1/variants/").json()
+    assert [v["slug"] for v in body] == variant_slugs()
+    classic = next(v for v in body if v["slug"] == "classic")
+    assert classic["name"] == get_variant("classic").name
+    assert classic["options_schema"]["properties"]["symbols"]["default"] == ["X", "O"]
+    assert classic["default_options"] == get_variant("classic").default_options()
+
+
+class TestRuleSets:
+    def test_create_validates_options_with_the_engine(self, alice):
+        client = client_for(alice)
+        response = client.post(
+            "/api/v1/rule-sets/", {"name": "O first", "variant": "classic", "options": {"first": "O"}}, format="json"
+        )
+        assert response.status_code == 201, response.json()
+        body = response.json()
+        assert body["options"] == {"symbols": ["X", "O"], "first": "O"}  # defaults filled in by the engine
+        assert (body["version"], body["is_current"], body["created_by"]) == (1, True, "alice")
+        bad = client.post(
+            "/api/v1/rule-sets/", {"name": "Z", "variant": "classic", "options": {"symbols": ["X", "Z"]}}, format="json"
+        )
+        assert_error(bad, 400, "bad-options")
+        unknown = client.post("/api/v1/rule-sets/", {"name": "?", "variant": "chess"}, format="json")
+        assert_error(unknown, 400, "unknown-variant")
+
+    def test_creating_needs_authentication(self):
+        response = APIClient().post("/api/v1/rule-sets/", {"name": "x", "variant": "classic"}, format="json")
+        assert_error(response, 401, "not_authenticated")
+
+    def test_revise_makes_a_new_version_only_for_its_author(self, alice, bob):
+        client = client_for(alice)
+        first = client.post("/api/v1/rule-sets/", {"name": "Quick", "variant": "classic",
+                                                   "seconds_per_move": 30}, format="json").json()
+        assert_error(
+            client_for(bob).post(f"/api/v1/rule-sets/{first['id']}/revise/", {"name": "Mine"}, format="json"),
+            403,
+            "not-the-author",
+        )
+        response = client.post(f"/api/v1/rule-sets/{first['id']}/revise/", {"seconds_per_move": 10}, format="json")
+        assert response.status_code == 201, response.json()
+        second = response.json()
+        assert (second["family"], second["version"], second["seconds_per_move"], second["name"]) == (
+            first["family"], 2, 10, "Quick"
+        )
+        assert not RuleSet.objects.get(pk=first["id"]).is_current
+        current = client.get("/api/v1/rule-sets/?variant=classic").json()["results"]
+        assert [r["id"] for r in current] == [second["id"]]
+        every = client.get("/api/v1/rule-sets/?all_versions=true").json()["results"]
+        assert {r["id"] for r in every} == {first["id"], second["id"]}
+        assert client.get(f"/api/v1/rule-sets/{first['id']}/").json()["version"] == 1
+        bad = client.post(f"/api/v1/rule-sets/{second['id']}/revise/", {"options": {"first": "Q"}}, format="json")
+        assert_error(bad, 400, "bad-options")
+        assert_error(client.get("/api/v1/rule-sets/999999/"), 404, "not_found")
+
+    def test_a_game_keeps_the_rules_of_its_set(self, alice):
+        client = client_for(alice)
+        rules = client.post("/api/v1/rule-sets/", {"name": "O first", "variant": "classic",
+                                                   "options": {"first": "O"}}, format="json").json()
+        game = create(client, rule_set=rules["id"], ai_level="random").json()
+        assert game["rules"]["id"] == rules["id"] and game["rules"]["options"]["first"] == "O"
+        assert game["view"]["first"] == "O"
+        assert_error(create(client, rule_set=999999), 400, "no-such-rule-set")
+        assert_error(create(client, rule_set=rules["id"], variant="tactic-toe"), 400, "bad-request")
+
+
+# -- creating, joining, and who may play -------------------------------------------------------
+
+
+class TestCreateAndAccept:
+    def test_open_challenge_taken_by_anyone(self, alice, bob):
+        response = create(client_for(alice), variant="classic")
+        assert response.status_code == 201
+        game = response.json()
+        assert (game["status"], game["you"], game["ply"]) == ("open", 0, 0)
+        assert [s["user"] for s in game["seats"]] == ["alice", None]
+        accepted = client_for(bob).post(f"{GAMES}{game['id']}/accept/")
+        assert accepted.status_code == 200
+        assert (accepted.json()["status"], accepted.json()["you"]) == ("active", 1)
+
+    def test_challenge_to_a_player_and_the_refusals(self, alice, bob, carol):
+        game = create(client_for(alice), variant="classic", opponent="Bob", seat=1).json()
+        assert game["you"] == 1 and game["seats"][0]["user"] == "bob"
+        assert_error(client_for(carol).post(f"{GAMES}{game['id']}/accept/"), 400, "not-invited")
+        assert_error(client_for(alice).post(f"{GAMES}{game['id']}/accept/"), 400, "bad-opponent")
+        assert client_for(bob).post(f"{GAMES}{game['id']}/accept/").json()["status"] == "active"
+        assert_error(client_for(carol).post(f"{GAMES}{game['id']}/accept/"), 400, "not-open")
+        assert_error(client_for(bob).post(f"{GAMES}999999/accept/"), 404, "no-such-game")
+
+    def test_bad_requests_carry_a_code(self, alice):
+        client = client_for(alice)
+        assert_error(create(client, variant="chess"), 400, "unknown-variant")
+        assert_error(create(client, variant="classic", opponent="nobody"), 400, "no-such-player")
+        assert_error(create(client, variant="classic", opponent="alice"), 400, "bad-opponent")
+        assert_error(create(client, variant="classic", options={"first": "Q"}), 400, "bad-options")
+        assert_error(create(client), 400, "bad-request")
+        invalid = assert_error(create(client, variant="classic", ai_level="grandmaster"), 400, "invalid")
+        assert "ai_level" in invalid["fields"]
+        assert_error(create(client, variant="classic", seat=2), 400, "invalid")
+
+    def test_authentication(self, alice):
+        assert_error(create(APIClient(), variant="classic"), 401, "not_authenticated")
+        wrong = APIClient()
+        wrong.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+        assert_error(create(wrong, variant="classic"), 401, "authentication_failed")
+        # A browser's session works as well as a token.
+        browser = APIClient()
+        assert browser.login(username="alice", password=PASSWORD)
+        assert create(browser, variant="classic").status_code == 201
+        assert Game.objects.count() == 1
+
+    def test_a_three_year_old_cannot_be_seated(self, alice, make_player):
+        toddler = make_player(username="toddler", born=years_ago(3))
+        assert_error(create(client_for(alice), variant="classic", opponent="toddler"), 400, "not-eligible")
+        # Even once a guardian opens the account, the FAQ's youngest players are 4.
+        consent = GuardianConsent.objects.get(user=toddler)
+        account_services.grant_guardian_consent(token=account_services.consent_token(consent))
+        toddler.refresh_from_db()
+        assert toddler.is_active
+        assert_error(create(client_for(toddler), variant="classic"), 400, "not-eligible")
+        open_game = create(client_for(alice), variant="classic").json()
+        assert_error(client_for(toddler).post(f"{GAMES}{open_game['id']}/accept/"), 400, "not-eligible")
+        assert Game.objects.get(pk=open_game["id"]).status == Game.Status.OPEN
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+def test_a_whole_classic_game_between_two_token_clients(alice, bob):
+    clients = {}
+    for name in ("alice", "bob"):
+        login = APIClient().post("/api/v1/accounts/login/", {"username": name, "password": PASSWORD}, format="json")
+        clients[name] = APIClient()
+        clients[name].credentials(HTTP_AUTHORIZATION=f"Token {login.json()['token']}")
+    game = create(clients["alice"], variant="classic", opponent="bob").json()
+    game = clients["bob"].post(f"{GAMES}{game['id']}/accept/").json()
+    by_seat = {s["seat"]: clients[s["user"]] for s in game["seats"]}
+    # X takes the top row while O answers in the middle row.
+    for cell in (1, 4, 2, 5, 3):
+        assert game["status"] == "active"
+        (seat,) = game["to_move"]
+        response = move(by_seat[seat], game["id"], game["ply"], {"cell": cell})
+        assert response.status_code == 201, response.json()
+        game = response.json()
+        assert game["you"] == seat
+    assert (game["status"], game["ply"], game["to_move"]) == ("finished", 5, [])
+    assert game["result"]["result"] == "win" and game["result"]["winner"] == 0
+    assert game["view"]["winning_line"] == [1, 2, 3]
+    assert hashlib.sha256(game["seed"].encode()).hexdigest() == game["seed_hash"]
+    log = APIClient().get(f"{GAMES}{game['id']}/moves/").json()
+    assert [(m["ply"], m["seat"], m["move"]) for m in log["moves"]] == [
+        (1, 0, {"cell": 1}), (2, 1, {"cell": 4}), (3, 0, {"cell": 2}), (4, 1, {"cell": 5}), (5, 0, {"cell": 3})
+    ]
+    assert_error(move(by_seat[1], game["id"], 5, {"cell": 9}), 400, "game-over")
+    watcher = APIClient().get(f"{GAMES}{game['id']}/").json()
+    assert watcher["you"] is None and watcher["view"]["board"] == game["view"]["board"]
+
+
+class TestMoveRefusals:
+    def test_illegal_moves_carry_the_engines_code(self, alice, bob):
+        game_id, a, b = started_classic(alice, bob)
+        assert move(a, game_id, 0, {"cell": 5}).status_code == 201
+        assert_error(move(b, game_id, 1, {"cell": 5}), 400, "occupied")
+        assert_error(move(b, game_id, 1, {"cell": 10}), 400, "out-of-range")
+        assert_error(move(b, game_id, 1, {"square": 1}), 400, "malformed-move")
+        assert_error(move(b, game_id, 1, "e4"), 400, "malformed-move")
+        assert_error(move(a, game_id, 1, {"cell": 1}), 400, "not-your-turn")
+        invalid = assert_error(b.post(f"{GAMES}{game_id}/moves/", {"move": {"cell": 1}}, format="json"), 400, "invalid")
+        assert "ply" in invalid["fields"]
+        assert Game.objects.get(pk=game_id).ply == 1  # nothing refused was stored
+
+    def test_a_stale_ply_is_answered_with_the_current_game(self, alice, bob):
+        game_id, a, b = started_classic(alice, bob)
+        assert move(a, game_id, 0, {"cell": 1}).status_code == 201
+        # Bob's client still believes the game is at ply 0 (a lost update, or a retry).
+        body = assert_error(move(b, game_id, 0, {"cell": 2}), 409, "stale-ply")
+        assert body["game"]["ply"] == 1 and body["game"]["you"] == 1
+        assert body["game"]["view"]["board"][0] is not None
+        assert_error(move(b, game_id, 2, {"cell": 2}), 409, "stale-ply")
+        assert move(b, game_id, body["game"]["ply"], {"cell": 2}).status_code == 201
+
+    def test_observers_and_strangers_cannot_move(self, alice, bob, carol):
+        game_id, _, _ = started_classic(alice, bob)
+        assert_error(move(client_for(carol), game_id, 0, {"cell": 1}), 400, "not-a-player")
+        assert_error(move(APIClient(), game_id, 0, {"cell": 1}), 401, "not_authenticated")
+        assert_error(move(client_for(carol), 999999, 0, {"cell": 1}), 404, "no-such-game")
+        assert_error(APIClient().get(f"{GAMES}999999/"), 404, "no-such-game")
+        assert Game.objects.get(pk=game_id).ply == 0
+
+    def test_moves_before_the_game_starts_are_refused(self, alice):
+        game = create(client_for(alice), variant="classic").json()
+        assert_error(move(client_for(alice), game["id"], 0, {"cell": 1}), 400, "not-started")
+
+
+class TestEndingGames:
+    def test_resign(self, alice, bob, carol):
+        game_id, a, b = started_classic(alice, bob)
+        assert_error(client_for(carol).post(f"{GAMES}{game_id}/resign/"), 400, "not-a-player")
+        body = b.post(f"{GAMES}{game_id}/resign/").json()
+        assert (body["status"], body["result"]["winner"], body["you"]) == ("finished", 0, 1)
+        assert_error(a.post(f"{GAMES}{game_id}/resign/"), 400, "game-over")
+
+    def test_abort_only_before_the_first_move(self, alice, bob):
+        game_id, a, _ = started_classic(alice, bob)
+        assert a.post(f"{GAMES}{game_id}/abort/").json()["status"] == "aborted"
+        game_id, a, b = started_classic(alice, bob)
+        move(a, game_id, 0, {"cell": 1})
+        assert_error(b.post(f"{GAMES}{game_id}/abort/"), 400, "already-begun")
+        open_game = create(a, variant="classic").json()
+        assert a.post(f"{GAMES}{open_game['id']}/abort/").json()["result"]["result"] == "aborted"
+
+    def test_claim_timeout(self, alice, bob):
+        a, b = client_for(alice), client_for(bob)
+        rules = a.post("/api/v1/rule-sets/", {"name": "Blitz", "variant": "classic", "seconds_per_move": 1},
+                       format="json").json()
+        game = create(a, rule_set=rules["id"], opponent="bob").json()
+        b.post(f"{GAMES}{game['id']}/accept/")
+        assert move(a, game["id"], 0, {"cell": 5}).status_code == 201
+        assert_error(a.post(f"{GAMES}{game['id']}/claim-timeout/"), 400, "no-time-out")
+        time.sleep(1.2)  # Bob lets his second run out
+        body = a.post(f"{GAMES}{game['id']}/claim-timeout/").json()
+        assert (body["status"], body["result"]["winner"]) == ("finished", 0)
+        assert "ran out of time" in body["result"]["reason"]
+
+
+class TestNotes:
+    def test_only_the_author_reads_a_note(self, alice, bob, carol):
+        game_id, a, b = started_classic(alice, bob)
+        assert a.get(f"{GAMES}{game_id}/note/").json() == {"text": "", "updated_at": None}
+        saved = a.put(f"{GAMES}{game_id}/note/", {"text": "Bob opens in corners"}, format="json")
+        assert saved.status_code == 200 and saved.json()["text"] == "Bob opens in corners"
+        assert a.get(f"{GAMES}{game_id}/note/").json()["text"] == "Bob opens in corners"
+        assert b.get(f"{GAMES}{game_id}/note/").json()["text"] == ""
+        assert_error(client_for(carol).get(f"{GAMES}{game_id}/note/"), 400, "not-a-player")
+        assert_error(client_for(carol).put(f"{GAMES}{game_id}/note/", {"text": "x"}, format="json"), 400, "not-a-player")
+        assert_error(APIClient().get(f"{GAMES}{game_id}/note/"), 401, "not_authenticated")
+        assert_error(a.put(f"{GAMES}{game_id}/note/", {"text": "x" * 10_001}, format="json"), 400, "invalid")
+        for viewer in (a, b, APIClient()):
+            assert "Bob opens" not in json.dumps(viewer.get(f"{GAMES}{game_id}/").json())
+        assert PrivateNote.objects.get(author=alice).text == "Bob opens in corners"
+
+
+def test_the_lobby_lists_and_filters(alice, bob, carol):
+    a = client_for(alice)
+    open_id = create(a, variant="classic").json()["id"]
+    active_id, _, _ = started_classic(alice, bob)
+    finished_id = create(client_for(carol), variant="tactic-toe", ai_level="random").json()["id"]
+    client_for(carol).post(f"{GAMES}{finished_id}/resign/")
+    aborted_id = create(a, variant="classic").json()["id"]
+    a.post(f"{GAMES}{aborted_id}/abort/")
+
+    lobby = APIClient().get(GAMES).json()
+    assert lobby["count"] == 3
+    assert [g["id"] for g in lobby["results"]] == [open_id, active_id, finished_id]
+    first = lobby["results"][0]
+    assert first["open_seat"] is True and first["seats"][0]["user"] == "alice" and first["seats"][1]["user"] is None
+    assert lobby["results"][2]["seats"][1]["name"] == "AI (random)"
+    assert "view" not in first and "moves" not in first
+
+    def ids(query: str) -> list[int]:
+        return [g["id"] for g in APIClient().get(GAMES + query).json()["results"]]
+
+    assert ids("?status=open") == [open_id]
+    assert ids("?status=aborted,finished") == [finished_id, aborted_id]
+    assert ids("?variant=tactic-toe") == [finished_id]
+    assert ids("?player=bob") == [active_id]
+    assert ids("?limit=1&offset=1") == [active_id]
+    assert_error(APIClient().get(GAMES + "?status=paused"), 400, "bad-filter")
+
+
+def test_an_unrevealed_tactic_toe_plan_never_reaches_the_opponent(alice, bob, carol):
+    a = client_for(alice)
+    game = create(a, variant="tactic-toe", opponent="bob").json()
+    b = client_for(bob)
+    b.post(f"{GAMES}{game['id']}/accept/")
+    plan = {"plan": [1, 2, 6]}
+    mine = move(a, game["id"], 0, plan).json()
+    assert mine["view"]["your_plan"] == [1, 2, 6] and mine["moves"][0]["move"] == plan
+
+    def secret_leaks(body: dict) -> list[str]:
+        leaks = []
+        if body["view"].get("your_plan"):
+            leaks.append("your_plan")
+        if any("move" in m or "nonce" in m for m in body["moves"]):
+            leaks.append("move log")
+        if "[1, 2, 6]" in json.dumps(body) or "[1,2,6]" in json.dumps(body):
+            leaks.append("the plan's squares")
+        return leaks
+
+    for viewer in (b, client_for(carol), APIClient()):
+        seen = viewer.get(f"{GAMES}{game['id']}/").json()
+        assert seen["view"]["submitted"] == [True, False]
+        assert seen["moves"][0]["commitment"] and secret_leaks(seen) == []
+        log = viewer.get(f"{GAMES}{game['id']}/moves/").json()
+        assert "move" not in log["moves"][0] and "nonce" not in log["moves"][0]
+    # Bob's own plan reveals both; the commitment published before checks out.
+    both = move(b, game["id"], 1, {"plan": [3, 4, 8]}).json()
+    first = both["moves"][0]
+    assert first["move"] == plan
+    digest = hashlib.sha256((json.dumps(plan, sort_keys=True, separators=(",", ":")) + first["nonce"]).encode())
+    assert digest.hexdigest() == first["commitment"]
+    assert both["view"]["rounds"][0]["plans"] == [[1, 2, 6], [3, 4, 8]]
+
+
+# -- against the AI: moves come from the Celery task -------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+class TestAgainstTheAI:
+    def test_the_ai_move_is_enqueued_on_commit(self, alice, ai_queue):
+        # Alice takes seat 1, so the AI (seat 0) moves first: the task is queued at creation.
+        game = create(client_for(alice), variant="classic", ai_level="strong", seat=1).json()
+        assert game["status"] == "active" and game["to_move"] == [0]
+        assert ai_queue == [((game["id"], 0), {"countdown": services.AI_PACE_SECONDS})]
+        tasks.play_ai_move(game["id"], 0)
+        assert Game.objects.get(pk=game["id"]).ply == 1
+        (seat,) = Game.objects.get(pk=game["id"]).to_move
+        assert seat == 1
+        # Alice's reply queues the AI's next turn, but only once her move has committed.
+        ai_queue.clear()
+        user = alice
+        free = next(i + 1 for i, mark in enumerate(client_for(alice).get(f"{GAMES}{game['id']}/").json()["view"]["board"])
+                    if mark is None)
+        with transaction.atomic():
+            services.submit_move(game_id=game["id"], user=user, ply=1, move={"cell": free})
+            assert ai_queue == []
+        assert ai_queue == [((game["id"], 2), {"countdown": services.AI_PACE_SECONDS})]
+
+    @pytest.mark.parametrize("level", ["random", "casual", "strong"])
+    def test_a_game_against_the_ai_finishes(self, alice, ai_queue, level):
+        rng = random.Random(level)
+        client = client_for(alice)
+        game = create(client, variant="classic", ai_level=level).json()
+        for _ in range(20):
+            if game["status"] != "active":
+                break
+            if game["to_move"] == [game["you"]]:
+                free = [i + 1 for i, mark in enumerate(game["view"]["board"]) if mark is None]
+                response = move(client, game["id"], game["ply"], {"cell": rng.choice(free)})
+                assert response.status_code == 201, response.json()
+            else:
+                # The worker's part: run every task queued so far.
+                assert ai_queue, "the AI's turn was not enqueued"
+                while ai_queue:
+                    args, _ = ai_queue.pop(0)
+                    tasks.play_ai_move(*args)
+            game = client.get(f"{GAMES}{game['id']}/").json()
+        assert game["status"] == "finished"
+        assert game["result"]["result"] in ("win", "draw")
+        if level == "strong":
+            assert game["result"]["winner"] != 0  # perfect play never loses
+        seats = [m["seat"] for m in game["moves"]]
+        assert seats == [i % 2 for i in range(len(seats))]
+
+
+# -- the admin ----------------------------------------------------------------------------------
+
+
+def test_admin_pages_show_games_and_hide_note_text(alice, bob, client):
+    from accounts.models import User
+
+    game_id, a, _ = started_classic(alice, bob)
+    move(a, game_id, 0, {"cell": 5})
+    a.put(f"{GAMES}{game_id}/note/", {"text": "a secret idea"}, format="json")
+    admin = User.objects.create_superuser("root", "root@example.com", "x")
+    client.force_login(admin)
+    for url in ("/admin/games/game/", f"/admin/games/game/{game_id}/change/", "/admin/games/ruleset/",
+                "/admin/games/match/", "/admin/games/observer/", "/admin/games/privatenote/"):
+        assert client.get(url).status_code == 200, url
+    page = client.get(f"/admin/games/game/{game_id}/change/").content.decode()
+    assert "square 5" in page or '{&quot;cell&quot;: 5}' in page
+    note = PrivateNote.objects.get(author=alice)
+    for url in ("/admin/games/privatenote/", f"/admin/games/privatenote/{note.pk}/change/"):
+        body = client.get(url).content.decode()
+        assert "a secret idea" not in body and ">13<" in body
+    assert client.post(f"/admin/games/game/{game_id}/delete/").status_code == 403

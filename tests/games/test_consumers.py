@@ -1,0 +1,604 @@
+"""The game websocket through Channels' communicator and the real ASGI stack (origin
+check, session and token auth, the SafeJsonConsumer frame checks), the real services
+and the real channel layer of the runtime (in-process, or Redis with REDIS_URL)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from config.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("channel_layers_fresh")]
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+@database_sync_to_async
+def token_for(user: Any) -> str:
+    from rest_framework.authtoken.models import Token
+
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+def started_game_sync(p0: Any, p1: Any, variant: str | None = "classic", **kwargs: Any) -> int:
+    """A game between p0 (seat 0) and p1 (seat 1), accepted and in play."""
+    from games import services
+
+    game = services.create_game(creator=p0, variant=variant, opponent=p1, **kwargs)
+    services.accept_challenge(game_id=game.pk, user=p1)
+    return game.pk
+
+
+started_game = database_sync_to_async(started_game_sync)
+
+
+async def players(make_player: Any, n: int = 2) -> list[Any]:
+    return [await sync_to_async(make_player)() for _ in range(n)]
+
+
+class Socket:
+    """A WebsocketCommunicator with the frame helpers the tests need."""
+
+    def __init__(self, communicator: WebsocketCommunicator) -> None:
+        self.ws = communicator
+        self.seen: list[dict[str, Any]] = []  # every frame received, for secrecy checks
+        self.reveal_at = 0  # index in ``seen`` of the frame after the last reveal
+
+    @classmethod
+    async def open(cls, game_id: int, user: Any = None, *, headers: list[tuple[bytes, bytes]] | None = None,
+                   path: str | None = None) -> tuple[Socket, dict[str, Any]]:
+        """Connect (by token when a user is given) and return the first frame too."""
+        extra = list(headers or [])
+        if user is not None:
+            extra.append((b"authorization", f"Token {await token_for(user)}".encode()))
+        communicator = WebsocketCommunicator(application, path or f"/ws/games/{game_id}/", headers=[*extra, ORIGIN])
+        connected, _ = await communicator.connect()
+        assert connected
+        socket = cls(communicator)
+        return socket, await socket.recv()
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        frame = await self.ws.receive_json_from(timeout=timeout)
+        self.seen.append(frame)
+        return frame
+
+    async def recv_type(self, kind: str, timeout: float = 5, skip: tuple[str, ...] = ("observers",)) -> dict[str, Any]:
+        """The next frame of type ``kind``, skipping only the types in ``skip``."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame["type"] in skip and kind != frame["type"]:
+                continue
+            assert frame["type"] == kind, frame
+            return frame
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_json_to(frame)
+
+    async def send_text(self, text: str) -> None:
+        await self.ws.send_to(text_data=text)
+
+    async def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """Every frame that arrives until the socket is quiet for ``quiet`` seconds."""
+        frames = []
+        # receive_nothing peeks; a timed-out receive would cancel the application.
+        while not await self.ws.receive_nothing(timeout=quiet):
+            frames.append(await self.recv())
+        return frames
+
+    async def close(self) -> None:
+        await self.ws.disconnect()
+
+
+def verify_commitment(entry: dict[str, Any]) -> bool:
+    """sha256(canonical move JSON + nonce) == commitment, recomputed here, not by services."""
+    canonical = json.dumps(entry["move"], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256((canonical + entry["nonce"]).encode()).hexdigest() == entry["commitment"]
+
+
+def contains(value: Any, needle: Any) -> bool:
+    """Whether ``needle`` occurs anywhere inside a JSON value (as a value, a key's value
+    or a list element)."""
+    if value == needle:
+        return True
+    if isinstance(value, dict):
+        return any(contains(v, needle) for v in value.values())
+    if isinstance(value, list):
+        return any(contains(v, needle) for v in value)
+    return False
+
+
+@database_sync_to_async
+def db_snapshot(game_id: int) -> dict[str, Any]:
+    """Everything a refused frame must leave alone."""
+    from games.models import Game, Move, PrivateNote
+
+    game = Game.objects.get(pk=game_id)
+    return {
+        "game": (game.ply, game.status, game.state, game.to_move, game.result, game.turn_started_at),
+        "moves": list(Move.objects.filter(game_id=game_id).order_by("ply").values_list("ply", "seat", "move")),
+        "notes": list(PrivateNote.objects.filter(game_id=game_id).values_list("author_id", "text")),
+        "all_moves": Move.objects.count(),
+    }
+
+
+@database_sync_to_async
+def stored_moves(game_id: int) -> list[tuple[int, int, Any]]:
+    from games.models import Move
+
+    return list(Move.objects.filter(game_id=game_id).order_by("ply").values_list("ply", "seat", "move"))
+
+
+@database_sync_to_async
+def observer_rows(game_id: int) -> int:
+    from games.models import Observer
+
+    return Observer.objects.filter(game_id=game_id).count()
+
+
+# -- a whole game ---------------------------------------------------------------------
+
+
+async def test_a_full_classic_game_between_two_players_and_an_observer(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, state0 = await Socket.open(game_id, p0)
+    s1, state1 = await Socket.open(game_id, p1)
+    watcher, state_w = await Socket.open(game_id)  # anonymous
+    for state, seat in ((state0, 0), (state1, 1), (state_w, None)):
+        assert state["type"] == "state" and state["ply"] == 0
+        assert state["game"]["you"] == seat and state["view"] == state["game"]["view"]
+        assert state["game"]["status"] == "active"
+    assert state_w["observers"] == 1 and "note" not in state_w and state0["note"] == ""
+
+    sockets = {0: s0, 1: s1}
+    cells = [1, 4, 2, 5, 3]  # X completes the top row on the fifth move
+    for ply, cell in enumerate(cells):
+        seat = ply % 2
+        await sockets[seat].send({"type": "move", "ply": ply, "move": {"cell": cell}})
+        assert await sockets[seat].recv_type("ack") == {"type": "ack", "ply": ply + 1}
+        for viewer, sock in ((0, s0), (1, s1), (None, watcher)):
+            update = await sock.recv_type("update")
+            assert update["ply"] == ply + 1 and update["game"]["you"] == viewer
+            assert update["view"] == update["game"]["view"]
+            assert update["game"]["moves"][-1]["move"] == {"cell": cell}
+    final = update["game"]
+    assert final["status"] == "finished" and final["result"]["winner"] == 0
+    assert [m[2] for m in await stored_moves(game_id)] == [{"cell": c} for c in cells]
+
+    # A move after the end is refused with a code; nothing more is stored.
+    await s1.send({"type": "move", "ply": 5, "move": {"cell": 9}})
+    assert (await s1.recv_type("error"))["code"] == "game-over"
+    assert len(await stored_moves(game_id)) == 5
+
+    # A reconnecting client resyncs: the whole state on connect, and on "sync".
+    await s1.close()
+    s1, again = await Socket.open(game_id, p1)
+    assert again["type"] == "state" and again["ply"] == 5 and again["game"]["result"]["winner"] == 0
+    await s1.send({"type": "sync"})
+    assert (await s1.recv_type("state"))["ply"] == 5
+    for sock in (s0, s1, watcher):
+        await sock.close()
+
+
+async def test_illegal_moves_get_the_engines_code(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    await s1.send({"type": "move", "ply": 0, "move": {"cell": 5}})
+    assert (await s1.recv_type("error"))["code"] == "not-your-turn"
+    await s0.send({"type": "move", "ply": 0, "move": {"cell": 10}})
+    assert (await s0.recv_type("error"))["code"] == "out-of-range"
+    await s0.send({"type": "move", "ply": 0, "move": {"cell": 5}})
+    await s0.recv_type("ack")
+    await s1.recv_type("update")
+    await s1.send({"type": "move", "ply": 1, "move": {"cell": 5}})
+    error = await s1.recv_type("error")
+    assert error["code"] == "occupied" and error["message"]
+    assert await stored_moves(game_id) == [(1, 0, {"cell": 5})]
+    for sock in (s0, s1):
+        await sock.close()
+
+
+async def test_a_stale_ply_is_refused_with_the_state_and_never_applied_twice(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    move = {"type": "move", "ply": 0, "move": {"cell": 1}}
+    await s0.send(move)
+    assert (await s0.recv_type("ack"))["ply"] == 1
+    await s0.recv_type("update")
+    # The same frame again (a client retrying after a lost ack): refused, then the state.
+    await s0.send(move)
+    error = await s0.recv_type("error")
+    assert error["code"] == "stale-ply"
+    state = await s0.recv_type("state")
+    assert state["ply"] == 1 and state["game"]["moves"][0]["move"] == {"cell": 1}
+    # Seat 1 moving for a ply it has not caught up with: refused too.
+    await s1.recv_type("update")
+    await s1.send({"type": "move", "ply": 0, "move": {"cell": 2}})
+    assert (await s1.recv_type("error"))["code"] == "stale-ply"
+    assert (await s1.recv_type("state"))["ply"] == 1
+    # A ply from the future is no better.
+    await s1.send({"type": "move", "ply": 7, "move": {"cell": 2}})
+    assert (await s1.recv_type("error"))["code"] == "stale-ply"
+    await s1.recv_type("state")
+    assert await stored_moves(game_id) == [(1, 0, {"cell": 1})]
+    assert await s0.drain() == []  # and no broadcast for what was refused
+    for sock in (s0, s1):
+        await sock.close()
+
+
+async def test_observers_are_refused_anything_but_watching(make_player):
+    p0, p1, outsider = await players(make_player, 3)
+    game_id = await started_game(p0, p1)
+    before = await db_snapshot(game_id)
+    signed_in, state = await Socket.open(game_id, outsider)
+    anonymous, _ = await Socket.open(game_id)
+    assert state["game"]["you"] is None
+    for sock in (signed_in, anonymous):
+        for frame in (
+            {"type": "move", "ply": 0, "move": {"cell": 5}},
+            {"type": "resign"},
+            {"type": "claim-timeout"},
+            {"type": "note", "text": "I think X wins"},
+        ):
+            await sock.send(frame)
+            assert (await sock.recv_type("error"))["code"] == "not-a-player", frame
+    assert await db_snapshot(game_id) == before
+    for sock in (signed_in, anonymous):
+        await sock.close()
+
+
+async def test_observer_rows_follow_the_sockets_and_the_count_is_shared(make_player):
+    p0, p1, fan = await players(make_player, 3)
+    game_id = await started_game(p0, p1)
+    s0, state0 = await Socket.open(game_id, p0)
+    assert state0["observers"] == 0 and await observer_rows(game_id) == 0  # players are not observers
+    w1, state1 = await Socket.open(game_id, fan)
+    assert state1["observers"] == 1
+    assert await s0.recv_type("observers") == {"type": "observers", "count": 1}
+    w2, state2 = await Socket.open(game_id)
+    assert state2["observers"] == 2 and await observer_rows(game_id) == 2
+    assert (await s0.recv_type("observers"))["count"] == 2
+    await w1.close()
+    assert (await s0.recv_type("observers"))["count"] == 1
+    assert await observer_rows(game_id) == 1
+    await w2.close()
+    assert (await s0.recv_type("observers"))["count"] == 0
+    assert await observer_rows(game_id) == 0
+    await s0.close()
+
+
+async def test_unknown_game_gets_an_error_then_the_socket_closes(make_player):
+    (p0,) = await players(make_player, 1)
+    sock, frame = await Socket.open(999_999, p0)
+    assert frame["type"] == "error" and frame["code"] == "no-such-game"
+    closed = await sock.ws.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close"
+    assert await observer_rows(999_999) == 0
+
+
+async def test_session_and_token_authentication_seat_the_user(make_player):
+    from django.test import Client
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    client = Client()
+    await sync_to_async(client.force_login)(p1)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    browser, state = await Socket.open(game_id, headers=[(b"cookie", cookie)])
+    assert state["game"]["you"] == 1  # the session's user
+    bot, state = await Socket.open(game_id, p0)
+    assert state["game"]["you"] == 0  # the token's user
+    bad, state = await Socket.open(game_id, headers=[(b"authorization", b"Token not-a-real-token")])
+    assert state["game"]["you"] is None  # a bad token watches, anonymous
+    await bot.send({"type": "move", "ply": 0, "move": {"cell": 9}})
+    assert (await bot.recv_type("ack"))["ply"] == 1
+    await browser.recv_type("update")
+    await browser.send({"type": "move", "ply": 1, "move": {"cell": 1}})
+    assert (await browser.recv_type("ack"))["ply"] == 2
+    await bad.send({"type": "move", "ply": 2, "move": {"cell": 2}})
+    assert (await bad.recv_type("error", skip=("observers", "update")))["code"] == "not-a-player"
+    assert [m[:2] for m in await stored_moves(game_id)] == [(1, 0), (2, 1)]
+    for sock in (browser, bot, bad):
+        await sock.close()
+
+
+async def test_notes_reach_only_their_authors_sockets(make_player):
+    p0, p1, fan = await players(make_player, 3)
+    game_id = await started_game(p0, p1)
+    tab1, _ = await Socket.open(game_id, p0)
+    tab2, _ = await Socket.open(game_id, p0)
+    other, _ = await Socket.open(game_id, p1)
+    watcher, _ = await Socket.open(game_id, fan)
+    await tab1.send({"type": "note", "text": "Take the centre, then a corner."})
+    for tab in (tab1, tab2):
+        assert await tab.recv_type("note") == {"type": "note", "text": "Take the centre, then a corner."}
+    others = await other.drain() + await watcher.drain()
+    assert not contains(others, "Take the centre, then a corner.")
+    assert all(frame["type"] == "observers" for frame in others)
+    # The note comes back with the author's state, and only theirs.
+    again, state = await Socket.open(game_id, p0)
+    assert state["note"] == "Take the centre, then a corner."
+    await other.send({"type": "sync"})
+    assert (await other.recv_type("state"))["note"] == ""
+    await watcher.send({"type": "sync"})
+    assert "note" not in await watcher.recv_type("state")
+    for sock in (tab1, tab2, other, watcher, again):
+        await sock.close()
+
+
+async def test_resign_and_claim_timeout_go_through_the_services(make_player):
+    from django.db.models import F
+
+    from games import services
+    from games.models import Game
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    await s1.send({"type": "claim-timeout"})
+    assert (await s1.recv_type("error"))["code"] == "no-time-out"
+    await s0.send({"type": "resign"})
+    assert await s0.recv_type("ack") == {"type": "ack", "ply": 0, "for": "resign"}
+    update = await s1.recv_type("update")
+    assert update["game"]["status"] == "finished" and update["game"]["result"]["winner"] == 1
+
+    # A clock that ran out: the waiting player claims it.
+    rules = await database_sync_to_async(services.create_rule_set)(
+        name="Blitz", variant="classic", seconds_per_move=5
+    )
+    timed = await started_game(p0, p1, variant=None, rule_set=rules)
+    t0, _ = await Socket.open(timed, p0)
+    t1, _ = await Socket.open(timed, p1)
+    await t1.send({"type": "claim-timeout"})
+    assert (await t1.recv_type("error"))["code"] == "no-time-out"
+    # The test's clock: player one's turn (and the no-show grace) began long ago.
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=timed).update(turn_started_at=F("turn_started_at") - timedelta(hours=1))
+    )()
+    await t1.send({"type": "claim-timeout"})
+    assert (await t1.recv_type("ack"))["for"] == "claim-timeout"
+    update = await t0.recv_type("update")
+    assert update["game"]["result"]["winner"] == 1 and "Player 1" in update["game"]["result"]["reason"]
+    for sock in (s0, s1, t0, t1):
+        await sock.close()
+
+
+async def test_an_observer_who_accepts_the_open_challenge_starts_seeing_as_a_player(make_player):
+    from games import services
+
+    p0, p1 = await players(make_player)
+    game = await database_sync_to_async(services.create_game)(creator=p0, variant="classic")
+    watcher, state = await Socket.open(game.pk, p1)
+    assert state["game"]["you"] is None and await observer_rows(game.pk) == 1
+    await database_sync_to_async(services.accept_challenge)(game_id=game.pk, user=p1)
+    update = await watcher.recv_type("update")
+    assert update["game"]["you"] == 1 and update["game"]["status"] == "active"
+    assert await observer_rows(game.pk) == 0
+    await watcher.close()
+
+
+# -- secret moves ---------------------------------------------------------------------
+
+
+def _entry(frame: dict[str, Any], ply: int) -> dict[str, Any]:
+    return next(m for m in frame["game"]["moves"] if m["ply"] == ply)
+
+
+async def test_a_tactic_toe_round_keeps_each_plan_secret_until_both_are_in(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1, variant="tactic-toe")
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    watcher, _ = await Socket.open(game_id)
+    plan0, plan1 = [1, 3, 8], [2, 7, 9]
+
+    await s0.send({"type": "move", "ply": 0, "move": {"plan": plan0}})
+    assert await s0.recv_type("ack") == {"type": "ack", "ply": 1}
+    own = await s0.recv_type("update")
+    assert own["view"]["your_plan"] == plan0 and _entry(own, 1)["move"] == {"plan": plan0}
+    committed = {}
+    for sock in (s1, watcher):
+        update = await sock.recv_type("update")
+        assert update["ply"] == 1 and update["view"]["submitted"] == [True, False]
+        hidden = _entry(update, 1)
+        assert "move" not in hidden and "nonce" not in hidden and len(hidden["commitment"]) == 64
+        committed[id(sock)] = hidden["commitment"]
+    # A seat that has written waits: a second plan is the engine's refusal.
+    await s0.send({"type": "move", "ply": 1, "move": {"plan": [2, 4, 6]}})
+    assert (await s0.recv_type("error"))["code"] == "already-submitted"
+    # Nothing the opponent or an observer received so far holds the plan.
+    for sock in (s1, watcher):
+        assert not contains(sock.seen, plan0) and not contains(sock.seen, {"plan": plan0})
+
+    await s1.send({"type": "move", "ply": 1, "move": {"plan": plan1}})
+    assert (await s1.recv_type("ack"))["ply"] == 2
+    for sock in (s0, s1, watcher):
+        update = await sock.recv_type("update")
+        assert update["ply"] == 2 and update["view"]["round"] == 2
+        assert update["view"]["rounds"][0]["plans"] == [plan0, plan1]
+        for ply, plan in ((1, plan0), (2, plan1)):
+            entry = _entry(update, ply)
+            assert entry["move"] == {"plan": plan} and verify_commitment(entry)
+        if sock is not s0:
+            assert _entry(update, 1)["commitment"] == committed[id(sock)]  # the one published before
+    for sock in (s0, s1, watcher):
+        await sock.close()
+
+
+async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitment_verifies(make_player):
+    from games import services
+    from games.models import Game
+
+    p0, p1 = await players(make_player)
+    rules = await database_sync_to_async(services.create_rule_set)(
+        name="Decided by a throw", variant="classic", decider="rock-paper-scissors"
+    )
+    decider = await database_sync_to_async(services.create_game)(creator=p0, rule_set=rules, opponent=p1)
+    assert decider.variant == "rock-paper-scissors" and decider.status == "active"
+    s0, _ = await Socket.open(decider.pk, p0)
+    s1, _ = await Socket.open(decider.pk, p1)
+    watcher, _ = await Socket.open(decider.pk)
+    seen_commitments: dict[int, str] = {}
+
+    async def throw_pair(ply: int, first: str, second: str) -> dict[str, Any]:
+        await s0.send({"type": "move", "ply": ply, "move": {"throw": first}})
+        await s0.recv_type("ack")
+        assert (await s0.recv_type("update"))["view"]["my_throw"] == first
+        for sock in (s1, watcher):
+            update = await sock.recv_type("update")
+            entry = _entry(update, ply + 1)
+            assert "move" not in entry and "nonce" not in entry
+            seen_commitments[ply + 1] = entry["commitment"]
+            # The throw appears nowhere in anything received since the last reveal.
+            since = sock.seen[sock.reveal_at :]
+            assert not contains(since, first) and not contains(since, {"throw": first})
+        await s1.send({"type": "move", "ply": ply + 1, "move": {"throw": second}})
+        await s1.recv_type("ack")
+        for sock in (s0, s1, watcher):
+            revealed = await sock.recv_type("update")
+            sock.reveal_at = len(sock.seen)
+            assert revealed["view"]["history"][-1] == [first, second]
+        return revealed
+
+    await throw_pair(0, "rock", "rock")  # a tie: thrown again
+    final = await throw_pair(2, "paper", "rock")
+    assert final["game"]["status"] == "finished" and final["game"]["result"]["winner"] == 0
+    moves = final["game"]["moves"]
+    assert len(moves) == 4 and all(verify_commitment(m) for m in moves)
+    # The first throw of each pair was committed before the second was made.
+    assert {m["ply"]: m["commitment"] for m in moves if m["ply"] in seen_commitments} == seen_commitments
+    # The winner of the decider is Player One of the game it decided.
+    game = await database_sync_to_async(
+        lambda: Game.objects.filter(match_id=decider.match_id, number_in_match=2).prefetch_related("seats").get()
+    )()
+    seats = {seat.number: seat.user_id for seat in await database_sync_to_async(lambda: list(game.seats.all()))()}
+    assert seats == {0: p0.pk, 1: p1.pk} and game.variant == "classic"
+    for sock in (s0, s1, watcher):
+        await sock.close()
+
+
+# -- bad input ------------------------------------------------------------------------
+
+KNOWN_TYPES = {"move", "sync", "resign", "claim-timeout", "note"}
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _not_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return True
+    return False
+
+
+def bad_frames(*, seat0_state: Any, foreign_move: dict[str, Any]) -> st.SearchStrategy:
+    """(socket, frame, expected code) for seat 0 of a classic game at ply 0, where any
+    *legal* move would change the game: every frame here must be refused."""
+    from games.rules import RuleError, get_variant
+
+    classic = get_variant("classic")
+
+    def engine_code(move: Any) -> str | None:
+        try:
+            classic.apply(seat0_state, 0, move)
+        except RuleError as err:
+            return err.code
+        return None  # legal: not junk
+
+    junk_moves = st.one_of(
+        json_values,
+        st.fixed_dictionaries({"cell": json_values}),
+        st.fixed_dictionaries({"cell": st.integers()}, optional={"mark": st.sampled_from(["X", "O"])}),
+    ).map(lambda move: (move, engine_code(move))).filter(lambda pair: pair[1] is not None)
+    text = st.text(max_size=40)
+    return st.one_of(
+        text.filter(_not_json).map(lambda t: ("own", t, "malformed-json")),
+        json_values.filter(lambda v: not isinstance(v, dict)).map(lambda v: ("own", json.dumps(v), "malformed-frame")),
+        st.dictionaries(st.text(max_size=8), json_values, max_size=3).map(
+            lambda d: ("own", json.dumps({**d, "type": d.get("type", None) if not isinstance(d.get("type"), str) else 1}),
+                       "malformed-frame")
+        ),
+        text.filter(lambda t: t not in KNOWN_TYPES).map(lambda t: ("own", json.dumps({"type": t}), "unknown-type")),
+        json_values.filter(lambda p: isinstance(p, bool) or not isinstance(p, int)).map(
+            lambda p: ("own", json.dumps({"type": "move", "ply": p, "move": {"cell": 5}}), "malformed-ply")
+        ),
+        st.integers().filter(lambda p: p != 0).map(
+            lambda p: ("own", json.dumps({"type": "move", "ply": p, "move": {"cell": 5}}), "stale-ply")
+        ),
+        junk_moves.map(lambda pair: ("own", json.dumps({"type": "move", "ply": 0, "move": pair[0]}), pair[1])),
+        st.integers(16 * 1024 + 1, 64 * 1024).map(
+            lambda n: ("own", json.dumps({"type": "move", "ply": 0, "move": {"cell": 5}, "pad": "x" * n}),
+                       "frame-too-large")
+        ),
+        st.binary(min_size=1, max_size=64).map(lambda b: ("own", b, "binary-frame")),
+        json_values.filter(lambda t: not isinstance(t, str)).map(
+            lambda t: ("own", json.dumps({"type": "note", "text": t}), "bad-note")
+        ),
+        st.just(("own", json.dumps({"type": "note", "text": "n" * 10_001}), "bad-note")),
+        st.just(("own", json.dumps({"type": "claim-timeout"}), "no-time-out")),
+        # Another game's socket, where this player has no seat: even its legal move is refused.
+        st.sampled_from(["move", "resign", "claim-timeout", "note"]).map(
+            lambda kind: ("foreign", json.dumps({"type": kind, "ply": 0, "move": foreign_move, "text": "x"}),
+                          "not-a-player")
+        ),
+    )
+
+
+def test_bad_frames_each_get_an_error_change_nothing_and_leave_the_socket_usable(make_player):
+    from games.models import Game
+    from games.rules import get_variant
+
+    p0, p1, p2 = make_player(), make_player(), make_player()
+    game_id = started_game_sync(p0, p1)
+    foreign_id = started_game_sync(p1, p2)  # p0 has no seat here
+    game = Game.objects.get(pk=game_id)
+    state = get_variant("classic").load(game.state)
+    before = {gid: async_to_sync(db_snapshot)(gid) for gid in (game_id, foreign_id)}
+    frames_strategy = bad_frames(seat0_state=state, foreign_move={"cell": 5})
+
+    async def play(frames: list[tuple[str, Any, str]]) -> None:
+        own, first = await Socket.open(game_id, p0)
+        foreign, _ = await Socket.open(foreign_id, p0)
+        assert first["type"] == "state" and first["game"]["you"] == 0
+        for target, frame, code in frames:
+            sock = own if target == "own" else foreign
+            if isinstance(frame, bytes):
+                await sock.ws.send_to(bytes_data=frame)
+            else:
+                await sock.send_text(frame)
+            reply = await sock.recv_type("error")
+            assert reply["code"] == code and reply["message"], (frame, reply)
+        for sock in (own, foreign):
+            await sock.send({"type": "sync"})  # still usable, still at the same ply
+            assert (await sock.recv_type("state"))["ply"] == 0
+            assert await sock.drain(0.05) == []  # one reply per frame, no broadcast
+            await sock.close()
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(frames=st.lists(frames_strategy, min_size=1, max_size=5))
+    def check(frames: list[tuple[str, Any, str]]) -> None:
+        async_to_sync(play)(frames)
+        for gid, snapshot in before.items():
+            assert async_to_sync(db_snapshot)(gid) == snapshot
+
+    check()
