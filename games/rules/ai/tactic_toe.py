@@ -7,12 +7,20 @@ us) of the position reached once both plans are resolved. We solve the matrix
 approximately by fictitious play and draw our plan from the resulting mixture.
 
 Cell values:
-* round 3 (the last): exact (+1 we win, -1 they win, 0 tie or cat's game);
+* round 3 (the last): exact (+1 we win, -1 they win, 0 tie or cat's game), over the
+  squares that still matter (``relevant_squares``);
 * round 2: a finished game is exact; otherwise the round-3 position is solved
-  exactly when at most two squares still matter, else estimated by a line count;
-* round 1: the round-2 position is estimated by the line count, and the 312 x 312
-  matrix is cut to a random sample of plans per side (fresh each move, so the
-  sample itself is part of the mixing).
+  exactly when at most ``exact_up_to`` squares still matter (cached per process),
+  else estimated by counting open lines (``line_score``);
+* round 1: always the same game, solved over the 39 plan classes up to the grid's
+  symmetries with round-2 positions valued by ``line_score``; the class drawn is
+  turned by a random symmetry.
+
+The opponent is modelled as a sound player who, with probability ``tremble``, writes
+a uniformly random plan instead; ``estimated_tremble`` infers that probability from
+the plans it has revealed (Bayes, kept between DEFAULT_TREMBLE and MAX_TREMBLE). So
+against a sound opponent the play stays close to an equilibrium, and against a weak
+one it leans towards punishing its mistakes while staying mixed.
 
 The AI only looks at ``variant.view(state, seat)``: it never peeks at a plan the
 opponent has already written.
@@ -45,13 +53,13 @@ DEFAULT_TIME_LIMIT = 0.7
 #: How often the strong player assumes its opponent writes a random plan, at least...
 DEFAULT_TREMBLE = 0.25
 #: ... and at most, however weak the opponent's earlier plans looked.
-MAX_TREMBLE = 0.9
+MAX_TREMBLE = 0.98
 #: Plans the solver gives less weight than this are treated as noise of the method.
 MIN_WEIGHT = 0.02
 #: ... or less than this share of the favourite plan's weight.
 RELATIVE_MIN_WEIGHT = 0.1
 
-BitPlan = tuple[int, int, int]
+BitPlan = tuple[int, ...]  # three square bits (or PASS)
 
 # Round-3 values already solved, shared by every game in this process.
 _ROUND3_CACHE: dict[int, float] = {}
@@ -109,7 +117,7 @@ def round3_opponent_plans(squares: Sequence[int]) -> tuple[list[BitPlan], list[f
     chance[PASS] = (9 - len(squares)) / 9
     plans = list(itertools.product(choices, repeat=PLAN_LENGTH))
     weights = [chance[a] * chance[b] * chance[c] for a, b, c in plans]
-    return plans, weights  # type: ignore[return-value]
+    return plans, weights
 
 
 def line_score(mine: int, theirs: int) -> float:
@@ -261,12 +269,13 @@ SYMMETRIES = _symmetries()
 _ROUND1: dict[str, Any] = {}
 
 
-def _round1_game() -> tuple[list[tuple[int, ...]], list[list[float]]]:
+def _round1_game() -> tuple[list[tuple[int, ...]], list[list[float]], list[float]]:
     """Round-1 plan classes (one representative each) and their payoff matrix.
 
     Both players are assumed to play symmetric strategies (a representative is turned
     by a random symmetry), so a cell averages the representative against every image
-    of the opponent's representative. Computed once per process.
+    of the opponent's representative. Also returns each class's share of the 312
+    plans (its chance under random play). Computed once per process.
     """
     if not _ROUND1:
         classes: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -287,8 +296,10 @@ def _round1_game() -> tuple[list[tuple[int, ...]], list[list[float]]]:
                     total += line_score(*after) if value is None else value
                 row.append(total / len(their_images))
             matrix.append(row)
-        _ROUND1["reps"], _ROUND1["matrix"] = reps, matrix
-    return _ROUND1["reps"], _ROUND1["matrix"]
+        total_plans = len(legal_plans(1, ()))
+        shares = [len(set(images_of)) / total_plans for images_of in images]
+        _ROUND1["reps"], _ROUND1["matrix"], _ROUND1["shares"] = reps, matrix, shares
+    return _ROUND1["reps"], _ROUND1["matrix"], _ROUND1["shares"]
 
 
 # -- the players ----------------------------------------------------------------------
@@ -320,7 +331,7 @@ def _read_view(variant: Variant, state: State, seat: Seat) -> _Seen:
     if not rounds:
         return _Seen(view["round"], mine, theirs)
     own_r1, their_r1 = tuple(rounds[0]["plans"][seat]), tuple(rounds[0]["plans"][1 - seat])
-    after_r1 = resolve(0, 0, tuple(BIT[sq] for sq in own_r1), tuple(BIT[sq] for sq in their_r1))  # type: ignore[arg-type]
+    after_r1 = resolve(0, 0, tuple(BIT[sq] for sq in own_r1), tuple(BIT[sq] for sq in their_r1))
     their_r2 = tuple(rounds[1]["plans"][1 - seat]) if len(rounds) > 1 else ()
     return _Seen(view["round"], mine, theirs, own_r1, their_r1, their_r2, after_r1)
 
@@ -333,7 +344,7 @@ _EQUILIBRIUM: dict[tuple[int, ...], float] = {}
 def _equilibrium_plan_probability(plan: tuple[int, ...]) -> float:
     """How likely a sound player (the round-1 equilibrium) writes ``plan`` in round 1."""
     if not _EQUILIBRIUM:
-        reps, matrix = _round1_game()
+        reps, matrix, _ = _round1_game()
         mixture, _ = solve_matrix(matrix, 3000, random.Random(0))
         for rep, weight in zip(reps, mixture):
             images = {tuple(g[sq] for sq in rep) for g in SYMMETRIES}
@@ -354,11 +365,13 @@ def estimated_tremble(seen: _Seen, base: float = DEFAULT_TREMBLE, most: float = 
     odds = 1.0  # P(seen | random) / P(seen | sound)
     legal_r1 = len(legal_plans(1, ()))
     if seen.their_r1:
-        sound = 0.8 * _equilibrium_plan_probability(seen.their_r1) + 0.2 / legal_r1
+        sound = 0.95 * _equilibrium_plan_probability(seen.their_r1) + 0.05 / legal_r1
         odds *= (1.0 / legal_r1) / sound
     if seen.their_r2:
         ours_after, theirs_after = seen.after_r1
-        free = [sq for sq in range(1, 10) if not (ours_after | theirs_after) & BIT[sq] and sq not in seen.their_r1]
+        free = [
+            sq for sq in range(1, 10) if not (ours_after | theirs_after) & BIT[sq] and sq not in seen.their_r1
+        ]
         if len(free) >= PLAN_LENGTH:
             clean_share = math.perm(len(free), PLAN_LENGTH) / len(legal_plans(2, seen.their_r1))
             clean = all(sq in free for sq in seen.their_r2)
@@ -366,7 +379,9 @@ def estimated_tremble(seen: _Seen, base: float = DEFAULT_TREMBLE, most: float = 
     return min(most, max(base, odds / (1.0 + odds)))
 
 
-def _candidate_plans(round_number: int, own_r1: tuple[int, ...], mine: int, theirs: int) -> list[tuple[int, ...]]:
+def _candidate_plans(
+    round_number: int, own_r1: tuple[int, ...], mine: int, theirs: int
+) -> list[tuple[int, ...]]:
     """The plans worth considering (as squares) for a player in this round."""
     if round_number == 3:
         squares = [bit.bit_length() for bit in relevant_squares(mine, theirs)]
@@ -382,7 +397,7 @@ def strong_move(
     seat: Seat,
     rng: random.Random,
     iterations: int = DEFAULT_ITERATIONS,
-    exact_up_to: int = 2,
+    exact_up_to: int = 3,
     time_limit: float = DEFAULT_TIME_LIMIT,
     tremble: float | None = None,
 ) -> Move:
@@ -394,13 +409,14 @@ def strong_move(
     ``tremble`` fixes how often the opponent is assumed to err (None: estimated
     from its revealed plans, see ``estimated_tremble``).
     """
-    deadline = time.perf_counter() + time_limit
+    started = time.perf_counter()
+    deadline, exact_until = started + time_limit, started + time_limit / 2
     seen = _read_view(variant, state, seat)
     if tremble is None:
         tremble = estimated_tremble(seen)
     if seen.round == 1:
-        reps, matrix = _round1_game()
-        mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble)
+        reps, matrix, shares = _round1_game()
+        mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble, shares)
         turn = rng.choice(SYMMETRIES)
         return {"plan": [turn[sq] for sq in reps[sample_mixture(mixture, rng)]]}
     mine, theirs, round_number = seen.mine, seen.theirs, seen.round
@@ -426,9 +442,12 @@ def strong_move(
             return value
         if round_number == 3:
             return 0.0  # nobody has a line after round 3: a cat's game
-        return round3_value(after_mine, after_theirs, exact_up_to, leaf_tremble)
+        # Exact round-3 values cost time while the cache is cold: past half the time
+        # limit, only the cheapest positions are solved exactly.
+        exact = exact_up_to if time.perf_counter() < exact_until else min(exact_up_to, 2)
+        return round3_value(after_mine, after_theirs, exact, leaf_tremble)
 
-    matrix = [[cell(p, q) for q in their_bits] for p in my_bits]  # type: ignore[arg-type]
+    matrix = [[cell(p, q) for q in their_bits] for p in my_bits]
     mixture, _ = solve_matrix(matrix, iterations, rng, deadline, tremble, random_weights)
     return {"plan": list(ours[sample_mixture(mixture, rng)])}
 

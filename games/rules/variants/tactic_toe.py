@@ -13,12 +13,11 @@ Squares are numbered 1..9 from the upper left, row by row (5 is the centre).
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import chance
 from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
@@ -93,14 +92,13 @@ def resolve_plans(board: Board, plans: tuple[Plan, Plan]) -> tuple[Board, tuple[
             outcome = BOUNCED if cells[first - 1] is None else INVALID
             results.append((outcome, outcome))
             continue
-        pair: list[str] = []
-        for seat, square in ((0, first), (1, second)):
-            pair.append(PLACED if cells[square - 1] is None else INVALID)
-        # Different squares: place both together (neither can block the other).
-        for seat, square, res in ((0, first, pair[0]), (1, second, pair[1])):
-            if res == PLACED:
-                cells[square - 1] = seat
-        results.append((pair[0], pair[1]))
+        # Different squares: placed together, so neither can block the other.
+        free = (cells[first - 1] is None, cells[second - 1] is None)
+        if free[0]:
+            cells[first - 1] = 0
+        if free[1]:
+            cells[second - 1] = 1
+        results.append((PLACED if free[0] else INVALID, PLACED if free[1] else INVALID))
     return tuple(cells), tuple(results)
 
 
@@ -137,7 +135,7 @@ def plan_problem(round_number: int, plan: Plan, own_round1: Sequence[int]) -> Ru
 @lru_cache(maxsize=64)
 def legal_plans(round_number: int, own_round1: tuple[int, ...]) -> tuple[Plan, ...]:
     """Every legal plan (ordered triple) of a round, in ascending order."""
-    plans = itertools.product(SQUARES, repeat=PLAN_LENGTH)
+    plans = ((a, b, c) for a in SQUARES for b in SQUARES for c in SQUARES)
     return tuple(p for p in plans if plan_problem(round_number, p, own_round1) is None)
 
 
@@ -153,7 +151,10 @@ def _final_outcome(board: Board, round_number: int) -> Outcome | None:
         return Outcome("draw", None, None, "Nobody has three in a row after round 3: a cat's game.")
     if all(cell is not None for cell in board):
         return Outcome(
-            "draw", None, None, f"The grid is full after round {round_number} with no three in a row: a cat's game."
+            "draw",
+            None,
+            None,
+            f"The grid is full after round {round_number} with no three in a row: a cat's game.",
         )
     return None
 
@@ -175,7 +176,7 @@ def _board_marks(board: Board) -> list[str | None]:
 class TacticToe(Variant):
     slug = "tactic-toe"
     name = "Tactic-Toe"
-    options_schema: dict[str, Any] = {
+    options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "title": "Tactic-Toe house rules",
         "description": "Tactic-Toe has no house rules: the three rounds are played as written.",
@@ -185,7 +186,9 @@ class TacticToe(Variant):
 
     # -- the game --------------------------------------------------------------
 
-    def new_game(self, options: Mapping[str, Any] | None = None, seed: int | str | None = None) -> TacticToeState:
+    def new_game(
+        self, options: Mapping[str, Any] | None = None, seed: int | str | None = None
+    ) -> TacticToeState:
         self.validate_options(options)
         return TacticToeState(
             seed=chance.normalise_seed(seed),
@@ -323,7 +326,11 @@ def _round_dict(record: RoundRecord) -> dict[str, Any]:
         "round": record.number,
         "plans": [list(record.plans[0]), list(record.plans[1])],
         "pairs": [
-            {"step": step + 1, "squares": [record.plans[0][step], record.plans[1][step]], "results": list(res)}
+            {
+                "step": step + 1,
+                "squares": [record.plans[0][step], record.plans[1][step]],
+                "results": list(res),
+            }
             for step, res in enumerate(record.results)
         ],
     }
