@@ -46,9 +46,9 @@ if not settings.configured:
     )
     django.setup()
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import path
 
 
 class RelayConsumer(AsyncJsonWebsocketConsumer):
@@ -66,11 +66,17 @@ class RelayConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != "move" or not isinstance(content.get("ply"), int):
+        if (
+            not isinstance(content, dict)
+            or content.get("type") != "move"
+            or not isinstance(content.get("ply"), int)
+        ):
             await self.send_json({"type": "error", "code": "malformed-frame", "message": "Send a move."})
             return
         ply = content["ply"] + 1
-        await self.channel_layer.group_send(self.group, {"type": "relay.update", "ply": ply, "move": content.get("move")})
+        await self.channel_layer.group_send(
+            self.group, {"type": "relay.update", "ply": ply, "move": content.get("move")}
+        )
         await self.send_json({"type": "ack", "ply": ply})
 
     async def relay_update(self, event: dict[str, Any]) -> None:

@@ -10,7 +10,15 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from accounts.errors import ServiceError
 from games.rules import RuleError
+
+#: Service refusals that are not plain bad requests.
+SERVICE_ERROR_STATUS = {
+    "no-such-game": status.HTTP_404_NOT_FOUND,
+    "no-such-match": status.HTTP_404_NOT_FOUND,
+    "stale-ply": status.HTTP_409_CONFLICT,
+}
 
 
 def _first_message(detail: Any) -> str:
@@ -27,6 +35,8 @@ def _first_message(detail: Any) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=SERVICE_ERROR_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST))
     # DRF turns Django's own exceptions into its own; do it first so the code is right.
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", account_views.home, name="home"),
     path("healthz", account_views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("play/", include("games.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -30,7 +30,15 @@ class ReadOnlyMixin:
 
 @admin.register(RuleSet)
 class RuleSetAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("name", "version", "variant", "decider", "seconds_per_move", "seconds_per_game", "is_current")
+    list_display = (
+        "name",
+        "version",
+        "variant",
+        "decider",
+        "seconds_per_move",
+        "seconds_per_game",
+        "is_current",
+    )
     list_filter = ("variant", "is_current", "decider")
     search_fields = ("name",)
 
@@ -39,12 +47,14 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("number", "user", "ai_level", "clock_ms")
+    readonly_fields = fields
 
 
 class MoveInline(ReadOnlyMixin, admin.TabularInline):
     model = Move
     extra = 0
     fields = ("ply", "seat", "move", "commitment", "revealed", "created_at")
+    readonly_fields = fields
 
 
 @admin.register(Game)

@@ -47,7 +47,9 @@ class SeatSerializer(serializers.Serializer):
     name = serializers.CharField(allow_null=True)
     ai_level = serializers.CharField(allow_null=True)
     clock_ms = serializers.IntegerField(allow_null=True, help_text="Game clock left, when the rules set one.")
-    deadline = serializers.DateTimeField(allow_null=True, help_text="When this seat runs out of time, if to move.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When this seat runs out of time, if to move."
+    )
 
 
 class MoveEntrySerializer(serializers.Serializer):
@@ -58,7 +60,9 @@ class MoveEntrySerializer(serializers.Serializer):
     commitment = serializers.CharField(
         required=False, help_text="sha256(canonical move JSON + nonce), published at once for secret moves."
     )
-    nonce = serializers.CharField(required=False, help_text="Published at the reveal, to check the commitment.")
+    nonce = serializers.CharField(
+        required=False, help_text="Published at the reveal, to check the commitment."
+    )
 
 
 class RulesSummarySerializer(serializers.Serializer):
@@ -134,7 +138,9 @@ class LobbyGameSerializer(serializers.Serializer):
     seats = LobbySeatSerializer(many=True)
     rule_set = serializers.IntegerField(source="rule_set_id")
     rules_name = serializers.CharField(source="rule_set.name")
-    open_seat = serializers.SerializerMethodField(help_text="True when anyone may accept (an open challenge).")
+    open_seat = serializers.SerializerMethodField(
+        help_text="True when anyone may accept (an open challenge)."
+    )
     result = serializers.CharField(allow_blank=True)
     winner = serializers.IntegerField(source="winner_seat", allow_null=True)
     created_at = serializers.DateTimeField()
@@ -155,7 +161,8 @@ class GameCreateSerializer(serializers.Serializer):
         required=False, help_text="A variant slug (GET /api/v1/variants/); or give rule_set."
     )
     options = serializers.JSONField(
-        required=False, help_text="House rules for the variant (its options_schema); the engine validates them."
+        required=False,
+        help_text="House rules for the variant (its options_schema); the engine validates them.",
     )
     rule_set = serializers.IntegerField(required=False, help_text="A house-rule set id, instead of variant.")
     opponent = serializers.CharField(required=False, help_text="Username to challenge; they accept.")
@@ -191,7 +198,9 @@ class RuleSetSerializer(serializers.ModelSerializer):
 class RuleSetCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     variant = serializers.CharField(max_length=32, help_text="A variant slug.")
-    options = serializers.JSONField(required=False, help_text="The variant's house rules (its options_schema).")
+    options = serializers.JSONField(
+        required=False, help_text="The variant's house rules (its options_schema)."
+    )
     decider = serializers.ChoiceField(
         choices=RuleSet.Decider.choices, required=False, help_text="How Player One is decided."
     )
@@ -253,13 +262,19 @@ def _status_filter(raw: str | None) -> list[str]:
     wanted = [part.strip() for part in raw.split(",") if part.strip()]
     unknown = [s for s in wanted if s not in Game.Status.values]
     if unknown:
-        raise ServiceError("bad-filter", f"A status is one of {', '.join(Game.Status.values)}; not {unknown[0]!r}.")
+        raise ServiceError(
+            "bad-filter", f"A status is one of {', '.join(Game.Status.values)}; not {unknown[0]!r}."
+        )
     return wanted
 
 
 def lobby_queryset(*, statuses: list[str], variant: str | None, player: str | None) -> QuerySet[Game]:
     # A read that belongs beside selectors.lobby_games (which returns fixed slices).
-    games = Game.objects.filter(status__in=statuses).select_related("rule_set").prefetch_related("seats__user__profile")
+    games = (
+        Game.objects.filter(status__in=statuses)
+        .select_related("rule_set")
+        .prefetch_related("seats__user__profile")
+    )
     if variant:
         games = games.filter(variant=variant)
     if player:
@@ -280,8 +295,10 @@ class GameListCreateView(GamesAPIView):
         summary="The lobby: open challenges, games in play, recent games",
         parameters=[
             OpenApiParameter(
-                "status", str, description="Comma-separated: open, active, finished, aborted "
-                "(default: open, active, finished)."
+                "status",
+                str,
+                description="Comma-separated: open, active, finished, aborted "
+                "(default: open, active, finished).",
             ),
             OpenApiParameter("variant", str, description="A variant slug."),
             OpenApiParameter("player", str, description="Only games with this username in a seat."),
@@ -360,7 +377,9 @@ class GameMovesView(GamesAPIView):
             400: OpenApiResponse(ErrorSerializer, description="Refused: the engine's or the service's code."),
             401: ErrorSerializer,
             404: ErrorSerializer,
-            409: OpenApiResponse(StalePlyErrorSerializer, description="stale-ply: the current game is in 'game'."),
+            409: OpenApiResponse(
+                StalePlyErrorSerializer, description="stale-ply: the current game is in 'game'."
+            ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -372,7 +391,9 @@ class GameMovesView(GamesAPIView):
             if err.code != "stale-ply":
                 raise
             # Answer with the current state so the client resyncs instead of retrying blind.
-            return Response({**err.as_dict(), "game": _payload_for(request, pk)}, status=status.HTTP_409_CONFLICT)
+            return Response(
+                {**err.as_dict(), "game": _payload_for(request, pk)}, status=status.HTTP_409_CONFLICT
+            )
         return Response(_payload_for(request, pk), status=status.HTTP_201_CREATED)
 
 
@@ -394,10 +415,14 @@ def _action_view(action: Any, summary: str, name: str) -> type[GamesAPIView]:
     return ActionView
 
 
-GameAcceptView = _action_view(services.accept_challenge, "Accept a challenge (or take an open seat)", "accept")
+GameAcceptView = _action_view(
+    services.accept_challenge, "Accept a challenge (or take an open seat)", "accept"
+)
 GameResignView = _action_view(services.resign, "Resign: the opponent wins", "resign")
 GameAbortView = _action_view(services.abort, "Call the game off before the first move", "abort")
-GameClaimTimeoutView = _action_view(services.claim_timeout, "Finish the game if a player ran out of time", "claim_timeout")
+GameClaimTimeoutView = _action_view(
+    services.claim_timeout, "Finish the game if a player ran out of time", "claim_timeout"
+)
 
 
 class GameNoteView(GamesAPIView):
@@ -405,8 +430,10 @@ class GameNoteView(GamesAPIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="games_note_retrieve", responses={200: NoteSerializer, 400: ErrorSerializer,
-                                                                  401: ErrorSerializer, 404: ErrorSerializer})
+    @extend_schema(
+        operation_id="games_note_retrieve",
+        responses={200: NoteSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
+    )
     def get(self, request: Request, pk: int) -> Response:
         game = _load(pk)
         if services.seat_of(game, request.user) is None:
@@ -414,8 +441,11 @@ class GameNoteView(GamesAPIView):
         note = PrivateNote.objects.filter(game=game, author=request.user).first()
         return Response(NoteSerializer(note or {"text": "", "updated_at": None}).data)
 
-    @extend_schema(operation_id="games_note_update", request=NoteSerializer,
-                   responses={200: NoteSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer})
+    @extend_schema(
+        operation_id="games_note_update",
+        request=NoteSerializer,
+        responses={200: NoteSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
+    )
     def put(self, request: Request, pk: int) -> Response:
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -463,7 +493,9 @@ def _rule_set_or_404(pk: int) -> RuleSet:
 
 
 class RuleSetDetailView(GamesAPIView):
-    @extend_schema(operation_id="rule_sets_retrieve", responses={200: RuleSetSerializer, 404: ErrorSerializer})
+    @extend_schema(
+        operation_id="rule_sets_retrieve", responses={200: RuleSetSerializer, 404: ErrorSerializer}
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(RuleSetSerializer(_rule_set_or_404(pk)).data)
 
@@ -473,14 +505,23 @@ class RuleSetReviseView(GamesAPIView):
         operation_id="rule_sets_revise",
         summary="A new version of the set (games already made keep theirs); its author or staff only",
         request=RuleSetReviseSerializer,
-        responses={201: RuleSetSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer,
-                   404: ErrorSerializer},
+        responses={
+            201: RuleSetSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         rule_set = _rule_set_or_404(pk)
         # Who may edit is a permission, not a rule of play: the services do not know it.
-        if not (request.user.is_staff or (rule_set.created_by_id and rule_set.created_by_id == request.user.pk)):
-            raise exceptions.PermissionDenied("Only the author of a house-rule set can revise it.", code="not-the-author")
+        if not (
+            request.user.is_staff or (rule_set.created_by_id and rule_set.created_by_id == request.user.pk)
+        ):
+            raise exceptions.PermissionDenied(
+                "Only the author of a house-rule set can revise it.", code="not-the-author"
+            )
         body = RuleSetReviseSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         revised = services.revise_rule_set(rule_set=rule_set, created_by=request.user, **body.validated_data)
@@ -497,8 +538,12 @@ class VariantListView(APIView):
         variants = [get_variant(slug) for slug in variant_slugs()]
         return Response(
             [
-                {"slug": v.slug, "name": v.name, "options_schema": v.options_schema, "default_options": v.default_options()}
+                {
+                    "slug": v.slug,
+                    "name": v.name,
+                    "options_schema": v.options_schema,
+                    "default_options": v.default_options(),
+                }
                 for v in variants
             ]
         )
-

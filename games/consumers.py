@@ -69,7 +69,8 @@ def _state_frame(*, game_id: int, seat: int | None, user: Any) -> dict[str, Any]
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
         frame["note"] = (
-            PrivateNote.objects.filter(game_id=game_id, author=user).values_list("text", flat=True).first() or ""
+            PrivateNote.objects.filter(game_id=game_id, author=user).values_list("text", flat=True).first()
+            or ""
         )
     return frame
 
@@ -78,8 +79,9 @@ class GameConsumer(SafeJsonConsumer):
     """One socket on one game, for a seat (0 or 1) or an observer (seat None)."""
 
     game_id: int
-    seat: int | None
-    last_ply: int
+    user: Any  # a User, or AnonymousUser for anyone not signed in
+    seat: int | None  # None: an observer
+    last_ply: int  # the newest ply this socket has been sent
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -179,7 +181,9 @@ class GameConsumer(SafeJsonConsumer):
             await self._maybe_take_seat(event)
         payload = event["views"][selectors.viewer_key(self.seat)]
         self.last_ply = event["ply"]
-        await self.send_json({"type": "update", "ply": event["ply"], "view": payload["view"], "game": payload})
+        await self.send_json(
+            {"type": "update", "ply": event["ply"], "view": payload["view"], "game": payload}
+        )
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
@@ -194,7 +198,9 @@ class GameConsumer(SafeJsonConsumer):
         self.groups_joined.append(group)
 
     async def _send_state(self) -> None:
-        frame = await database_sync_to_async(_state_frame)(game_id=self.game_id, seat=self.seat, user=self.user)
+        frame = await database_sync_to_async(_state_frame)(
+            game_id=self.game_id, seat=self.seat, user=self.user
+        )
         self.last_ply = max(self.last_ply, frame["ply"])
         await self.send_json(frame)
 
@@ -207,11 +213,15 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        count = await database_sync_to_async(_observer_left)(game_id=self.game_id, channel_name=self.channel_name)
+        count = await database_sync_to_async(_observer_left)(
+            game_id=self.game_id, channel_name=self.channel_name
+        )
         await self._announce_observers(count)
 
     async def _announce_observers(self, count: int) -> None:
-        await self.channel_layer.group_send(game_group(self.game_id), {"type": "game.observers", "count": count})
+        await self.channel_layer.group_send(
+            game_group(self.game_id), {"type": "game.observers", "count": count}
+        )
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""

@@ -130,7 +130,10 @@ def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **chan
 
 def standard_rule_set(variant: str) -> RuleSet:
     """The variant's standard rules (the text's own), created on first use."""
-    get_variant(variant)  # unknown slugs raise RuleError
+    try:
+        get_variant(variant)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
     rule_set = RuleSet.objects.filter(name=f"Standard {variant}", variant=variant, is_current=True).first()
     return rule_set or create_rule_set(name=f"Standard {variant}", variant=variant)
 
@@ -265,7 +268,7 @@ def _start(game: Game) -> None:
 @transaction.atomic
 def accept_challenge(*, game_id: int, user: User) -> Game:
     """Take the empty seat of an open challenge, or accept a challenge made to you."""
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _locked_game(game_id)
     if game.status != Game.Status.OPEN:
         raise ServiceError("not-open", "This game is not waiting for an opponent.")
     if user.pk == game.created_by_id:
@@ -305,14 +308,29 @@ def seat_of(game: Game, user: User | None) -> int | None:
     return None
 
 
-@transaction.atomic
 def submit_move(*, game_id: int, user: User, ply: int, move: Any) -> Game:
     """Play ``move`` for the user's seat, if ``ply`` is the game's current ply."""
-    game = _locked_game(game_id)
-    seat = seat_of(game, user)
-    if seat is None:
-        raise ServiceError("not-a-player", "Only the game's players can move; observers watch.")
-    return _play(game, seat, ply, move)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise ServiceError("not-a-player", "Only the game's players can move; observers watch.")
+        _check_can_move(game, ply)
+        if not _flag_if_expired(game, timezone.now()):
+            return _play(game, seat, move)
+    # Raised after the commit: the time-out that ended the game is kept.
+    raise ServiceError("time-out", "Time ran out; the game is over.")
+
+
+def _check_can_move(game: Game, ply: Any) -> None:
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise ServiceError("malformed-ply", "The ply must be a whole number: the number of moves you have seen.")
+    if game.status == Game.Status.OPEN:
+        raise ServiceError("not-started", "The game has not started yet.")
+    if game.is_over:
+        raise ServiceError("game-over", "The game is over.")
+    if ply != game.ply:
+        raise ServiceError("stale-ply", f"The game is at ply {game.ply}, not {ply}; here is the current state.")
 
 
 def _locked_game(game_id: int) -> Game:
@@ -322,18 +340,9 @@ def _locked_game(game_id: int) -> Game:
         raise ServiceError("no-such-game", "There is no such game.") from exc
 
 
-def _play(game: Game, seat: int, ply: Any, move: Any) -> Game:
-    if isinstance(ply, bool) or not isinstance(ply, int):
-        raise ServiceError("malformed-ply", "The ply must be a whole number: the number of moves you have seen.")
-    if game.status == Game.Status.OPEN:
-        raise ServiceError("not-started", "The game has not started yet.")
-    if game.is_over:
-        raise ServiceError("game-over", "The game is over.")
-    if ply != game.ply:
-        raise ServiceError("stale-ply", f"The game is at ply {game.ply}, not {ply}; here is the current state.")
+def _play(game: Game, seat: int, move: Any) -> Game:
+    """Apply and store ``move`` on the locked, active ``game`` (checked by the caller)."""
     now = timezone.now()
-    if _flag_if_expired(game, now):
-        raise ServiceError("time-out", "Time ran out; the game is over.")
     variant = get_variant(game.variant)
     before = variant.load(game.state)
     try:
@@ -508,7 +517,7 @@ def play_ai_move(*, game_id: int, ply: int) -> Game | None:
     """Move for every AI seat that must act at ``ply``. Idempotent: a late or repeated
     call for a ply already played does nothing."""
     game = _locked_game(game_id)
-    if game.status != Game.Status.ACTIVE or game.ply != ply:
+    if game.status != Game.Status.ACTIVE or game.ply != ply or _flag_if_expired(game, timezone.now()):
         return None
     variant = get_variant(game.variant)
     for seat in game.seats.all():
@@ -518,7 +527,7 @@ def play_ai_move(*, game_id: int, ply: int) -> Game | None:
         known = _state_without_secrets(game)
         rng = random.Random(f"{game.seed}:{game.ply}:{seat.number}")
         move = choose_move(variant, known, seat.number, seat.ai_level, rng)
-        game = _play(game, seat.number, game.ply, move)
+        game = _play(game, seat.number, move)
         if game.status != Game.Status.ACTIVE:
             break
     return game

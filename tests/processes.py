@@ -35,12 +35,42 @@ def wait_for_port(port: int, timeout: float = 30.0, process: subprocess.Popen | 
 
 
 @contextlib.contextmanager
+def empty_redis_db(url: str) -> Iterator[str]:
+    """An empty Redis database for one test's processes alone, emptied again after:
+    Celery's queue is "celery" in every database, so a shared one would let another
+    run's worker take our tasks."""
+    import redis
+
+    base = url.rsplit("/", 1)[0]
+    for db in range(15, 0, -1):
+        client = redis.Redis.from_url(f"{base}/{db}")
+        if client.dbsize() == 0:
+            break
+    else:
+        raise RuntimeError("no empty Redis database (1-15) for a test's own processes")
+    try:
+        yield f"{base}/{db}"
+    finally:
+        client.flushdb()
+
+
+@contextlib.contextmanager
 def scratch_database(tmp_path: Path) -> Iterator[dict[str, str]]:
     """Environment for processes using a database of their own, migrated and seeded.
 
-    On PostgreSQL a new database is created and dropped after; on SQLite a file in tmp_path.
+    On PostgreSQL a new database is created and dropped after; on SQLite a file in
+    tmp_path. With REDIS_URL, an empty Redis database of their own too.
     """
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.dev", PYTHONUNBUFFERED="1")
+    with contextlib.ExitStack() as stack:
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.dev", PYTHONUNBUFFERED="1")
+        if env.get("REDIS_URL"):
+            env["REDIS_URL"] = stack.enter_context(empty_redis_db(env["REDIS_URL"]))
+            env.pop("CELERY_BROKER_URL", None)
+        yield stack.enter_context(_scratch_database(tmp_path, env))
+
+
+@contextlib.contextmanager
+def _scratch_database(tmp_path: Path, env: dict[str, str]) -> Iterator[dict[str, str]]:
     base_url = os.environ.get("DATABASE_URL", "")
     name = None
     if base_url.startswith(("postgres", "postgresql")):

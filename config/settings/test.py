@@ -1,5 +1,7 @@
 """The test suite: same runtime choice as base (embedded unless DATABASE_URL/REDIS_URL)."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import DATABASES, VAR_DIR
 
@@ -10,9 +12,14 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# A test database of this run's own (by process id), so two runs on one machine never
+# share or drop each other's.
+_RUN = os.getpid()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["NAME"] = str(VAR_DIR / "test.sqlite3")
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    DATABASES["default"]["NAME"] = str(VAR_DIR / f"test-{_RUN}.sqlite3")
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{_RUN}.sqlite3")}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_RUN}"}
 
 # Serve static files straight from the finders: tests never run collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -7,15 +7,20 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 import time
+import urllib.error
+import urllib.request
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from django.conf import settings
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -25,6 +30,7 @@ from accounts.models import GuardianConsent
 from games import services, tasks
 from games.models import Game, PrivateNote, RuleSet
 from games.rules import get_variant, variant_slugs
+from tests.processes import free_port, running, scratch_database, wait_for_port
 
 pytestmark = pytest.mark.django_db
 
@@ -100,16 +106,25 @@ def test_the_schema_generates_without_warnings_and_documents_the_games_api(tmp_p
     call_command("spectacular", "--fail-on-warn", "--file", str(out))
     schema = yaml.safe_load(out.read_text())
     paths = schema["paths"]
-    for path in ("/api/v1/games/", "/api/v1/games/{id}/", "/api/v1/games/{id}/moves/", "/api/v1/games/{id}/note/",
-                 "/api/v1/games/{id}/claim-timeout/", "/api/v1/rule-sets/", "/api/v1/rule-sets/{id}/revise/",
-                 "/api/v1/variants/"):
+    for path in (
+        "/api/v1/games/",
+        "/api/v1/games/{id}/",
+        "/api/v1/games/{id}/moves/",
+        "/api/v1/games/{id}/note/",
+        "/api/v1/games/{id}/claim-timeout/",
+        "/api/v1/rule-sets/",
+        "/api/v1/rule-sets/{id}/revise/",
+        "/api/v1/variants/",
+    ):
         assert path in paths, path
     play = paths["/api/v1/games/{id}/moves/"]["post"]
     body_ref = play["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
     assert set(schema["components"]["schemas"][body_ref]["required"]) == {"ply", "move"}
     conflict = play["responses"]["409"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
     assert "game" in schema["components"]["schemas"][conflict]["properties"]
-    create_ref = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    create_ref = paths["/api/v1/games/"]["post"]["requestBody"]["content"]["application/json"]["schema"][
+        "$ref"
+    ]
     fields = schema["components"]["schemas"][create_ref.split("/")[-1]]["properties"]
     assert {"variant", "options", "rule_set", "opponent", "ai_level", "seat"} <= set(fields)
 
@@ -130,14 +145,18 @@ class TestRuleSets:
     def test_create_validates_options_with_the_engine(self, alice):
         client = client_for(alice)
         response = client.post(
-            "/api/v1/rule-sets/", {"name": "O first", "variant": "classic", "options": {"first": "O"}}, format="json"
+            "/api/v1/rule-sets/",
+            {"name": "O first", "variant": "classic", "options": {"first": "O"}},
+            format="json",
         )
         assert response.status_code == 201, response.json()
         body = response.json()
         assert body["options"] == {"symbols": ["X", "O"], "first": "O"}  # defaults filled in by the engine
         assert (body["version"], body["is_current"], body["created_by"]) == (1, True, "alice")
         bad = client.post(
-            "/api/v1/rule-sets/", {"name": "Z", "variant": "classic", "options": {"symbols": ["X", "Z"]}}, format="json"
+            "/api/v1/rule-sets/",
+            {"name": "Z", "variant": "classic", "options": {"symbols": ["X", "Z"]}},
+            format="json",
         )
         assert_error(bad, 400, "bad-options")
         unknown = client.post("/api/v1/rule-sets/", {"name": "?", "variant": "chess"}, format="json")
@@ -149,18 +168,26 @@ class TestRuleSets:
 
     def test_revise_makes_a_new_version_only_for_its_author(self, alice, bob):
         client = client_for(alice)
-        first = client.post("/api/v1/rule-sets/", {"name": "Quick", "variant": "classic",
-                                                   "seconds_per_move": 30}, format="json").json()
+        first = client.post(
+            "/api/v1/rule-sets/",
+            {"name": "Quick", "variant": "classic", "seconds_per_move": 30},
+            format="json",
+        ).json()
         assert_error(
             client_for(bob).post(f"/api/v1/rule-sets/{first['id']}/revise/", {"name": "Mine"}, format="json"),
             403,
             "not-the-author",
         )
-        response = client.post(f"/api/v1/rule-sets/{first['id']}/revise/", {"seconds_per_move": 10}, format="json")
+        response = client.post(
+            f"/api/v1/rule-sets/{first['id']}/revise/", {"seconds_per_move": 10}, format="json"
+        )
         assert response.status_code == 201, response.json()
         second = response.json()
         assert (second["family"], second["version"], second["seconds_per_move"], second["name"]) == (
-            first["family"], 2, 10, "Quick"
+            first["family"],
+            2,
+            10,
+            "Quick",
         )
         assert not RuleSet.objects.get(pk=first["id"]).is_current
         current = client.get("/api/v1/rule-sets/?variant=classic").json()["results"]
@@ -168,14 +195,19 @@ class TestRuleSets:
         every = client.get("/api/v1/rule-sets/?all_versions=true").json()["results"]
         assert {r["id"] for r in every} == {first["id"], second["id"]}
         assert client.get(f"/api/v1/rule-sets/{first['id']}/").json()["version"] == 1
-        bad = client.post(f"/api/v1/rule-sets/{second['id']}/revise/", {"options": {"first": "Q"}}, format="json")
+        bad = client.post(
+            f"/api/v1/rule-sets/{second['id']}/revise/", {"options": {"first": "Q"}}, format="json"
+        )
         assert_error(bad, 400, "bad-options")
         assert_error(client.get("/api/v1/rule-sets/999999/"), 404, "not_found")
 
     def test_a_game_keeps_the_rules_of_its_set(self, alice):
         client = client_for(alice)
-        rules = client.post("/api/v1/rule-sets/", {"name": "O first", "variant": "classic",
-                                                   "options": {"first": "O"}}, format="json").json()
+        rules = client.post(
+            "/api/v1/rule-sets/",
+            {"name": "O first", "variant": "classic", "options": {"first": "O"}},
+            format="json",
+        ).json()
         game = create(client, rule_set=rules["id"], ai_level="random").json()
         assert game["rules"]["id"] == rules["id"] and game["rules"]["options"]["first"] == "O"
         assert game["view"]["first"] == "O"
@@ -248,7 +280,9 @@ class TestCreateAndAccept:
 def test_a_whole_classic_game_between_two_token_clients(alice, bob):
     clients = {}
     for name in ("alice", "bob"):
-        login = APIClient().post("/api/v1/accounts/login/", {"username": name, "password": PASSWORD}, format="json")
+        login = APIClient().post(
+            "/api/v1/accounts/login/", {"username": name, "password": PASSWORD}, format="json"
+        )
         clients[name] = APIClient()
         clients[name].credentials(HTTP_AUTHORIZATION=f"Token {login.json()['token']}")
     game = create(clients["alice"], variant="classic", opponent="bob").json()
@@ -268,7 +302,11 @@ def test_a_whole_classic_game_between_two_token_clients(alice, bob):
     assert hashlib.sha256(game["seed"].encode()).hexdigest() == game["seed_hash"]
     log = APIClient().get(f"{GAMES}{game['id']}/moves/").json()
     assert [(m["ply"], m["seat"], m["move"]) for m in log["moves"]] == [
-        (1, 0, {"cell": 1}), (2, 1, {"cell": 4}), (3, 0, {"cell": 2}), (4, 1, {"cell": 5}), (5, 0, {"cell": 3})
+        (1, 0, {"cell": 1}),
+        (2, 1, {"cell": 4}),
+        (3, 0, {"cell": 2}),
+        (4, 1, {"cell": 5}),
+        (5, 0, {"cell": 3}),
     ]
     assert_error(move(by_seat[1], game["id"], 5, {"cell": 9}), 400, "game-over")
     watcher = APIClient().get(f"{GAMES}{game['id']}/").json()
@@ -284,7 +322,9 @@ class TestMoveRefusals:
         assert_error(move(b, game_id, 1, {"square": 1}), 400, "malformed-move")
         assert_error(move(b, game_id, 1, "e4"), 400, "malformed-move")
         assert_error(move(a, game_id, 1, {"cell": 1}), 400, "not-your-turn")
-        invalid = assert_error(b.post(f"{GAMES}{game_id}/moves/", {"move": {"cell": 1}}, format="json"), 400, "invalid")
+        invalid = assert_error(
+            b.post(f"{GAMES}{game_id}/moves/", {"move": {"cell": 1}}, format="json"), 400, "invalid"
+        )
         assert "ply" in invalid["fields"]
         assert Game.objects.get(pk=game_id).ply == 1  # nothing refused was stored
 
@@ -330,8 +370,11 @@ class TestEndingGames:
 
     def test_claim_timeout(self, alice, bob):
         a, b = client_for(alice), client_for(bob)
-        rules = a.post("/api/v1/rule-sets/", {"name": "Blitz", "variant": "classic", "seconds_per_move": 1},
-                       format="json").json()
+        rules = a.post(
+            "/api/v1/rule-sets/",
+            {"name": "Blitz", "variant": "classic", "seconds_per_move": 1},
+            format="json",
+        ).json()
         game = create(a, rule_set=rules["id"], opponent="bob").json()
         b.post(f"{GAMES}{game['id']}/accept/")
         assert move(a, game["id"], 0, {"cell": 5}).status_code == 201
@@ -351,7 +394,11 @@ class TestNotes:
         assert a.get(f"{GAMES}{game_id}/note/").json()["text"] == "Bob opens in corners"
         assert b.get(f"{GAMES}{game_id}/note/").json()["text"] == ""
         assert_error(client_for(carol).get(f"{GAMES}{game_id}/note/"), 400, "not-a-player")
-        assert_error(client_for(carol).put(f"{GAMES}{game_id}/note/", {"text": "x"}, format="json"), 400, "not-a-player")
+        assert_error(
+            client_for(carol).put(f"{GAMES}{game_id}/note/", {"text": "x"}, format="json"),
+            400,
+            "not-a-player",
+        )
         assert_error(APIClient().get(f"{GAMES}{game_id}/note/"), 401, "not_authenticated")
         assert_error(a.put(f"{GAMES}{game_id}/note/", {"text": "x" * 10_001}, format="json"), 400, "invalid")
         for viewer in (a, b, APIClient()):
@@ -372,7 +419,11 @@ def test_the_lobby_lists_and_filters(alice, bob, carol):
     assert lobby["count"] == 3
     assert [g["id"] for g in lobby["results"]] == [open_id, active_id, finished_id]
     first = lobby["results"][0]
-    assert first["open_seat"] is True and first["seats"][0]["user"] == "alice" and first["seats"][1]["user"] is None
+    assert (
+        first["open_seat"] is True
+        and first["seats"][0]["user"] == "alice"
+        and first["seats"][1]["user"] is None
+    )
     assert lobby["results"][2]["seats"][1]["name"] == "AI (random)"
     assert "view" not in first and "moves" not in first
 
@@ -380,11 +431,28 @@ def test_the_lobby_lists_and_filters(alice, bob, carol):
         return [g["id"] for g in APIClient().get(GAMES + query).json()["results"]]
 
     assert ids("?status=open") == [open_id]
-    assert ids("?status=aborted,finished") == [finished_id, aborted_id]
+    assert ids("?status=aborted,finished") == [aborted_id, finished_id]  # newest first
     assert ids("?variant=tactic-toe") == [finished_id]
     assert ids("?player=bob") == [active_id]
     assert ids("?limit=1&offset=1") == [active_id]
     assert_error(APIClient().get(GAMES + "?status=paused"), 400, "bad-filter")
+
+
+def test_reads_cost_the_same_queries_however_long_the_game_or_lobby(alice, bob, carol):
+    """No query per move, seat or lobby line (the hot reads of live play)."""
+
+    def queries(client: APIClient, url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    game_id, a, b = started_classic(alice, bob)
+    short = queries(a, f"{GAMES}{game_id}/"), queries(a, GAMES)
+    for ply, cell in enumerate([1, 4, 2, 5]):
+        move((a, b)[ply % 2], game_id, ply, {"cell": cell})
+    for _ in range(5):
+        create(client_for(carol), variant="classic", ai_level="random")
+    assert (queries(a, f"{GAMES}{game_id}/"), queries(a, GAMES)) == short
 
 
 def test_an_unrevealed_tactic_toe_plan_never_reaches_the_opponent(alice, bob, carol):
@@ -416,7 +484,9 @@ def test_an_unrevealed_tactic_toe_plan_never_reaches_the_opponent(alice, bob, ca
     both = move(b, game["id"], 1, {"plan": [3, 4, 8]}).json()
     first = both["moves"][0]
     assert first["move"] == plan
-    digest = hashlib.sha256((json.dumps(plan, sort_keys=True, separators=(",", ":")) + first["nonce"]).encode())
+    digest = hashlib.sha256(
+        (json.dumps(plan, sort_keys=True, separators=(",", ":")) + first["nonce"]).encode()
+    )
     assert digest.hexdigest() == first["commitment"]
     assert both["view"]["rounds"][0]["plans"] == [[1, 2, 6], [3, 4, 8]]
 
@@ -438,8 +508,11 @@ class TestAgainstTheAI:
         # Alice's reply queues the AI's next turn, but only once her move has committed.
         ai_queue.clear()
         user = alice
-        free = next(i + 1 for i, mark in enumerate(client_for(alice).get(f"{GAMES}{game['id']}/").json()["view"]["board"])
-                    if mark is None)
+        free = next(
+            i + 1
+            for i, mark in enumerate(client_for(alice).get(f"{GAMES}{game['id']}/").json()["view"]["board"])
+            if mark is None
+        )
         with transaction.atomic():
             services.submit_move(game_id=game["id"], user=user, ply=1, move={"cell": free})
             assert ai_queue == []
@@ -483,13 +556,96 @@ def test_admin_pages_show_games_and_hide_note_text(alice, bob, client):
     a.put(f"{GAMES}{game_id}/note/", {"text": "a secret idea"}, format="json")
     admin = User.objects.create_superuser("root", "root@example.com", "x")
     client.force_login(admin)
-    for url in ("/admin/games/game/", f"/admin/games/game/{game_id}/change/", "/admin/games/ruleset/",
-                "/admin/games/match/", "/admin/games/observer/", "/admin/games/privatenote/"):
+    for url in (
+        "/admin/games/game/",
+        f"/admin/games/game/{game_id}/change/",
+        "/admin/games/ruleset/",
+        "/admin/games/match/",
+        "/admin/games/observer/",
+        "/admin/games/privatenote/",
+    ):
         assert client.get(url).status_code == 200, url
     page = client.get(f"/admin/games/game/{game_id}/change/").content.decode()
-    assert "square 5" in page or '{&quot;cell&quot;: 5}' in page
+    assert "square 5" in page or "{&quot;cell&quot;: 5}" in page
     note = PrivateNote.objects.get(author=alice)
     for url in ("/admin/games/privatenote/", f"/admin/games/privatenote/{note.pk}/change/"):
         body = client.get(url).content.decode()
         assert "a secret idea" not in body and ">13<" in body
     assert client.post(f"/admin/games/game/{game_id}/delete/").status_code == 403
+
+
+# -- the real processes: the AI's moves come from a real Celery worker ----------------------------
+
+
+def _http(port: int, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method=method,
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Token {token}"} if token else {}),
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.mark.slow
+def test_a_game_against_the_ai_through_real_processes(tmp_path):
+    """runplatform (embedded) or uvicorn + `celery worker` (Redis): the AI's turn is
+    queued on commit and a real worker plays it; the client only polls the API."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        if settings.EMBEDDED:
+            commands = [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+        else:
+            commands = [
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "config.asgi:application",
+                    "--port",
+                    str(port),
+                    "--lifespan",
+                    "off",
+                ],
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
+            ]
+        with running(*commands, env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            status, login = _http(
+                port, "POST", "/api/v1/accounts/login/", {"username": "sam", "password": "tictactoe-demo"}
+            )
+            assert status == 200, login
+            token = login["token"]
+            status, game = _http(
+                port, "POST", GAMES, {"variant": "classic", "ai_level": "strong", "seat": 1}, token
+            )
+            assert status == 201, game
+            rng = random.Random(7)
+            deadline = time.monotonic() + 60
+            while game["status"] == "active" and time.monotonic() < deadline:
+                if game["to_move"] == [1]:
+                    free = [i + 1 for i, mark in enumerate(game["view"]["board"]) if mark is None]
+                    status, game = _http(
+                        port,
+                        "POST",
+                        f"{GAMES}{game['id']}/moves/",
+                        {"ply": game["ply"], "move": {"cell": rng.choice(free)}},
+                        token,
+                    )
+                    assert status == 201, game
+                else:
+                    time.sleep(0.2)  # the worker plays after AI_PACE_SECONDS
+                    status, game = _http(port, "GET", f"{GAMES}{game['id']}/", token=token)
+            logs = "\n".join(
+                (tmp_path / f"process-{i}.log").read_text()[-1500:] for i in range(len(processes))
+            )
+            assert game["status"] == "finished", logs
+            assert game["result"]["winner"] in (0, None)  # the strong AI never loses
+            assert [m["seat"] for m in game["moves"]][:2] == [0, 1]

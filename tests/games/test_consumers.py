@@ -4,7 +4,6 @@ and the real channel layer of the runtime (in-process, or Redis with REDIS_URL).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from datetime import timedelta
@@ -56,13 +55,21 @@ class Socket:
         self.reveal_at = 0  # index in ``seen`` of the frame after the last reveal
 
     @classmethod
-    async def open(cls, game_id: int, user: Any = None, *, headers: list[tuple[bytes, bytes]] | None = None,
-                   path: str | None = None) -> tuple[Socket, dict[str, Any]]:
+    async def open(
+        cls,
+        game_id: int,
+        user: Any = None,
+        *,
+        headers: list[tuple[bytes, bytes]] | None = None,
+        path: str | None = None,
+    ) -> tuple[Socket, dict[str, Any]]:
         """Connect (by token when a user is given) and return the first frame too."""
         extra = list(headers or [])
         if user is not None:
             extra.append((b"authorization", f"Token {await token_for(user)}".encode()))
-        communicator = WebsocketCommunicator(application, path or f"/ws/games/{game_id}/", headers=[*extra, ORIGIN])
+        communicator = WebsocketCommunicator(
+            application, path or f"/ws/games/{game_id}/", headers=[*extra, ORIGIN]
+        )
         connected, _ = await communicator.connect()
         assert connected
         socket = cls(communicator)
@@ -73,7 +80,9 @@ class Socket:
         self.seen.append(frame)
         return frame
 
-    async def recv_type(self, kind: str, timeout: float = 5, skip: tuple[str, ...] = ("observers",)) -> dict[str, Any]:
+    async def recv_type(
+        self, kind: str, timeout: float = 5, skip: tuple[str, ...] = ("observers",)
+    ) -> dict[str, Any]:
         """The next frame of type ``kind``, skipping only the types in ``skip``."""
         while True:
             frame = await self.recv(timeout)
@@ -126,7 +135,9 @@ def db_snapshot(game_id: int) -> dict[str, Any]:
     game = Game.objects.get(pk=game_id)
     return {
         "game": (game.ply, game.status, game.state, game.to_move, game.result, game.turn_started_at),
-        "moves": list(Move.objects.filter(game_id=game_id).order_by("ply").values_list("ply", "seat", "move")),
+        "moves": list(
+            Move.objects.filter(game_id=game_id).order_by("ply").values_list("ply", "seat", "move")
+        ),
         "notes": list(PrivateNote.objects.filter(game_id=game_id).values_list("author_id", "text")),
         "all_moves": Move.objects.count(),
     }
@@ -369,7 +380,9 @@ async def test_resign_and_claim_timeout_go_through_the_services(make_player):
     assert (await t1.recv_type("error"))["code"] == "no-time-out"
     # The test's clock: player one's turn (and the no-show grace) began long ago.
     await database_sync_to_async(
-        lambda: Game.objects.filter(pk=timed).update(turn_started_at=F("turn_started_at") - timedelta(hours=1))
+        lambda: Game.objects.filter(pk=timed).update(
+            turn_started_at=F("turn_started_at") - timedelta(hours=1)
+        )
     )()
     await t1.send({"type": "claim-timeout"})
     assert (await t1.recv_type("ack"))["for"] == "claim-timeout"
@@ -485,9 +498,13 @@ async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitme
     assert {m["ply"]: m["commitment"] for m in moves if m["ply"] in seen_commitments} == seen_commitments
     # The winner of the decider is Player One of the game it decided.
     game = await database_sync_to_async(
-        lambda: Game.objects.filter(match_id=decider.match_id, number_in_match=2).prefetch_related("seats").get()
+        lambda: (
+            Game.objects.filter(match_id=decider.match_id, number_in_match=2).prefetch_related("seats").get()
+        )
     )()
-    seats = {seat.number: seat.user_id for seat in await database_sync_to_async(lambda: list(game.seats.all()))()}
+    seats = {
+        seat.number: seat.user_id for seat in await database_sync_to_async(lambda: list(game.seats.all()))()
+    }
     assert seats == {0: p0.pk, 1: p1.pk} and game.variant == "classic"
     for sock in (s0, s1, watcher):
         await sock.close()
@@ -497,7 +514,11 @@ async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitme
 
 KNOWN_TYPES = {"move", "sync", "resign", "claim-timeout", "note"}
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -525,30 +546,46 @@ def bad_frames(*, seat0_state: Any, foreign_move: dict[str, Any]) -> st.SearchSt
             return err.code
         return None  # legal: not junk
 
-    junk_moves = st.one_of(
-        json_values,
-        st.fixed_dictionaries({"cell": json_values}),
-        st.fixed_dictionaries({"cell": st.integers()}, optional={"mark": st.sampled_from(["X", "O"])}),
-    ).map(lambda move: (move, engine_code(move))).filter(lambda pair: pair[1] is not None)
+    junk_moves = (
+        st.one_of(
+            json_values,
+            st.fixed_dictionaries({"cell": json_values}),
+            st.fixed_dictionaries({"cell": st.integers()}, optional={"mark": st.sampled_from(["X", "O"])}),
+        )
+        .map(lambda move: (move, engine_code(move)))
+        .filter(lambda pair: pair[1] is not None)
+    )
     text = st.text(max_size=40)
     return st.one_of(
         text.filter(_not_json).map(lambda t: ("own", t, "malformed-json")),
-        json_values.filter(lambda v: not isinstance(v, dict)).map(lambda v: ("own", json.dumps(v), "malformed-frame")),
-        st.dictionaries(st.text(max_size=8), json_values, max_size=3).map(
-            lambda d: ("own", json.dumps({**d, "type": d.get("type", None) if not isinstance(d.get("type"), str) else 1}),
-                       "malformed-frame")
+        json_values.filter(lambda v: not isinstance(v, dict)).map(
+            lambda v: ("own", json.dumps(v), "malformed-frame")
         ),
-        text.filter(lambda t: t not in KNOWN_TYPES).map(lambda t: ("own", json.dumps({"type": t}), "unknown-type")),
+        st.dictionaries(st.text(max_size=8), json_values, max_size=3).map(
+            lambda d: (
+                "own",
+                json.dumps({**d, "type": d.get("type", None) if not isinstance(d.get("type"), str) else 1}),
+                "malformed-frame",
+            )
+        ),
+        text.filter(lambda t: t not in KNOWN_TYPES).map(
+            lambda t: ("own", json.dumps({"type": t}), "unknown-type")
+        ),
         json_values.filter(lambda p: isinstance(p, bool) or not isinstance(p, int)).map(
             lambda p: ("own", json.dumps({"type": "move", "ply": p, "move": {"cell": 5}}), "malformed-ply")
         ),
-        st.integers().filter(lambda p: p != 0).map(
-            lambda p: ("own", json.dumps({"type": "move", "ply": p, "move": {"cell": 5}}), "stale-ply")
+        st.integers()
+        .filter(lambda p: p != 0)
+        .map(lambda p: ("own", json.dumps({"type": "move", "ply": p, "move": {"cell": 5}}), "stale-ply")),
+        junk_moves.map(
+            lambda pair: ("own", json.dumps({"type": "move", "ply": 0, "move": pair[0]}), pair[1])
         ),
-        junk_moves.map(lambda pair: ("own", json.dumps({"type": "move", "ply": 0, "move": pair[0]}), pair[1])),
         st.integers(16 * 1024 + 1, 64 * 1024).map(
-            lambda n: ("own", json.dumps({"type": "move", "ply": 0, "move": {"cell": 5}, "pad": "x" * n}),
-                       "frame-too-large")
+            lambda n: (
+                "own",
+                json.dumps({"type": "move", "ply": 0, "move": {"cell": 5}, "pad": "x" * n}),
+                "frame-too-large",
+            )
         ),
         st.binary(min_size=1, max_size=64).map(lambda b: ("own", b, "binary-frame")),
         json_values.filter(lambda t: not isinstance(t, str)).map(
@@ -558,8 +595,11 @@ def bad_frames(*, seat0_state: Any, foreign_move: dict[str, Any]) -> st.SearchSt
         st.just(("own", json.dumps({"type": "claim-timeout"}), "no-time-out")),
         # Another game's socket, where this player has no seat: even its legal move is refused.
         st.sampled_from(["move", "resign", "claim-timeout", "note"]).map(
-            lambda kind: ("foreign", json.dumps({"type": kind, "ply": 0, "move": foreign_move, "text": "x"}),
-                          "not-a-player")
+            lambda kind: (
+                "foreign",
+                json.dumps({"type": kind, "ply": 0, "move": foreign_move, "text": "x"}),
+                "not-a-player",
+            )
         ),
     )
 
@@ -582,16 +622,19 @@ def test_bad_frames_each_get_an_error_change_nothing_and_leave_the_socket_usable
         assert first["type"] == "state" and first["game"]["you"] == 0
         for target, frame, code in frames:
             sock = own if target == "own" else foreign
-            if isinstance(frame, bytes):
-                await sock.ws.send_to(bytes_data=frame)
-            else:
-                await sock.send_text(frame)
+            # Raw ASGI input: the communicator's helpers refuse an empty frame.
+            key = "bytes" if isinstance(frame, bytes) else "text"
+            await sock.ws.send_input({"type": "websocket.receive", key: frame})
             reply = await sock.recv_type("error")
             assert reply["code"] == code and reply["message"], (frame, reply)
+            if code == "stale-ply":  # the protocol's answer: the current state follows
+                assert (await sock.recv_type("state"))["ply"] == 0
         for sock in (own, foreign):
             await sock.send({"type": "sync"})  # still usable, still at the same ply
             assert (await sock.recv_type("state"))["ply"] == 0
-            assert await sock.drain(0.05) == []  # one reply per frame, no broadcast
+            # One reply per frame and no broadcast (observer counts aside: the foreign
+            # socket itself is counted as an observer).
+            assert [f for f in await sock.drain(0.05) if f["type"] != "observers"] == []
             await sock.close()
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -602,3 +645,34 @@ def test_bad_frames_each_get_an_error_change_nothing_and_leave_the_socket_usable
             assert async_to_sync(db_snapshot)(gid) == snapshot
 
     check()
+
+
+# -- the origin check for bots (config.routing.browser_origin_validator) ---------------
+
+
+async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pages_out(make_player):
+    from channels.auth import AuthMiddlewareStack
+    from channels.routing import URLRouter
+
+    from accounts.realtime import TokenAuthMiddleware
+    from config.routing import browser_origin_validator, websocket_urlpatterns
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    stack = browser_origin_validator(
+        AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+    )
+    token = (b"authorization", f"Token {await token_for(p0)}".encode())
+    outcomes = {}
+    for label, headers in {
+        "bot, no origin": [token],
+        "own page": [token, ORIGIN],
+        "foreign page": [token, (b"origin", b"http://evil.example")],
+    }.items():
+        communicator = WebsocketCommunicator(stack, f"/ws/games/{game_id}/", headers=headers)
+        connected, _ = await communicator.connect()
+        outcomes[label] = connected
+        if connected:
+            assert (await communicator.receive_json_from())["game"]["you"] == 0
+            await communicator.disconnect()
+    assert outcomes == {"bot, no origin": True, "own page": True, "foreign page": False}

@@ -191,6 +191,17 @@ class TestClocks:
         game.refresh_from_db()
         assert game.winner_seat == 0 and "ran out of time" in game.end_reason
 
+    def test_a_move_after_the_deadline_is_refused_and_the_time_out_is_kept(self, players):
+        alice, bob = players
+        rules = services.create_rule_set(name="Bullet", variant="classic", seconds_per_move=5, no_show_seconds=5)
+        game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
+        Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=6))
+        with pytest.raises(ServiceError) as err:
+            services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
+        assert err.value.code == "time-out"
+        game.refresh_from_db()
+        assert (game.status, game.winner_seat) == ("finished", 1) and not game.moves.exists()
+
     def test_a_no_show_forfeits_after_the_grace_period(self, players):
         alice, bob = players
         rules = services.create_rule_set(name="Grace", variant="classic", no_show_seconds=60)

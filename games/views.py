@@ -1,0 +1,450 @@
+"""Pages for live play: the lobby, a game page for every variant, and the replay.
+
+Thin: every write goes through ``games.services``, every read through
+``games.selectors`` (what a viewer may see) and the engine (legal moves, replay).
+
+How the page stays live: ``static/js/game.js`` opens the game websocket and, on each
+``state``/``update`` frame, asks for ``/play/<id>/board/`` (the ``board`` partial of
+``games/game.html``), rendered here from the same ``game_payload`` the socket carries.
+One renderer (Django templates) serves the first paint, live updates and the replay,
+so the board looks the same everywhere and tests can read it without a browser. Moves
+go back over the socket with the ply of the board last rendered.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from accounts.errors import ServiceError
+from accounts.models import User
+
+from . import selectors, services
+from .models import Game, PrivateNote
+from .rules import get_variant, variant_slugs
+from .rules.ai import LEVELS as AI_LEVELS
+
+#: Variants whose many kinds of action are offered as a list of legal moves; the others'
+#: boards build every move themselves (squares, plans, marks, throws).
+ACTION_LIST_VARIANTS = {"t-tic-t-tac-toe", "tic-tac-two"}
+#: A legal-move list longer than this is not offered as a list (the board's own picker is).
+MAX_LISTED_MOVES = 250
+
+VARIANT_NAMES = {
+    "classic": "Classic Tic Tac Toe",
+    "tactic-toe": "Tactic-Toe",
+    "nine-square": "Nine-Square",
+    "t-tic-t-tac-toe": "T-Tic-T-Tac-Toe",
+    "tic-tac-two": "Tic Tac Two",
+    "rock-paper-scissors": "Rock-paper-scissors",
+}
+
+TACTIC_ROUND_RULES = {
+    1: "Round 1: three different squares, not the centre (5), and not three in a row.",
+    2: "Round 2: the centre is allowed now, but none of the squares you chose in round 1, and no square twice.",
+    3: "Round 3: anything goes: any squares, repeats allowed (5, 5, 5 takes an empty centre unless both write it).",
+}
+
+
+class Request(HttpRequest):
+    """A request as the middleware leaves it (django-htmx's typing recipe)."""
+
+    htmx: HtmxDetails
+
+
+class PlayerRequest(Request):
+    """A request behind @login_required."""
+
+    user: User
+
+
+def _viewer(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+# -- lobby --------------------------------------------------------------------------
+
+
+def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
+    games = {kind: list(rows) for kind, rows in selectors.lobby_games().items()}
+    for rows in games.values():
+        for game in rows:
+            game.variant_name = VARIANT_NAMES.get(game.variant, game.variant)  # type: ignore[attr-defined]
+    context: dict[str, Any] = {
+        "games": games,
+        "variants": [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()],
+        "ai_levels": list(AI_LEVELS),
+        "form": {"variant": "classic", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0"},
+        "error": None,
+    }
+    context.update(extra)
+    return context
+
+
+@require_GET
+def lobby(request: Request) -> HttpResponse:
+    context = _lobby_context(request)
+    if request.htmx and request.GET.get("part") == "lists":
+        # The lists refresh themselves every few seconds; only they are sent.
+        return render(request, "games/lobby.html#lists", context)
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def create(request: PlayerRequest) -> HttpResponse:
+    form = {
+        key: request.POST.get(key, "").strip()
+        for key in ("variant", "opponent", "username", "ai_level", "seat")
+    }
+    try:
+        kwargs: dict[str, Any] = {"creator": request.user, "variant": form["variant"] or "classic"}
+        if kwargs["variant"] not in variant_slugs():
+            # Checked here because create_game lets the engine's RuleError escape for it.
+            raise ServiceError("unknown-variant", f"There is no rule set called {kwargs['variant']!r}.")
+        if form["opponent"] == "user":
+            opponent = User.objects.filter(username__iexact=form["username"]).first()
+            if opponent is None:
+                raise ServiceError("no-such-user", f"There is no player called {form['username']!r}.")
+            kwargs["opponent"] = opponent
+        elif form["opponent"] == "ai":
+            kwargs["ai_level"] = form["ai_level"]
+        elif form["opponent"] != "open":
+            raise ServiceError("bad-opponent", "Choose a player, an open challenge or the computer.")
+        if form["seat"] in ("0", "1"):
+            kwargs["creator_seat"] = int(form["seat"])
+        game = services.create_game(**kwargs)
+    except ServiceError as err:
+        context = _lobby_context(request, form=form, error=err.message)
+        template = "games/lobby.html#create-form" if request.htmx else "games/lobby.html"
+        return render(request, template, context, status=400 if not request.htmx else 200)
+    return _go_to(request, game.pk)
+
+
+@login_required
+@require_POST
+def accept(request: PlayerRequest, game_id: int) -> HttpResponse:
+    try:
+        services.accept_challenge(game_id=game_id, user=request.user)
+    except Game.DoesNotExist as exc:
+        raise Http404("There is no such game.") from exc
+    except ServiceError as err:
+        if request.htmx:
+            return HttpResponse(format_html('<p class="error" role="alert">{}</p>', err.message))
+        return render(request, "games/lobby.html", _lobby_context(request, error=err.message), status=400)
+    return _go_to(request, game_id)
+
+
+def _go_to(request: Request, game_id: int) -> HttpResponse:
+    url = reverse("games:game", args=[game_id])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+# -- the game page --------------------------------------------------------------------
+
+
+def _load(game_id: int) -> Game:
+    try:
+        return selectors.load_game(game_id)
+    except Game.DoesNotExist as exc:
+        raise Http404("There is no such game.") from exc
+
+
+def _legal_for(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The seat's legal moves now, each with its notation and its JSON (for buttons)."""
+    if seat is None or game.status != Game.Status.ACTIVE or seat not in game.to_move:
+        return []
+    variant = get_variant(game.variant)
+    moves = variant.legal_moves(variant.load(game.state), seat)
+    if len(moves) > MAX_LISTED_MOVES or any("choose" in move for move in moves):
+        return []  # too many to list: the variant's board picker builds the move
+    return [
+        {"move": m, "label": variant.describe_move(m), "json": json.dumps(m), "kind": _kind(m)} for m in moves
+    ]
+
+
+def _kind(move: dict[str, Any]) -> str:
+    return str(move.get("action") or move.get("type") or next(iter(move), "move"))
+
+
+def board_context(
+    game: Game, payload: dict[str, Any], seat: int | None, *, live: bool = True
+) -> dict[str, Any]:
+    """Everything the ``board`` partial needs, for a live viewer or a replay step."""
+    legal = _legal_for(game, seat) if live else []
+    view = payload["view"]
+    my_turn = (
+        live and seat is not None and payload["status"] == Game.Status.ACTIVE and seat in payload["to_move"]
+    )
+    builder = BOARDS.get(payload["variant"], _generic_board)
+    return {
+        "game": game,
+        "payload": payload,
+        "view": view,
+        "seat": seat,
+        "my_turn": my_turn,
+        "live": live,
+        "legal": legal,
+        "legal_groups": _group(legal),
+        "action_list": payload["variant"] in ACTION_LIST_VARIANTS,
+        "board": builder(view, legal, seat, my_turn),
+        "template": f"games/boards/{payload['variant']}.html",
+        "variant_name": VARIANT_NAMES.get(payload["variant"], payload["variant"]),
+        "seats": [dict(s, letter=_letter(view, s["seat"])) for s in payload["seats"]],
+    }
+
+
+def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for item in legal:
+        groups.setdefault(item["kind"], []).append(item)
+    return list(groups.items())
+
+
+def _letter(view: dict[str, Any], seat: int) -> str:
+    for key in ("symbols", "marks", "letters"):
+        if isinstance(view.get(key), list) and len(view[key]) == 2:
+            return str(view[key][seat])
+    return ""
+
+
+def _square_label(n: int, mark: str | None) -> str:
+    return f"Square {n}, {mark if mark else 'empty'}"
+
+
+def _classic_board(
+    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
+) -> dict:
+    playable = {item["move"]["cell"] for item in legal}
+    win = set(view.get("winning_line") or [])
+    return {
+        "cells": [
+            {
+                "n": n,
+                "mark": mark,
+                "label": _square_label(n, mark),
+                "legal": n in playable,
+                "win": n in win,
+                "last": view.get("last_cell") == n,
+            }
+            for n, mark in enumerate(view["board"], start=1)
+        ]
+    }
+
+
+def _tactic_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
+    forbidden = set(view.get("forbidden") or [])
+    round_no = view.get("round") or 0
+    planning = my_turn and view.get("your_plan") is None
+    return {
+        "cells": [
+            {
+                "n": n,
+                "mark": mark,
+                "label": _square_label(n, mark) + (", not allowed this round" if n in forbidden else ""),
+                "legal": planning and n not in forbidden,
+            }
+            for n, mark in enumerate(view["board"], start=1)
+        ],
+        "planning": planning,
+        "repeats": round_no >= 3,
+        "round_rules": TACTIC_ROUND_RULES.get(round_no, ""),
+        "rounds": view.get("rounds") or [],
+    }
+
+
+def _nine_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
+    return {
+        "boards": [
+            {
+                "b": b,
+                "cells": [
+                    {
+                        "n": n,
+                        "mark": mark,
+                        "legal": my_turn and mark is None,
+                        "label": f"Board {b}, square {n}, {mark or 'empty'}",
+                    }
+                    for n, mark in enumerate(cells, start=1)
+                ],
+            }
+            for b, cells in enumerate(view["board"], start=1)
+        ],
+        "last": {tuple(m) for m in ((view.get("last_turn") or {}).get("marks") or [])},
+    }
+
+
+def _ttt5_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
+    placeable = {i["move"]["square"] for i in legal if i["kind"] == "place" and "symbol" not in i["move"]}
+    sides: dict[int, set[str]] = {}
+    for segment in view.get("blocked_segments") or []:
+        a, b = sorted(int(x) for x in segment.split("|"))
+        if b == a + 1:  # side by side: the segment is a's right edge, b's left
+            sides.setdefault(a, set()).add("right")
+            sides.setdefault(b, set()).add("left")
+        else:  # one above the other
+            sides.setdefault(a, set()).add("bottom")
+            sides.setdefault(b, set()).add("top")
+    win = set(view.get("winning_line") or [])
+    cells = []
+    for n, mark in enumerate(view["board"], start=1):
+        walls = sorted(sides.get(n, ()))
+        label = _square_label(n, mark) + (f", blocked {' and '.join(walls)}" if walls else "")
+        cells.append(
+            {
+                "n": n,
+                "mark": mark,
+                "label": label,
+                "legal": n in placeable,
+                "win": n in win,
+                "walls": " ".join(f"wall-{s}" for s in walls),
+            }
+        )
+    return {"cells": cells}
+
+
+def _tic_tac_two_board(
+    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
+) -> dict:
+    writable = {i["move"]["cell"] for i in legal if i["kind"] == "write"}
+    voids = set(view.get("voids") or [])
+    intersects = set(view.get("intersects") or [])
+    dibs = {d["cell"]: d["owner"] for d in view.get("dibs") or []}
+    walls: dict[int, list[str]] = {}
+    for wall in view.get("walls") or []:
+        walls.setdefault(wall["cell"], []).append(wall["side"])
+    win = {c for line in view.get("winning_lines") or [] for c in line}
+    cells = []
+    for n, mark in enumerate(view["board"], start=1):
+        extras = (["void"] if n in voids else []) + (["intersect"] if n in intersects else [])
+        if n in dibs:
+            extras.append(f"dibs of {view['letters'][dibs[n]]}")
+        extras += [f"wall {side}" for side in walls.get(n, [])]
+        cells.append(
+            {
+                "n": n,
+                "mark": mark,
+                "legal": n in writable,
+                "void": n in voids,
+                "win": n in win,
+                "intersect": n in intersects,
+                "dibs": dibs.get(n),
+                "walls": " ".join(f"wall-{s}" for s in walls.get(n, [])),
+                "label": _square_label(n, mark) + "".join(f", {e}" for e in extras),
+            }
+        )
+    return {
+        "cells": cells,
+        "letter_moves": [i for i in legal if i["kind"] == "write"],
+        "other_moves": [i for i in legal if i["kind"] != "write"],
+    }
+
+
+def _generic_board(
+    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
+) -> dict:
+    return {}
+
+
+BOARDS = {
+    "classic": _classic_board,
+    "tactic-toe": _tactic_board,
+    "nine-square": _nine_board,
+    "t-tic-t-tac-toe": _ttt5_board,
+    "tic-tac-two": _tic_tac_two_board,
+}
+
+
+@require_GET
+def game_page(request: Request, game_id: int) -> HttpResponse:
+    game = _load(game_id)
+    viewer = _viewer(request)
+    seat = services.seat_of(game, viewer)
+    payload = selectors.game_payload(game, seat)
+    context = board_context(game, payload, seat)
+    if seat is not None:
+        # Only the author's own note is ever read into a page.
+        note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
+        context["note"] = note or ""
+    context["can_accept"] = (
+        game.status == Game.Status.OPEN and viewer is not None and game.created_by_id != viewer.pk
+    )
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def board(request: Request, game_id: int) -> HttpResponse:
+    """The board partial alone: what game.js swaps in after each socket frame."""
+    game = _load(game_id)
+    seat = services.seat_of(game, _viewer(request))
+    return render(
+        request, "games/game.html#board", board_context(game, selectors.game_payload(game, seat), seat)
+    )
+
+
+@login_required
+@require_POST
+def note(request: PlayerRequest, game_id: int) -> HttpResponse:
+    try:
+        saved = services.save_note(game_id=game_id, user=request.user, text=request.POST.get("text", ""))
+    except ServiceError as err:
+        return render(
+            request,
+            "games/game.html#note-status",
+            {"error": err.message},
+            status=200 if request.htmx else 400,
+        )
+    return render(request, "games/game.html#note-status", {"saved_at": saved.updated_at})
+
+
+# -- replay ----------------------------------------------------------------------------
+
+
+@require_GET
+def replay(request: Request, game_id: int) -> HttpResponse:
+    """Step ``?step=n`` of a finished game, rebuilt with the engine from the public seed."""
+    game = _load(game_id)
+    if not game.is_over:
+        raise Http404("A game can be replayed once it is over (its seed is secret until then).")
+    moves = list(game.moves.order_by("ply"))
+    try:
+        step = max(0, min(len(moves), int(request.GET.get("step", len(moves)))))
+    except ValueError:
+        step = len(moves)
+    variant = get_variant(game.variant)
+    state = variant.new_game(game.options, seed=game.seed)
+    for move in moves[:step]:
+        state = variant.apply(state, move.seat, move.move)
+    payload = selectors.game_payload(game, None, moves=moves)
+    final = step == len(moves)
+    game_result = payload["result"]
+    # The board as an observer saw it after ``step`` moves; the move list stays whole.
+    payload = dict(
+        payload,
+        view=variant.view(state, None),
+        to_move=list(state.to_move),
+        ply=step,
+        status=game.status if final else Game.Status.ACTIVE,
+        result=payload["result"] if final else None,
+    )
+    context = board_context(game, payload, None, live=False)
+    context["game_result"] = game_result
+    context.update(
+        step=step,
+        total=len(moves),
+        current=moves[step - 1] if step else None,
+        notation=variant.describe_move(moves[step - 1].move) if step else "Start",
+        steps={"first": 0, "prev": max(0, step - 1), "next": min(len(moves), step + 1), "last": len(moves)},
+    )
+    if request.htmx:
+        return render(request, "games/replay.html#replay-step", context)
+    return render(request, "games/replay.html", context)

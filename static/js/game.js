@@ -1,0 +1,256 @@
+// Live game page and replay. Plain JS, no framework.
+//
+// The socket carries JSON (API clients share it); this page does not draw from it.
+// On every "state" or "update" frame it fetches /play/<id>/board/ (the server-rendered
+// board partial for this viewer) and swaps it in with htmx, so one renderer (Django
+// templates) draws the first paint, live updates and the replay. Moves go back over
+// the socket with the ply of the board last rendered (data-ply).
+(function () {
+  "use strict";
+
+  // -- replay: arrow keys drive the step links ---------------------------------------
+  const replayPage = document.getElementById("replay-page");
+  if (replayPage) {
+    const keys = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+    document.addEventListener("keydown", (event) => {
+      const tag = (event.target.tagName || "").toLowerCase();
+      if (tag === "input" || tag === "textarea" || tag === "select") return;
+      const id = keys[event.key];
+      if (!id) return;
+      event.preventDefault();
+      const link = document.getElementById(id);
+      if (link) link.click();
+    });
+    // Keep focus on the same control after htmx swaps the step in.
+    let focusedId = null;
+    document.body.addEventListener("htmx:beforeSwap", () => { focusedId = document.activeElement && document.activeElement.id; });
+    document.body.addEventListener("htmx:afterSwap", () => {
+      const el = focusedId && document.getElementById(focusedId);
+      if (el) el.focus();
+    });
+    return;
+  }
+
+  const page = document.getElementById("game-page");
+  if (!page) return;
+  const errors = document.getElementById("game-errors");
+  const connection = document.getElementById("connection");
+  const observers = document.getElementById("observer-count");
+  const boardUrl = page.dataset.boardUrl;
+  let socket = null;
+  let delay = 1000;
+  let shownPly = -1;
+  let fetching = false;
+  // Picks in progress (Tactic-Toe plan, Nine-Square marks) survive re-renders of the
+  // board caused by the other player's moves, as long as the phase is the same.
+  let picks = [];
+  let picksKey = "";
+
+  function board() { return document.getElementById("board"); }
+  function currentPly() { const b = board(); return b ? parseInt(b.dataset.ply, 10) : 0; }
+
+  function showError(message) {
+    errors.textContent = message;
+    if (message) setTimeout(() => { if (errors.textContent === message) errors.textContent = ""; }, 8000);
+  }
+
+  // -- the socket ------------------------------------------------------------------
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}${page.dataset.socket}`);
+    socket.onopen = () => { delay = 1000; connection.textContent = "Live"; connection.className = "live"; };
+    socket.onmessage = (event) => {
+      let frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      switch (frame.type) {
+        case "state":
+        case "update":
+          if (typeof frame.observers === "number") observers.textContent = frame.observers;
+          refresh(frame.ply);
+          break;
+        case "observers":
+          observers.textContent = frame.count;
+          break;
+        case "ack":
+          showError(""); // the board follows with the "update" every socket gets
+          break;
+        case "note": {
+          const text = document.getElementById("note-text");
+          if (text && document.activeElement !== text) text.value = frame.text;
+          break;
+        }
+        case "error":
+          showError(frame.message || frame.code);
+          break;
+      }
+    };
+    socket.onclose = () => {
+      connection.textContent = "Reconnecting…"; connection.className = "offline";
+      setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
+    };
+  }
+
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected; retrying…"); return; }
+    socket.send(JSON.stringify(frame));
+  }
+
+  function sendMove(move) {
+    send({ type: "move", ply: currentPly(), move: move });
+  }
+
+  // Fetch the board partial for this viewer. Every update is fetched, even at the same
+  // ply (a game starting, a resignation or a time-out change no ply); only a frame
+  // older than the board shown is ignored. One fetch at a time: frames arriving during
+  // a fetch make one more fetch afterwards.
+  let again = false;
+  function refresh(ply) {
+    if (ply < shownPly) return;
+    if (fetching) { again = true; return; }
+    fetching = true;
+    htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" }).finally(() => {
+      fetching = false;
+      if (again) { again = false; refresh(shownPly); }
+    });
+  }
+
+  // -- after each render -----------------------------------------------------------
+  let focusedId = null;
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "board") {
+      focusedId = document.activeElement && document.activeElement.id;
+    }
+  });
+  document.body.addEventListener("htmx:afterSwap", () => {
+    const hadFocus = focusedId !== null;
+    afterRender();
+    const el = focusedId && document.getElementById(focusedId);
+    if (el && !el.disabled) el.focus();
+    else if (hadFocus && focusedId) {
+      // The control used is gone or disabled (the move was made): keep keyboard users
+      // on the board's status line instead of dropping focus to the page's top.
+      const status = document.getElementById("turn-status");
+      if (status) status.focus();
+    }
+    focusedId = null;
+  });
+
+  function afterRender() {
+    const b = board();
+    if (!b) return;
+    shownPly = parseInt(b.dataset.ply, 10);
+    // A new phase of picking (a new round, a new roll, the turn passing) starts empty.
+    const planTitle = document.querySelector("#plan-panel h2");
+    const marksPanel = document.getElementById("marks-panel");
+    const phase = (planTitle ? planTitle.textContent : "") + (marksPanel ? marksPanel.dataset.need : "") + b.dataset.myTurn;
+    if (phase !== picksKey) { picks = []; picksKey = phase; }
+    renderPicks();
+    tickClocks();
+    announce();
+  }
+
+  // The board is replaced on each update, so its own live regions would be new nodes
+  // that screen readers may not read; this region outside it stays and is told.
+  const announcer = document.getElementById("announcer");
+  let lastAnnounced = "";
+  function announce() {
+    const status = document.getElementById("turn-status");
+    const moves = document.querySelectorAll("#move-list li:not(.muted)");
+    const last = moves.length ? moves[moves.length - 1].textContent.replace(/\s+/g, " ").trim() : "";
+    const text = [last, status ? status.textContent.replace(/\s+/g, " ").trim() : ""].filter(Boolean).join(". ");
+    if (announcer && text !== lastAnnounced) { announcer.textContent = text; lastAnnounced = text; }
+  }
+
+  // -- clicks: plain moves, plan squares, nine-square marks -----------------------------
+  page.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || target.disabled || !page.contains(target)) return;
+    if (target.dataset.move && !target.classList.contains("plan-square") && !target.classList.contains("mark-square")) {
+      sendMove(JSON.parse(target.dataset.move));
+    } else if (target.classList.contains("plan-square")) {
+      togglePlan(parseInt(target.dataset.cell, 10));
+    } else if (target.classList.contains("mark-square")) {
+      toggleMark(parseInt(target.dataset.board, 10), parseInt(target.dataset.cell, 10));
+    } else if (target.id === "plan-clear" || target.id === "marks-clear") {
+      picks = []; renderPicks();
+    } else if (target.id === "plan-submit") {
+      sendMove({ plan: picks.slice() });
+    } else if (target.id === "marks-submit") {
+      sendMove({ marks: picks.map((p) => p.slice()) });
+    } else if (target.id === "resign") {
+      send({ type: "resign" });
+    }
+  });
+
+  page.addEventListener("submit", (event) => {
+    if (event.target.id !== "action-form") return;
+    event.preventDefault();
+    const select = document.getElementById("action-select");
+    if (select && select.value) sendMove(JSON.parse(select.value));
+  });
+
+  function togglePlan(cell) {
+    const panel = document.getElementById("plan-panel");
+    const repeats = panel && panel.dataset.repeats === "1";
+    const at = picks.indexOf(cell);
+    if (!repeats && at >= 0) picks.splice(at, 1);
+    else if (picks.length < 3) picks.push(cell);
+    else showError("A plan has three squares: clear it or submit it.");
+    renderPicks();
+  }
+
+  function toggleMark(boardNo, cell) {
+    const panel = document.getElementById("marks-panel");
+    const need = panel ? parseInt(panel.dataset.need, 10) : 0;
+    const at = picks.findIndex((p) => p[0] === boardNo && p[1] === cell);
+    if (at >= 0) picks.splice(at, 1);
+    else if (picks.length < need) picks.push([boardNo, cell]);
+    else showError(`The die says ${need}: unpick a square first.`);
+    renderPicks();
+  }
+
+  function renderPicks() {
+    const planOut = document.getElementById("plan-output");
+    if (planOut) {
+      document.querySelectorAll(".plan-square").forEach((sq) => {
+        const n = parseInt(sq.dataset.cell, 10);
+        const order = picks.map((c, i) => (c === n ? i + 1 : 0)).filter(Boolean);
+        sq.classList.toggle("picked", order.length > 0);
+        sq.dataset.order = order.join(",");
+        sq.setAttribute("aria-pressed", order.length ? "true" : "false");
+      });
+      planOut.textContent = picks.length ? picks.join(", ") : "none yet";
+      document.getElementById("plan-submit").disabled = picks.length !== 3;
+    }
+    const marksOut = document.getElementById("marks-output");
+    if (marksOut) {
+      const need = parseInt(document.getElementById("marks-panel").dataset.need, 10);
+      document.querySelectorAll(".mark-square").forEach((sq) => {
+        const on = picks.some((p) => p[0] === +sq.dataset.board && p[1] === +sq.dataset.cell);
+        sq.classList.toggle("picked", on);
+        sq.setAttribute("aria-pressed", on ? "true" : "false");
+      });
+      marksOut.textContent = `${picks.length} of ${need} chosen`;
+      document.getElementById("marks-submit").disabled = picks.length !== need;
+    }
+  }
+
+  // -- clocks count down between frames, from the deadlines the server sent -------------
+  function tickClocks() {
+    document.querySelectorAll("#board .clock").forEach((clock) => {
+      const deadline = clock.dataset.deadline;
+      let ms = null;
+      if (deadline) ms = new Date(deadline).getTime() - Date.now();
+      else if (clock.dataset.clockMs) ms = parseInt(clock.dataset.clockMs, 10);
+      if (ms === null) return;
+      ms = Math.max(0, ms);
+      const s = Math.ceil(ms / 1000);
+      clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      clock.classList.toggle("low", s <= 10);
+    });
+  }
+  setInterval(tickClocks, 500);
+
+  afterRender();
+  connect();
+})();

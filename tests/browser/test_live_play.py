@@ -1,0 +1,364 @@
+"""Live play in a real browser: two players and an observer, in three browser contexts,
+against a real running platform (runplatform on the embedded default; uvicorn, a Celery
+worker and beat on PostgreSQL + Redis). Screenshots go to test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+PASSWORD = "tictactoe-demo"  # the demo players' (league/management/commands/seed_demo.py)
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 860}
+TIMEOUT_MS = 15_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+]
+
+
+def platform_commands(port: int) -> list[list[str]]:
+    if settings.EMBEDDED:
+        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+    return [
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--port",
+            str(port),
+            "--lifespan",
+            "off",
+        ],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
+    ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    tmp_path = tmp_path_factory.mktemp("browser")
+    port = free_port()
+    with (
+        scratch_database(tmp_path) as env,
+        running(*platform_commands(port), env=env, log_dir=tmp_path) as processes,
+    ):
+        wait_for_port(port, process=processes[0])
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def people(server, browser):
+    """Sam (Player One) and Mei (Player Two) on laptops, Kofi watching on a phone."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts = []
+    pages = {}
+    for name, viewport in (("sam", LAPTOP), ("mei", LAPTOP), ("kofi", PHONE)):
+        context = browser.new_context(viewport=viewport, base_url=server)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", name)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        pages[name] = page
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def shoot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def square(page, n: int | str):
+    return page.locator(f"#sq-{n}")
+
+
+def expect_square(page, n: int, text: str) -> None:
+    from playwright.sync_api import expect
+
+    expect(square(page, n)).to_have_attribute("aria-label", re.compile(rf"^Square {n}, {text}"))
+
+
+def challenge(page, variant: str, opponent: str) -> str:
+    """Create a game from the lobby's form (htmx post); return the game page's URL."""
+    page.goto("/play/")
+    page.select_option("#id_variant", variant)
+    page.check("input[name=opponent][value=user]")
+    page.fill("input[name=username]", opponent)
+    page.select_option("#id_seat", "0")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    return page.url
+
+
+def accept_from_lobby(page, url: str) -> None:
+    game_id = re.search(r"/play/(\d+)/", url).group(1)
+    page.goto("/play/")
+    page.click(f"button[aria-label='Accept game {game_id}']")
+    page.wait_for_url(re.compile(rf".*/play/{game_id}/$"))
+
+
+def wait_live(*pages) -> None:
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(page.locator("#connection")).to_have_text("Live")
+
+
+def test_a_full_classic_game_with_an_observer(people):
+    from playwright.sync_api import expect
+
+    sam, mei, kofi = people["sam"], people["mei"], people["kofi"]
+    url = challenge(sam, "classic", "mei")
+    expect(sam.locator("#turn-status")).to_contain_text("Waiting for an opponent")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    expect(sam.locator("#observer-count")).to_have_text("1")
+    expect(sam.locator("#turn-status")).to_contain_text("Your move")
+    shoot(sam, "classic-start-laptop")
+
+    # Private notes (an htmx form): saved for Sam, shown to nobody else.
+    sam.fill("#note-text", "Mei likes corners")
+    sam.click("#notes-title + form button[type=submit]")
+    expect(sam.locator("#note-status")).to_have_text("Saved.")
+    for viewer in (mei, kofi):
+        viewer.reload()
+        expect(viewer.locator("body")).not_to_contain_text("Mei likes corners")
+    wait_live(mei, kofi)
+
+    # Sam uses the mouse, Mei the keyboard (focus a square, press Enter).
+    for ply, (page, cell) in enumerate(
+        [(sam, 5), (mei, 1), (sam, 3), (mei, 7), (sam, 4), (mei, 6), (sam, 8), (mei, 2), (sam, 9)]
+    ):
+        # The page to move has its board enabled once the last move reached it.
+        expect(square(page, cell)).to_be_enabled()
+        if page is sam:
+            square(page, cell).click()
+        else:
+            square(page, cell).focus()
+            page.keyboard.press("Enter")
+        mark = "X" if page is sam else "O"
+        for viewer in (sam, mei, kofi):
+            expect_square(viewer, cell, mark)
+        if ply == 3:
+            shoot(kofi, "classic-midgame-phone-observer")
+            # Squares already taken are not offered to the player whose turn it is.
+            expect(square(sam, 5)).to_be_disabled()
+
+    for viewer in (sam, mei, kofi):
+        expect(viewer.locator("#turn-status")).to_contain_text("Game over: draw")
+    seed = kofi.locator("#seed")
+    expect(seed).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
+    expect(kofi.locator("#move-list li")).to_have_count(9)
+    shoot(sam, "classic-finished-laptop")
+    shoot(kofi, "classic-finished-phone-observer")
+
+    # The replay, stepped with the keyboard's arrows.
+    kofi.goto(url + "replay/?step=0")
+    expect(kofi.locator("#replay-position")).to_have_text("Move 0 of 9")
+    kofi.keyboard.press("ArrowRight")
+    expect(kofi.locator("#replay-position")).to_have_text("Move 1 of 9")
+    expect_square(kofi, 5, "X")
+    kofi.keyboard.press("End")
+    expect(kofi.locator("#replay-position")).to_have_text("Move 9 of 9")
+    kofi.keyboard.press("ArrowLeft")
+    expect(kofi.locator("#replay-position")).to_have_text("Move 8 of 9")
+    expect_square(kofi, 9, "empty")
+    shoot(kofi, "classic-replay-phone")
+
+
+def test_a_tactic_toe_round_keeps_plans_secret_until_the_reveal(people):
+    from playwright.sync_api import expect
+
+    sam, mei, kofi = people["sam"], people["mei"], people["kofi"]
+    url = challenge(sam, "tactic-toe", "mei")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    expect(sam.locator("#plan-panel")).to_contain_text("not the centre (5)")
+    expect(square(sam, 5)).to_be_disabled()
+
+    # Sam writes the text's worked example 2, 3, 7 with the mouse.
+    for cell in (2, 3, 7):
+        square(sam, cell).click()
+    expect(sam.locator("#plan-output")).to_have_text("2, 3, 7")
+    shoot(sam, "tactic-plan-laptop")
+    sam.click("#plan-submit")
+    expect(sam.locator("#plan-panel")).to_contain_text("Your plan 2, 3, 7 is in")
+    # Mei and the observer see that a plan is in, never which.
+    for viewer in (mei, kofi):
+        expect(viewer.locator("#move-list")).to_contain_text("secret until the reveal")
+        expect(viewer.locator("#plan-panel")).not_to_contain_text("2, 3, 7")
+    shoot(kofi, "tactic-secret-phone-observer")
+
+    # Mei plans 2, 7, 1 with the keyboard, changing her mind once.
+    for cell in (2, 7, 9):
+        square(mei, cell).focus()
+        mei.keyboard.press("Enter")
+    square(mei, 9).focus()
+    mei.keyboard.press("Enter")  # unpick 9
+    square(mei, 1).focus()
+    mei.keyboard.press("Space")
+    expect(mei.locator("#plan-output")).to_have_text("2, 7, 1")
+    mei.locator("#plan-submit").focus()
+    mei.keyboard.press("Enter")
+
+    # The reveal, as the text resolves it: 2 bounces, X gets 3, O gets 7, then O gets 1.
+    for viewer in (sam, mei, kofi):
+        expect(viewer.locator("#plan-panel")).to_contain_text("Round 1 revealed")
+        expect_square(viewer, 2, "empty")
+        expect_square(viewer, 3, "X")
+        expect_square(viewer, 7, "O")
+        expect_square(viewer, 1, "O")
+        expect(viewer.locator("#plan-panel h2")).to_have_text("Round 2 of 3")
+    expect(kofi.locator("#move-list")).to_contain_text("nonce")
+    # Round 2 lets the centre in and keeps the round-1 squares out.
+    expect(square(sam, 5)).to_be_enabled()
+    expect(square(sam, 2)).to_be_disabled()
+    shoot(kofi, "tactic-revealed-phone-observer")
+    shoot(mei, "tactic-revealed-laptop")
+
+    # An illegal action is explained in the live region: a stale ply.
+    sam.evaluate("document.getElementById('board').dataset.ply = '0'")
+    for cell in (5, 4, 6):
+        square(sam, cell).click()
+    sam.click("#plan-submit")
+    expect(sam.locator("#game-errors")).not_to_be_empty()
+
+
+def to_move(*pages):
+    """The page whose board says it is that player's turn (and the other)."""
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(page.locator("#board")).to_have_attribute("data-status", "active")
+    first = next(p for p in pages if p.locator("#board").get_attribute("data-my-turn") == "1")
+    return first, next(p for p in pages if p is not first)
+
+
+def expect_moves(count: int, *pages) -> None:
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(page.locator("#move-list li:not(.muted)")).to_have_count(count)
+
+
+def test_the_other_variants_take_moves_from_their_own_controls(people):
+    """One or two moves in each remaining variant, through the page's own pickers."""
+    from playwright.sync_api import expect
+
+    sam, mei, kofi = people["sam"], people["mei"], people["kofi"]
+
+    # Nine-Square: pick exactly the die's number of squares, then submit.
+    url = challenge(sam, "nine-square", "mei")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    mover, other = to_move(sam, mei)
+    need = int(mover.locator("#marks-panel").get_attribute("data-need"))
+    expect(mover.locator("#marks-submit")).to_be_disabled()
+    for n in range(1, need + 1):
+        mover.locator(f"#sq-{n}-{n}").click()
+    expect(mover.locator("#marks-output")).to_have_text(f"{need} of {need} chosen")
+    shoot(mover, "nine-square-picked-laptop")
+    mover.click("#marks-submit")
+    expect_moves(1, sam, mei, kofi)
+    expect(kofi.locator("#sq-1-1")).not_to_have_text("")
+    shoot(kofi, "nine-square-phone-observer")
+
+    # T-Tic-T-Tac-Toe: a square by click, then an action from the list.
+    url = challenge(sam, "t-tic-t-tac-toe", "mei")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    mover, other = to_move(sam, mei)
+    square(mover, 1).click()
+    expect_moves(1, sam, mei, kofi)
+    expect(other.locator("#action-select")).to_be_enabled()
+    other.select_option("#action-select", label="place on 25")
+    other.click("#action-form button[type=submit]")
+    expect_moves(2, sam, mei, kofi)
+    expect(kofi.locator("#sq-25")).to_have_attribute("aria-label", re.compile(r"^Square 25, [XO]"))
+    shoot(kofi, "ttt5-phone-observer")
+    shoot(sam, "ttt5-laptop")
+
+    # Tic Tac Two: the draft, from the action list.
+    url = challenge(sam, "tic-tac-two", "mei")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    mover, other = to_move(sam, mei)
+    mover.select_option("#action-select", label="pick Swap")
+    mover.click("#action-form button[type=submit]")
+    expect_moves(1, sam, mei, kofi)
+    expect(kofi.locator("#move-list")).to_contain_text("pick Swap")
+    # A pick already taken is no longer offered.
+    expect(other.locator("#action-select option", has_text="pick Swap")).to_have_count(0)
+    shoot(other, "tic-tac-two-draft-laptop")
+    # Resigning, behind a disclosure so it is never one stray click.
+    other.click("details.resign summary")
+    other.click("#resign")
+    for viewer in (sam, mei, kofi):
+        expect(viewer.locator("#turn-status")).to_contain_text("Game over")
+    expect(mover.locator("#turn-status")).to_contain_text(("Sam" if mover is sam else "Mei") + " (")
+
+    # Rock-paper-scissors: both throw; the throws show once both are in.
+    url = challenge(sam, "rock-paper-scissors", "mei")
+    accept_from_lobby(mei, url)
+    kofi.goto(url)
+    wait_live(sam, mei, kofi)
+    sam.click("#throw-rock")
+    expect(sam.locator(".throws")).to_contain_text("Your throw: rock")
+    expect(kofi.locator(".throws")).not_to_contain_text("rock")
+    mei.click("#throw-scissors")
+    for viewer in (sam, mei, kofi):
+        expect(viewer.locator("#turn-status")).to_contain_text("Game over: Sam wins. Rock pummels scissors")
+    shoot(kofi, "rps-finished-phone-observer")
+
+
+def test_the_lobby_on_a_phone_and_a_laptop(people):
+    from playwright.sync_api import expect
+
+    for name, page in (("laptop", people["sam"]), ("phone", people["kofi"])):
+        page.goto("/play/")
+        expect(page.locator("#create-form")).to_be_visible()
+        expect(page.locator("#finished-title")).to_be_visible()
+        shoot(page, f"lobby-{name}")

@@ -1,0 +1,275 @@
+"""Live play as it really runs: real server processes, real websocket clients (the
+``websockets`` package, authenticating with the REST token like any bot), and races on
+PostgreSQL.
+
+- Two uvicorn processes sharing Redis: players on different processes see each other.
+- A server stopped mid-game and started again: clients reconnect, nothing is lost,
+  nothing is applied twice (both runtimes: runplatform on SQLite, uvicorn on PostgreSQL).
+- 50 concurrent submissions for one ply store exactly one move, 100 times over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from django.conf import settings
+
+from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+
+SETUP = """
+import json
+from datetime import date
+from rest_framework.authtoken.models import Token
+from accounts.services import register_player
+from games import services
+
+users = [
+    register_player(username=f"{prefix}-{name}", password="a-long-Passw0rd!", date_of_birth=date(1990, 1, 1),
+                    country="GB").user
+    for name in ("one", "two", "fan")
+]
+game = services.create_game(creator=users[0], variant="classic", opponent=users[1])
+services.accept_challenge(game_id=game.pk, user=users[1])
+print(json.dumps({"game": game.pk, "tokens": [Token.objects.create(user=u).key for u in users]}))
+"""
+
+STORED = """
+import json
+from games.models import Game
+game = Game.objects.get(pk={game_id})
+print(json.dumps({{"status": game.status, "winner": game.winner_seat,
+                  "moves": [[m.ply, m.seat, m.move] for m in game.moves.order_by("ply")]}}))
+"""
+
+
+def manage_shell(env: dict[str, str], code: str) -> Any:
+    """Run code against the processes' database; its last printed line is JSON."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def server_command(port: int) -> list[str]:
+    if settings.EMBEDDED:
+        return [sys.executable, "manage.py", "runplatform", "--port", str(port), "--no-celery"]
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--port",
+        str(port),
+        "--lifespan",
+        "off",
+    ]
+
+
+class Player:
+    """A websocket client of one game, as a bot would write it."""
+
+    def __init__(self, port: int, game_id: int, token: str | None) -> None:
+        self.port, self.game_id, self.token = port, game_id, token
+        self.ws: Any = None
+
+    async def connect(self, *, retry_for: float = 0) -> dict[str, Any]:
+        """Connect and return the state frame; keep trying for ``retry_for`` seconds."""
+        deadline = time.monotonic() + retry_for
+        headers = {"Authorization": f"Token {self.token}"} if self.token else {}
+        while True:
+            try:
+                self.ws = await websockets.connect(
+                    f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/",
+                    origin=f"http://127.0.0.1:{self.port}",
+                    additional_headers=headers,
+                )
+                break
+            except (OSError, websockets.InvalidHandshake):
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+        return await self.recv("state")
+
+    async def recv(self, kind: str) -> dict[str, Any]:
+        while True:
+            frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=15))
+            if frame["type"] != "observers":
+                assert frame["type"] == kind, frame
+                return frame
+
+    async def move(self, ply: int, cell: int) -> None:
+        await self.ws.send(json.dumps({"type": "move", "ply": ply, "move": {"cell": cell}}))
+
+    async def closed_by_server(self) -> bool:
+        """Read (and drop) whatever is left until the server's close arrives."""
+        try:
+            while True:
+                await asyncio.wait_for(self.ws.recv(), timeout=15)
+        except websockets.ConnectionClosed:
+            return True
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def play_moves(seats: list[Player], watchers: list[Player], cells: list[int], first_ply: int) -> dict:
+    """Each move acked to its mover and seen by everyone else, in order."""
+    update: dict = {}
+    for ply, cell in enumerate(cells, start=first_ply):
+        mover = seats[ply % 2]
+        await mover.move(ply, cell)
+        assert (await mover.recv("ack"))["ply"] == ply + 1
+        for client in [*seats, *watchers]:
+            update = await client.recv("update")
+            assert update["ply"] == ply + 1 and update["game"]["moves"][-1]["move"] == {"cell": cell}
+    return update
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path) -> None:
+    ports = [free_port(), free_port()]
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"  # alone on the shared Redis
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        commands = [server_command(port) for port in ports]
+        with running(*commands, env=env, log_dir=tmp_path) as processes:
+            for port, process in zip(ports, processes):
+                wait_for_port(port, process=process)
+
+            async def game() -> dict:
+                one = Player(ports[0], setup["game"], setup["tokens"][0])
+                two = Player(ports[1], setup["game"], setup["tokens"][1])
+                fans = [
+                    Player(ports[0], setup["game"], None),
+                    Player(ports[1], setup["game"], setup["tokens"][2]),
+                ]
+                for client in (one, two, *fans):
+                    assert (await client.connect())["ply"] == 0
+                final = await play_moves([one, two], fans, [1, 4, 2, 5, 3], first_ply=0)
+                for client in (one, two, *fans):
+                    await client.close()
+                return final
+
+            final = asyncio.run(game())
+            assert final["game"]["status"] == "finished" and final["game"]["result"]["winner"] == 0
+            for process in processes:
+                assert process.poll() is None
+        stored = manage_shell(env, STORED.format(game_id=setup["game"]))
+        assert [m[2]["cell"] for m in stored["moves"]] == [1, 4, 2, 5, 3]
+        assert stored["status"] == "finished" and stored["winner"] == 0
+
+
+@pytest.mark.slow
+def test_the_game_goes_on_after_the_server_is_stopped_and_started_again(tmp_path: Path) -> None:
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        game_id, tokens = setup["game"], setup["tokens"]
+        one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
+        fan = Player(port, game_id, tokens[2])
+        loop = asyncio.new_event_loop()
+        try:
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                for client in (one, two, fan):
+                    loop.run_until_complete(client.connect())
+                loop.run_until_complete(play_moves([one, two], [fan], [5, 1], first_ply=0))
+                # Player One moves and the server goes down before any ack can be relied on.
+                loop.run_until_complete(one.move(2, 9))
+            # The server is gone: every client notices its socket closed.
+            for client in (one, two, fan):
+                assert loop.run_until_complete(client.closed_by_server())
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                states = [loop.run_until_complete(c.connect(retry_for=30)) for c in (one, two, fan)]
+                plies = {state["ply"] for state in states}
+                assert len(plies) == 1 and plies <= {2, 3}  # everyone resyncs to the same stored state
+                # The client does not know whether its last move landed: it sends it again
+                # for the ply it believed. Either it is stored now, or refused as stale.
+                loop.run_until_complete(one.move(2, 9))
+                reply = loop.run_until_complete(one.recv("error" if plies == {3} else "ack"))
+                assert reply.get("code", "stale-ply") == "stale-ply"
+                if plies == {3}:
+                    assert loop.run_until_complete(one.recv("state"))["ply"] == 3
+                else:
+                    for client in (one, two, fan):
+                        loop.run_until_complete(client.recv("update"))
+                final = loop.run_until_complete(play_moves([one, two], [fan], [3, 7], first_ply=3))
+                assert final["game"]["status"] == "active" and final["ply"] == 5
+                for client in (one, two, fan):
+                    loop.run_until_complete(client.close())
+                assert server.poll() is None
+        finally:
+            loop.close()
+        stored = manage_shell(env, STORED.format(game_id=game_id))
+        assert stored["moves"] == [
+            [1, 0, {"cell": 5}],
+            [2, 1, {"cell": 1}],
+            [3, 0, {"cell": 9}],
+            [4, 1, {"cell": 3}],
+            [5, 0, {"cell": 7}],
+        ]
+
+
+# -- races --------------------------------------------------------------------------
+
+RACERS = 50
+ROUNDS = 100
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_submissions_for_one_ply_store_exactly_one_move(make_player) -> None:
+    from django.db import connection
+
+    from accounts.errors import ServiceError
+    from games import services
+    from games.models import Game, Move
+
+    p0, p1 = make_player(), make_player()
+    games = []
+    for _ in range(ROUNDS):
+        game = services.create_game(creator=p0, variant="classic", opponent=p1)
+        services.accept_challenge(game_id=game.pk, user=p1)
+        games.append(game.pk)
+    barrier = threading.Barrier(RACERS)
+
+    def submit(game_id: int, racer: int) -> str:
+        barrier.wait()  # all 50 leave the gate together
+        try:
+            services.submit_move(game_id=game_id, user=p0, ply=0, move={"cell": 1 + racer % 9})
+            return "stored"
+        except ServiceError as err:
+            return err.code
+        finally:
+            connection.close()  # hand the connection back to the pool
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=RACERS) as pool:
+        for game_id in games:
+            outcomes = list(pool.map(submit, [game_id] * RACERS, range(RACERS)))
+            assert outcomes.count("stored") == 1, outcomes
+            assert set(outcomes) == {"stored", "stale-ply"}, outcomes
+    elapsed = time.monotonic() - started
+    moves = list(Move.objects.filter(game_id__in=games).values_list("game_id", "ply"))
+    assert sorted(moves) == sorted((game_id, 1) for game_id in games)
+    assert set(Game.objects.filter(pk__in=games).values_list("ply", flat=True)) == {1}
+    print(f"{ROUNDS} rounds of {RACERS} racing submissions in {elapsed:.1f} s")

@@ -1,0 +1,265 @@
+"""The live-play pages through Django's test client: lobby, create and accept with htmx
+posts, the game page of every variant, the board partial, notes, secrets and replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.rules import get_variant
+
+PASSWORD = "a-long-Passw0rd!"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player(username="alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player(username="bob")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def started(variant: str, alice, bob) -> Game:
+    game = services.create_game(creator=alice, variant=variant, opponent=bob)
+    services.accept_challenge(game_id=game.pk, user=bob)
+    return Game.objects.get(pk=game.pk)
+
+
+def buttons(html: str) -> dict[str, str]:
+    """id -> the whole opening tag, for every button with an id."""
+    return {m.group(1): m.group(0) for m in re.finditer(r'<button[^>]*\bid="([^"]+)"[^>]*>', html)}
+
+
+def enabled(tag: str) -> bool:
+    return " disabled" not in tag
+
+
+class TestLobby:
+    def test_lists_open_active_and_finished_games_with_their_actions(self, alice, bob, make_player):
+        carol = make_player(username="carol")
+        open_game = services.create_game(creator=alice, variant="classic")
+        active = started("classic", alice, bob)
+        finished = started("classic", bob, carol)
+        services.resign(game_id=finished.pk, user=carol)
+
+        html = client_for(bob).get(reverse("games:lobby")).content.decode()
+        assert f'aria-label="Accept game {open_game.pk}"' in html
+        assert f'aria-label="Watch game {active.pk}"' in html
+        assert f'aria-label="Replay game {finished.pk}"' in html
+        # The creator is not offered their own challenge.
+        assert "Accept game" not in client_for(alice).get(reverse("games:lobby")).content.decode()
+
+    def test_anyone_may_look_but_only_players_get_the_form(self, db):
+        html = Client().get(reverse("games:lobby")).content.decode()
+        assert 'id="create-form"' not in html and "Log in" in html
+
+    def test_htmx_refresh_sends_only_the_lists(self, alice):
+        response = client_for(alice).get(reverse("games:lobby") + "?part=lists", **HTMX)
+        html = response.content.decode()
+        assert 'id="lobby-lists"' in html and "<html" not in html
+
+
+class TestCreateAndAccept:
+    def test_an_open_challenge_then_accepted_by_another_player(self, alice, bob):
+        response = client_for(alice).post(
+            reverse("games:create"), {"variant": "tactic-toe", "opponent": "open", "seat": "1"}, **HTMX
+        )
+        game = Game.objects.get()
+        assert response["HX-Redirect"] == reverse("games:game", args=[game.pk])
+        assert game.status == Game.Status.OPEN and game.variant == "tactic-toe"
+        assert game.seats.get(number=1).user == alice
+
+        response = client_for(bob).post(reverse("games:accept", args=[game.pk]), **HTMX)
+        assert response["HX-Redirect"] == reverse("games:game", args=[game.pk])
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE and game.seats.get(number=0).user == bob
+
+    def test_a_challenge_to_a_named_player_and_against_the_ai(self, alice, bob):
+        client = client_for(alice)
+        client.post(
+            reverse("games:create"), {"variant": "classic", "opponent": "user", "username": "BOB"}, **HTMX
+        )
+        client.post(
+            reverse("games:create"),
+            {"variant": "nine-square", "opponent": "ai", "ai_level": "random"},
+            **HTMX,
+        )
+        named, ai = Game.objects.order_by("pk")
+        assert named.seats.get(number=1).user == bob and named.status == Game.Status.OPEN
+        assert ai.status == Game.Status.ACTIVE and {s.ai_level for s in ai.seats.all()} == {"", "random"}
+
+    def test_errors_come_back_in_the_form_and_create_nothing(self, alice):
+        client = client_for(alice)
+        html = client.post(
+            reverse("games:create"), {"variant": "classic", "opponent": "user", "username": "nobody"}, **HTMX
+        ).content.decode()
+        assert 'role="alert"' in html and "nobody" in html and 'id="create-form"' in html
+        html = client.post(
+            reverse("games:create"), {"variant": "chess", "opponent": "open"}, **HTMX
+        ).content.decode()
+        assert "no rule set called" in html
+        assert not Game.objects.exists()
+
+    def test_own_challenge_cannot_be_accepted_and_guests_must_log_in(self, alice):
+        game = services.create_game(creator=alice, variant="classic")
+        html = client_for(alice).post(reverse("games:accept", args=[game.pk]), **HTMX).content.decode()
+        assert "cannot accept your own" in html
+        response = Client().post(reverse("games:accept", args=[game.pk]))
+        assert response.status_code == 302 and "login" in response["Location"]
+        assert Game.objects.get().status == Game.Status.OPEN
+
+
+# The controls each variant's page must offer the player to move, and what they hold.
+CONTROLS = {
+    "classic": ["sq-1", "sq-5", "sq-9"],
+    "tactic-toe": ["sq-1", "plan-clear", "plan-submit"],
+    "nine-square": ["sq-1-1", "sq-9-9", "marks-clear", "marks-submit"],
+    "t-tic-t-tac-toe": ["sq-1", "sq-25"],
+    "tic-tac-two": ["sq-1", "sq-16"],
+    "rock-paper-scissors": ["throw-rock", "throw-paper", "throw-scissors"],
+}
+
+
+class TestGamePage:
+    @pytest.mark.parametrize("variant", sorted(CONTROLS))
+    def test_every_variant_offers_its_controls_to_the_player_to_move(self, variant, alice, bob):
+        game = started(variant, alice, bob)
+        mover = alice if game.seats.get(number=game.to_move[0]).user == alice else bob
+        html = client_for(mover).get(reverse("games:game", args=[game.pk])).content.decode()
+        found = buttons(html)
+        for control in CONTROLS[variant]:
+            assert control in found, control
+        assert f'data-socket="/ws/games/{game.pk}/"' in html and 'aria-live="assertive"' in html
+        assert 'id="note-text"' in html and 'id="resign"' in html
+        if variant == "classic":
+            assert 'aria-label="Square 5, empty"' in found["sq-5"] and enabled(found["sq-5"])
+        if variant == "tactic-toe":
+            # Round 1 forbids the centre: its square is not offered, and the rule is explained.
+            assert not enabled(found["sq-5"]) and enabled(found["sq-1"])
+            assert "not the centre (5)" in html
+        if variant == "nine-square":
+            roll = get_variant(variant).load(game.state).roll  # type: ignore[attr-defined]
+            assert (
+                f'data-need="{roll}"' in html and len(re.findall(r'class="square mark-square"', html)) == 81
+            )
+        if variant == "t-tic-t-tac-toe":
+            # The board drawer's wall around 13 (rule 3.1.02) is drawn on the square's edges.
+            assert 'id="action-select"' in html and "place on 13" in html and "Berlin Wall around 13" in html
+            assert (
+                "wall-bottom wall-left wall-right wall-top" in found["sq-13"] and "blocked" in found["sq-13"]
+            )
+        if variant == "tic-tac-two":
+            assert "pick Double" in html and 'id="action-select"' in html
+
+    def test_the_player_waiting_and_an_observer_get_no_live_controls(self, alice, bob):
+        game = started("classic", alice, bob)
+        waiting = buttons(client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode())
+        assert not any(enabled(tag) for key, tag in waiting.items() if key.startswith("sq-"))
+        html = Client().get(reverse("games:game", args=[game.pk])).content.decode()
+        assert not any(enabled(tag) for key, tag in buttons(html).items() if key.startswith("sq-"))
+        assert 'id="note-text"' not in html and 'id="resign"' not in html
+
+    def test_the_board_partial_follows_moves_and_the_seed_shows_only_at_the_end(self, alice, bob):
+        game = started("classic", alice, bob)
+        for ply, (user, cell) in enumerate([(alice, 1), (bob, 4), (alice, 2), (bob, 5)]):
+            services.submit_move(game_id=game.pk, user=user, ply=ply, move={"cell": cell})
+        html = client_for(alice).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+        assert html.lstrip().startswith('<div id="board"') and 'data-ply="4"' in html
+        assert 'aria-label="Square 4, O"' in html and "square 5" in html  # the move list's notation
+        assert game.seed not in html and game.seed_hash in html
+        services.submit_move(game_id=game.pk, user=alice, ply=4, move={"cell": 3})
+        html = Client().get(reverse("games:board", args=[game.pk])).content.decode()
+        assert game.seed in html and "wins" in html and "square win" in html
+
+    def test_an_open_challenge_page_offers_accept_to_others(self, alice, bob):
+        game = services.create_game(creator=alice, variant="classic")
+        assert (
+            "Accept and play" in client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode()
+        )
+        assert (
+            "Accept and play"
+            not in client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+        )
+        assert Client().get(reverse("games:game", args=[999_999])).status_code == 404
+
+
+class TestSecrets:
+    def test_notes_are_private_to_their_author(self, alice, bob):
+        game = started("classic", alice, bob)
+        response = client_for(alice).post(
+            reverse("games:note", args=[game.pk]), {"text": "fork on 7"}, **HTMX
+        )
+        assert "Saved" in response.content.decode()
+        assert "fork on 7" in client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+        assert "fork on 7" not in client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode()
+        assert "fork on 7" not in Client().get(reverse("games:game", args=[game.pk])).content.decode()
+
+    def test_an_observer_cannot_write_notes(self, alice, bob, make_player):
+        game = started("classic", alice, bob)
+        html = client_for(make_player()).post(reverse("games:note", args=[game.pk]), {"text": "x"}, **HTMX)
+        assert "Only the game" in html.content.decode()
+
+    def test_an_unrevealed_plan_is_seen_only_by_its_author(self, alice, bob, make_player):
+        game = started("tactic-toe", alice, bob)
+        services.submit_move(game_id=game.pk, user=alice, ply=0, move={"plan": [1, 3, 8]})
+        mine = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+        assert "1, 3, 8" in mine
+        for viewer in (client_for(bob), client_for(make_player()), Client()):
+            html = viewer.get(reverse("games:game", args=[game.pk])).content.decode()
+            assert "1, 3, 8" not in html and "secret until the reveal" in html
+            assert game.moves.get().commitment[:10] in html  # the commitment is public
+        services.submit_move(game_id=game.pk, user=bob, ply=1, move={"plan": [2, 4, 9]})
+        html = Client().get(reverse("games:game", args=[game.pk])).content.decode()
+        assert "1, 3, 8" in html and game.moves.first().nonce in html and "Round 1 revealed" in html
+
+
+class TestReplay:
+    def test_step_by_step_from_the_seed(self, alice, bob):
+        game = started("classic", alice, bob)
+        cells = [1, 4, 2, 5, 3]
+        for ply, cell in enumerate(cells):
+            services.submit_move(game_id=game.pk, user=(alice, bob)[ply % 2], ply=ply, move={"cell": cell})
+        url = reverse("games:replay", args=[game.pk])
+        client = Client()
+        start = client.get(url + "?step=0").content.decode()
+        assert start.count(', empty"') == 9 and "Move 0 of 5" in start
+        step3 = client.get(url + "?step=3", **HTMX).content.decode()
+        assert step3.lstrip().startswith('<div id="replay-step"')
+        assert all(f'aria-label="Square {n}, {m}"' in step3 for n, m in ((1, "X"), (4, "O"), (2, "X")))
+        assert (
+            'aria-label="Square 5, empty"' in step3 and "Move 3 of 5" in step3 and "Move 3: square 2" in step3
+        )
+        assert f'href="{url}?step=2"' in step3 and f'href="{url}?step=4"' in step3
+        last = client.get(url).content.decode()
+        assert "Move 5 of 5" in last and "square win" in last and "Game over" in last
+
+    def test_a_tactic_toe_round_replays_its_reveal(self, alice, bob):
+        game = started("tactic-toe", alice, bob)
+        services.submit_move(game_id=game.pk, user=alice, ply=0, move={"plan": [2, 3, 7]})
+        services.submit_move(game_id=game.pk, user=bob, ply=1, move={"plan": [2, 7, 1]})
+        services.resign(game_id=game.pk, user=bob)
+        url = reverse("games:replay", args=[game.pk])
+        # After the first plan only: nothing on the board yet (the text's worked example).
+        one = Client().get(url + "?step=1").content.decode()
+        assert one.count(", empty") >= 9
+        two = Client().get(url + "?step=2").content.decode()
+        assert 'aria-label="Square 3, X"' in two and 'aria-label="Square 7, O"' in two
+        assert 'aria-label="Square 1, O"' in two and 'aria-label="Square 2, empty"' in two
+
+    def test_no_replay_while_the_game_runs(self, alice, bob):
+        game = started("classic", alice, bob)
+        assert Client().get(reverse("games:replay", args=[game.pk])).status_code == 404
