@@ -120,10 +120,15 @@ def _db_user(user_id: int) -> Any:
 
 def _db_new_game(seat0: int, seat1: int) -> int:
     """A classic game between two players, started: seat 0 challenges, seat 1 accepts."""
+    from accounts.errors import ServiceError
     from games import services
 
-    game = services.create_game(creator=_db_user(seat0), variant="classic", opponent=_db_user(seat1))
-    services.accept_challenge(game_id=game.pk, user=_db_user(seat1))
+    try:
+        game = services.create_game(creator=_db_user(seat0), variant="classic", opponent=_db_user(seat1))
+        services.accept_challenge(game_id=game.pk, user=_db_user(seat1))
+    except ServiceError as err:
+        # ServiceError does not unpickle: it would break the pool; pass its words on.
+        raise RuntimeError(f"{err.code}: {err.message}") from None
     return game.pk
 
 
@@ -142,6 +147,7 @@ def _db_stored(keys: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _db_resign_active() -> int:
     """Resign every game still in play (a point's leftovers), through the service."""
+    from accounts.errors import ServiceError
     from games import services
     from games.models import Game
 
@@ -149,8 +155,9 @@ def _db_resign_active() -> int:
     for game in Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats__user"):
         seat = next((s for s in game.seats.all() if s.user_id), None)
         if seat is not None:
-            services.resign(game_id=game.pk, user=seat.user)
-            count += 1
+            with contextlib.suppress(ServiceError):  # it may have ended meanwhile
+                services.resign(game_id=game.pk, user=seat.user)
+                count += 1
     return count
 
 
@@ -644,7 +651,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=1.0, help="moves per second per game")
     parser.add_argument("--target", choices=("both", "platform", "control"), default="both")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds after the ramp before the window")
-    parser.add_argument("--grace", type=float, default=5.0, help="seconds to wait for updates in flight")
+    parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for updates in flight")
     parser.add_argument("--no-deflate", action="store_true", help="clients offer no permessage-deflate")
     parser.add_argument("--keep-going", action="store_true", help="sweep on after a target fails a point")
     parser.add_argument("--seed", type=int, default=1)

@@ -11,6 +11,12 @@ class Club(models.Model):
     country = CountryField(blank=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Ratings (docs/ratings.md): a club may keep its own list, rated by its own system.
+    rating_system = models.CharField(max_length=8, choices=[("elo", "FIDE Elo"), ("glicko2", "Glicko-2")],
+                                     default="elo")
+    own_rating_list = models.BooleanField(
+        default=False, help_text="Keep a rating list of this club's own, from rated games between its members."
+    )
 
     class Meta:
         ordering = ["name"]
@@ -37,3 +43,151 @@ class ClubMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.club} ({self.role})"
+
+
+# -- ratings (docs/ratings.md) -------------------------------------------------------
+#: The key of the league's own list; a club's list is "club-<id>".
+LEAGUE_LIST = "league"
+
+
+class RatingSystem(models.TextChoices):
+    ELO = "elo", "FIDE Elo"
+    GLICKO2 = "glicko2", "Glicko-2"
+
+
+class Rating(models.Model):
+    """A player's current rating in one list (the league's or a club's) for one variant.
+
+    Written only by league/rating_services.py; every change has a RatingChange or a
+    RatingAdjustment row behind it, so a recompute from the game log rebuilds it.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=32)
+    list_key = models.CharField(max_length=32, default=LEAGUE_LIST)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
+    system = models.CharField(max_length=8, choices=RatingSystem.choices, default=RatingSystem.ELO)
+    rating = models.FloatField()
+    rd = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation.")
+    volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility.")
+    games = models.PositiveIntegerField(default=0)
+    established = models.BooleanField(default=False, help_text="Elo: the §8.2 first rating is set.")
+    reached_2400 = models.BooleanField(default=False, help_text="Elo: K is 10 for good once this is set.")
+    provisional = models.BooleanField(default=True)
+    # Elo: the (opponent rating, score) pairs of an unrated player's first games (§8.2).
+    initial_results = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant", "list_key"], name="one_rating_per_player_list_variant")
+        ]
+        indexes = [models.Index(fields=["list_key", "variant", "-rating"])]
+        ordering = ["list_key", "variant", "-rating"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} ({self.list_key}): {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rating period did to one player's rating in one list.
+
+    The unique (game, user, list) constraint makes applying a game idempotent: a task
+    delivered twice, retried or redelivered after its worker died can never count a
+    game twice, whatever happens to the locks.
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    variant = models.CharField(max_length=32)
+    list_key = models.CharField(max_length=32, default=LEAGUE_LIST)
+    system = models.CharField(max_length=8, choices=RatingSystem.choices)
+    period = models.CharField(max_length=64, help_text='"game-<id>" or the tournament\'s period key.')
+    opponent_rating = models.FloatField()
+    score = models.FloatField()
+    k = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    rd_before = models.FloatField(null=True, blank=True)
+    rd_after = models.FloatField(null=True, blank=True)
+    volatility_before = models.FloatField(null=True, blank=True)
+    volatility_after = models.FloatField(null=True, blank=True)
+    provisional = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(help_text="When the game ended: ratings follow this order.")
+    sequence = models.PositiveBigIntegerField(default=0, help_text="Order of application within the log.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user", "list_key"], name="rating_change_once_per_game_player")
+        ]
+        indexes = [
+            models.Index(fields=["user", "list_key", "variant", "sequence"]),
+            models.Index(fields=["period"]),
+        ]
+        ordering = ["sequence"]
+
+    def __str__(self) -> str:
+        return f"{self.user} game {self.game_id}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class RatingAdjustment(models.Model):
+    """A manual change by staff: the audit log (never edited; a reason is required)."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="adjustments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    variant = models.CharField(max_length=32)
+    list_key = models.CharField(max_length=32)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    reason = models.TextField()
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~models.Q(reason=""), name="adjustment_needs_reason")]
+        ordering = ["-created_at"]
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class RatingLedger(models.Model):
+    """One row, locked (SELECT ... FOR UPDATE) while ratings are written, so games are
+    rated one at a time in the order they ended and a recompute never races a game."""
+
+    last_sequence = models.PositiveBigIntegerField(default=0)
+
+
+class RecomputeRun(models.Model):
+    """A full recompute from the game log, run as a Celery task; the admin polls it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    changes_written = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.total) if self.total else (100 if self.status == self.Status.DONE else 0)
+
+    def __str__(self) -> str:
+        return f"Recompute {self.pk} ({self.status})"

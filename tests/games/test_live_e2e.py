@@ -128,15 +128,25 @@ class Player:
         await self.ws.close()
 
 
-async def play_moves(seats: list[Player], watchers: list[Player], cells: list[int], first_ply: int) -> dict:
-    """Each move acked to its mover and seen by everyone else, in order."""
+async def play_moves(
+    seats: list[Player],
+    watchers: list[Player],
+    cells: list[int],
+    first_ply: int,
+    latencies: list[float] | None = None,
+) -> dict:
+    """Each move acked to its mover and seen by everyone else, in order. ``latencies``
+    collects, per move, the seconds from sending it to the opponent's update."""
     update: dict = {}
     for ply, cell in enumerate(cells, start=first_ply):
-        mover = seats[ply % 2]
+        mover, opponent = seats[ply % 2], seats[1 - ply % 2]
+        sent = time.perf_counter()
         await mover.move(ply, cell)
         assert (await mover.recv("ack"))["ply"] == ply + 1
-        for client in [*seats, *watchers]:
+        for client in [opponent, mover, *watchers]:
             update = await client.recv("update")
+            if client is opponent and latencies is not None:
+                latencies.append(time.perf_counter() - sent)
             assert update["ply"] == ply + 1 and update["game"]["moves"][-1]["move"] == {"cell": cell}
     return update
 
@@ -163,7 +173,11 @@ def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path) -> N
                 ]
                 for client in (one, two, *fans):
                     assert (await client.connect())["ply"] == 0
-                final = await play_moves([one, two], fans, [1, 4, 2, 5, 3], first_ply=0)
+                latencies: list[float] = []
+                final = await play_moves([one, two], fans, [1, 4, 2, 5, 3], first_ply=0, latencies=latencies)
+                print(
+                    f"move -> opponent's update across processes: {sorted(latencies)[2] * 1000:.1f} ms median of 5"
+                )
                 for client in (one, two, *fans):
                     await client.close()
                 return final

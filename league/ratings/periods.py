@@ -1,0 +1,147 @@
+"""A rating period for any number of players: the shared core of the live path
+(league/rating_services.py), tournaments (``rate_period``) and the full recompute.
+
+Pure and deterministic: the same states and games in the same order give the same
+floats, which is why the incremental and the recomputed ratings agree exactly.
+
+Every player in a period is rated with the ratings everybody had before it (FIDE and
+Glickman both define a period that way); a one-game period is a live rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+from . import elo, glicko2
+
+ELO = "elo"
+GLICKO2 = "glicko2"
+#: Elo: an unrated player's first rating is set (§8.2) after this many games with a
+#: score above zero; until then the rating shown is the §8.2 estimate, provisional.
+ELO_INITIAL_GAMES = 5
+#: Glicko-2: a rating is provisional while its deviation is above this.
+GLICKO2_PROVISIONAL_RD = 110.0
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One player's rating in one list and variant, as the period engine needs it."""
+
+    system: str
+    rating: float
+    rd: float | None = None
+    volatility: float | None = None
+    games: int = 0
+    established: bool = False
+    reached_2400: bool = False
+    initial_results: list[tuple[float, float]] = field(default_factory=list)
+
+    @property
+    def provisional(self) -> bool:
+        if self.system == GLICKO2:
+            return (self.rd or 0.0) > GLICKO2_PROVISIONAL_RD
+        return not self.established
+
+
+def new_state(system: str) -> PlayerState:
+    """A player never rated in a list: Elo unrated at the hypothetical 1800, or
+    Glicko-2's 1500 / 350 / 0.06."""
+    if system == GLICKO2:
+        return PlayerState(GLICKO2, glicko2.DEFAULT_RATING, glicko2.DEFAULT_RD, glicko2.DEFAULT_VOLATILITY)
+    if system == ELO:
+        return PlayerState(ELO, float(elo.HYPOTHETICAL_OPPONENT))
+    raise ValueError(f"unknown rating system {system!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's line for one game of a period (stored as a RatingChange)."""
+
+    player: Hashable
+    opponent: Hashable
+    game: Hashable
+    opponent_rating: float
+    score: float
+    k: int | None
+    rating_before: float
+    rating_after: float
+    rd_before: float | None
+    rd_after: float | None
+    volatility_before: float | None
+    volatility_after: float | None
+    provisional: bool
+
+
+def rate_period(
+    states: dict[Hashable, PlayerState],
+    games: Iterable[tuple[Hashable, Hashable, Hashable, float]],
+    *,
+    system: str,
+    tau: float = 0.5,
+    junior: Callable[[Hashable], bool] = lambda player: False,
+) -> list[Entry]:
+    """Rate ``games`` = (game, player_a, player_b, score_of_a) as one period.
+
+    ``states`` maps players to their states; missing players get ``new_state``; the
+    states are updated in place. ``junior(player)`` says whether the FIDE junior K
+    applies. Returns one Entry per player per game, in game order.
+    """
+    games = list(games)
+    before: dict[Hashable, tuple[float, float | None, float | None]] = {}
+    for _, a, b, _ in games:
+        for player in (a, b):
+            state = states.get(player)
+            if state is None:
+                state = states[player] = new_state(system)
+            before[player] = (state.rating, state.rd, state.volatility)
+    # Each player's games of this period, against the opponents' pre-period ratings.
+    mine: dict[Hashable, list[tuple[Hashable, Hashable, float]]] = {}
+    for game, a, b, score_a in games:
+        mine.setdefault(a, []).append((game, b, score_a))
+        mine.setdefault(b, []).append((game, a, 1.0 - score_a))
+    ks: dict[Hashable, int | None] = {}
+    for player, played in mine.items():
+        state = states[player]
+        if system == GLICKO2:
+            results = [(before[o][0], before[o][1], s) for _, o, s in played]
+            state.rating, state.rd, state.volatility = glicko2.rate(
+                state.rating, state.rd, state.volatility, results, tau=tau
+            )
+            ks[player] = None
+        else:
+            ks[player] = _elo_period(state, [(before[o][0], s) for _, o, s in played], junior(player))
+        state.games += 0 if system == ELO else len(played)
+    entries = []
+    for game, a, b, score_a in games:
+        for player, opponent, score in ((a, b, score_a), (b, a, 1.0 - score_a)):
+            state = states[player]
+            rating, rd, volatility = before[player]
+            entries.append(Entry(
+                player, opponent, game, before[opponent][0], score, ks[player],
+                rating, state.rating, rd, state.rd, volatility, state.volatility, state.provisional,
+            ))
+    return entries
+
+
+def _elo_period(state: PlayerState, results: list[tuple[float, float]], junior: bool) -> int | None:
+    """FIDE Elo for one player and period; returns the K used (None while unrated)."""
+    n = len(results)
+    if not state.established:
+        state.initial_results.extend(results)
+        state.games += n
+        first = elo.initial_rating(state.initial_results)
+        state.rating = float(first if first is not None else elo.HYPOTHETICAL_OPPONENT)
+        if first is not None and state.games >= ELO_INITIAL_GAMES:
+            state.established = True
+            state.initial_results = []
+        state.reached_2400 = state.reached_2400 or (state.established and state.rating >= 2400)
+        return None
+    k = elo.k_factor(
+        rating=state.rating, games_before=state.games, reached_2400=state.reached_2400,
+        junior=junior, games_in_period=n,
+    )
+    state.rating += elo.rounded_change(state.rating, results, k)
+    state.games += n
+    state.reached_2400 = state.reached_2400 or state.rating >= 2400
+    return k
