@@ -18,7 +18,7 @@ from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
 from . import selectors, services
-from .models import Game, Observer, PrivateNote
+from .models import Game, Observer, PrivateNote  # reads only: services write
 from .realtime import game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
@@ -31,21 +31,6 @@ def notes_group(game_id: int, user_id: int) -> str:
 
 
 # -- database helpers (sync; called through database_sync_to_async) ---------------------
-# Observer rows are bookkeeping of open sockets, not game state: services have no
-# writer for them, so these two tiny helpers use the ORM directly.
-
-
-def _observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
-    Observer.objects.get_or_create(
-        channel_name=channel_name,
-        defaults={"game_id": game_id, "user": user if user.is_authenticated else None},
-    )
-    return Observer.objects.filter(game_id=game_id).count()
-
-
-def _observer_left(*, game_id: int, channel_name: str) -> int:
-    Observer.objects.filter(channel_name=channel_name).delete()
-    return Observer.objects.filter(game_id=game_id).count()
 
 
 def _seat_for(game_id: int, user: Any) -> tuple[bool, int | None]:
@@ -206,14 +191,14 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _start_observing(self) -> None:
         self.observing = True
-        count = await database_sync_to_async(_observer_joined)(
+        count = await database_sync_to_async(services.observer_joined)(
             game_id=self.game_id, user=self.user, channel_name=self.channel_name
         )
         await self._announce_observers(count)
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        count = await database_sync_to_async(_observer_left)(
+        count = await database_sync_to_async(services.observer_left)(
             game_id=self.game_id, channel_name=self.channel_name
         )
         await self._announce_observers(count)

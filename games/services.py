@@ -27,7 +27,7 @@ from accounts.models import User
 from accounts.services import play_eligibility
 
 from . import realtime, selectors, signals
-from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
+from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules import match as match_rules
 from .rules.ai import LEVELS as AI_LEVELS
@@ -209,6 +209,7 @@ def create_game(
     opponent: User | None = None,
     ai_level: str = "",
     creator_seat: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """A new game: against a user (a challenge they accept), an AI (starts at once),
     or an open challenge (no opponent: anyone may accept).
@@ -245,6 +246,9 @@ def create_game(
         return _start_match(rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat)
 
     game = _new_game_row(rule_set=rule_set, created_by=creator)
+    if rated:  # league/rating_services.py rates it when it ends (two people only)
+        game.rated = True
+        game.save(update_fields=["rated"])
     if rule_set.decider == RuleSet.Decider.CHALLENGER:
         mine = 0 if creator_seat is None else creator_seat
     else:  # seed or coin: a fair draw from the game's own seed, checkable after the game
@@ -694,6 +698,25 @@ def choose_match_version(*, match_id: int, user: User, version: str) -> Game:
     match.state = official.dump()
     match.save(update_fields=["state"])
     return _next_match_game(match, user)
+
+
+# -- observers -----------------------------------------------------------------------
+# One row per open socket of someone not seated: bookkeeping for the live count and
+# for moderation (who is watching), not game state.
+
+
+def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
+    """Record a watching socket; the number of observers now."""
+    Observer.objects.get_or_create(
+        channel_name=channel_name,
+        defaults={"game_id": game_id, "user": user if user.is_authenticated else None},
+    )
+    return Observer.objects.filter(game_id=game_id).count()
+
+
+def observer_left(*, game_id: int, channel_name: str) -> int:
+    Observer.objects.filter(channel_name=channel_name).delete()
+    return Observer.objects.filter(game_id=game_id).count()
 
 
 # -- notes -----------------------------------------------------------------------------

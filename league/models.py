@@ -134,7 +134,7 @@ class RatingChange(models.Model):
 class RatingAdjustment(models.Model):
     """A manual change by staff: the audit log (never edited; a reason is required)."""
 
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="adjustments")
+    # No link to the Rating row: a recompute rebuilds those, the audit log stays.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     variant = models.CharField(max_length=32)
     list_key = models.CharField(max_length=32)
@@ -191,3 +191,22 @@ class RecomputeRun(models.Model):
 
     def __str__(self) -> str:
         return f"Recompute {self.pk} ({self.status})"
+
+
+class RatingPeriod(models.Model):
+    """A tournament's rating period: its games are rated together, with the ratings of
+    before the period, when the tournament calls ``rating_services.rate_period``."""
+
+    key = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name or self.key
+
+
+class PeriodGame(models.Model):
+    """A game kept out of live rating because its tournament rates by period."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rating_period_link")
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="period_games")

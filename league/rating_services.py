@@ -1,0 +1,500 @@
+"""Writes for ratings: the only code that changes Rating, RatingChange, RatingAdjustment.
+
+Three ways in, one engine (league/ratings/periods.py):
+* ``rate_game`` (the Celery task ``league.rate_game``): live ratings, one game a period,
+  exactly once, in the order games ended;
+* ``rate_period``: a tournament's games as one period, applied at its end;
+* ``recompute_all``: every rating again from the game log (command and admin action).
+
+All of them hold the RatingLedger row lock while they write, so they never interleave.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, connections, transaction
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from accounts.models import User
+from games.models import Game
+
+from .models import (
+    LEAGUE_LIST,
+    Club,
+    PeriodGame,
+    Rating,
+    RatingAdjustment,
+    RatingChange,
+    RatingLedger,
+    RatingPeriod,
+    RecomputeRun,
+)
+from .ratings import periods
+from .ratings.periods import Entry, PlayerState
+
+#: The league's system ("elo" or "glicko2") and Glicko-2's tau; clubs choose their own.
+LEAGUE_SYSTEM: str = getattr(settings, "LEAGUE_RATING_SYSTEM", periods.ELO)
+GLICKO2_TAU: float = getattr(settings, "GLICKO2_TAU", 0.5)
+#: Test hook only: seconds to sleep after writing, before commit (the killed-worker test).
+PAUSE_ENV = "LEAGUE_RATING_PAUSE_AFTER_WRITE"
+PAUSE_MARKER_ENV = "LEAGUE_RATING_PAUSE_MARKER"
+
+ListSpec = tuple[str, int | None, str]  # (list_key, club id, system)
+
+
+# -- the lock and what is waiting -------------------------------------------------
+
+
+def _lock_ledger() -> RatingLedger:
+    RatingLedger.objects.get_or_create(pk=1)
+    return RatingLedger.objects.select_for_update().get(pk=1)
+
+
+def rateable_games() -> QuerySet[Game]:
+    """Finished rated games between two people (AI games are never rated), outside any
+    tournament period, in the order they ended."""
+    return (
+        Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
+        .exclude(Exists(PeriodGame.objects.filter(game=OuterRef("pk"))))
+        .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
+        .filter(humans=2)
+        .order_by("finished_at", "id")
+    )
+
+
+def pending_games(up_to: Game | None = None) -> QuerySet[Game]:
+    """Rateable games with no rating change yet, ending no later than ``up_to``."""
+    games = rateable_games().exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk"))))
+    if up_to is not None and up_to.finished_at is not None:
+        games = games.filter(Q(finished_at__lt=up_to.finished_at) | Q(finished_at=up_to.finished_at, id__lte=up_to.id))
+    return games
+
+
+# -- live ratings -------------------------------------------------------------------
+
+
+def rate_game(*, game_id: int) -> int:
+    """Rate ``game_id`` and every earlier finished game still unrated, oldest first.
+
+    Idempotent: a game that already has its rating changes is skipped, and the unique
+    (game, player, list) constraint stops a second application if anything slipped
+    past the lock. Returns how many games this call rated.
+    """
+    with transaction.atomic():
+        ledger = _lock_ledger()
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.FINISHED:
+            return 0
+        rated = 0
+        for pending in pending_games(up_to=game).select_related(None):
+            _apply_periods(ledger, [pending], period=f"game-{pending.pk}")
+            rated += 1
+            _pause_for_tests()
+        ledger.save(update_fields=["last_sequence"])
+        return rated
+
+
+def _pause_for_tests() -> None:
+    """Lets the killed-worker test kill a worker holding written, uncommitted rows."""
+    seconds = float(os.environ.get(PAUSE_ENV, "0") or 0)
+    if seconds:
+        marker = os.environ.get(PAUSE_MARKER_ENV)
+        if marker:
+            Path(marker).write_text(str(os.getpid()))
+        time.sleep(seconds)
+
+
+# -- tournament periods ---------------------------------------------------------------
+
+
+def defer_to_period(*, games: Iterable[Game], key: str, name: str = "") -> RatingPeriod:
+    """Keep ``games`` out of live rating: their tournament rates them as one period."""
+    period, _ = RatingPeriod.objects.get_or_create(key=key, defaults={"name": name})
+    for game in games:
+        PeriodGame.objects.get_or_create(game=game, defaults={"period": period})
+    return period
+
+
+def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
+    """Rate ``games`` as one period (a tournament), with everybody's ratings from before
+    it; applied now, at the period's end. Idempotent per (game, player, list).
+
+    Games that are unfinished, unrated, or not between two people are left out.
+    Returns how many games were rated.
+    """
+    with transaction.atomic():
+        ledger = _lock_ledger()
+        period = defer_to_period(games=games, key=key, name=name)
+        ids = [g.pk for g in games]
+        todo = [
+            g for g in Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, rated=True)
+            .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(humans=2)
+            .exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk")))).order_by("finished_at", "id")
+        ]
+        _apply_periods(ledger, todo, period=key)
+        if period.applied_at is None:
+            period.applied_at = timezone.now()
+            period.save(update_fields=["applied_at"])
+        ledger.save(update_fields=["last_sequence"])
+        return len(todo)
+
+
+# -- applying a period to the stored ratings ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _GameFacts:
+    game_id: int
+    variant: str
+    white: int  # seat 0's user id
+    black: int
+    score: float  # seat 0's score
+    finished_at: datetime
+
+
+def _facts(game: Game) -> _GameFacts:
+    seats = {seat.number: seat.user_id for seat in game.seats.all()}
+    score = 0.5 if game.winner_seat is None else (1.0 if game.winner_seat == 0 else 0.0)
+    return _GameFacts(game.pk, game.variant, seats[0], seats[1], score, game.finished_at)
+
+
+def lists_for(a: int, b: int) -> list[ListSpec]:
+    """The league's list, and each club list both players are members of."""
+    clubs = Club.objects.filter(own_rating_list=True, memberships__user_id=a).filter(memberships__user_id=b)
+    return [(LEAGUE_LIST, None, LEAGUE_SYSTEM)] + [(f"club-{c.pk}", c.pk, c.rating_system) for c in clubs]
+
+
+def _junior_years(user_ids: Iterable[int]) -> dict[int, int]:
+    """The last year each user counts as a FIDE junior (the year of the 18th birthday)."""
+    return {
+        pk: born.year + 18
+        for pk, born in User.objects.filter(pk__in=set(user_ids), profile__date_of_birth__isnull=False)
+        .values_list("pk", "profile__date_of_birth")
+    }
+
+
+def _state_of(row: Rating) -> PlayerState:
+    return PlayerState(
+        row.system, row.rating, row.rd, row.volatility, row.games, row.established, row.reached_2400,
+        [tuple(pair) for pair in row.initial_results],
+    )
+
+
+def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> None:
+    """Rate ``games`` as one period in every list they count for, and store it."""
+    if not games:
+        return
+    facts = [_facts(g) for g in games]
+    juniors = _junior_years([f.white for f in facts] + [f.black for f in facts])
+    # (list, variant) -> the games of this period in it
+    groups: dict[tuple[ListSpec, str], list[_GameFacts]] = {}
+    for fact in facts:
+        for spec in lists_for(fact.white, fact.black):
+            groups.setdefault((spec, fact.variant), []).append(fact)
+    finished = {f.game_id: f.finished_at for f in facts}
+    for (spec, variant), its_games in groups.items():
+        list_key, club_id, system = spec
+        players = {f.white for f in its_games} | {f.black for f in its_games}
+        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(
+            list_key=list_key, variant=variant, user_id__in=players)}
+        states: dict[Any, PlayerState] = {pk: _state_of(row) for pk, row in rows.items()}
+        year = max(f.finished_at for f in its_games).year
+        entries = periods.rate_period(
+            states, [(f.game_id, f.white, f.black, f.score) for f in its_games], system=system, tau=GLICKO2_TAU,
+            junior=lambda pk: juniors.get(pk, 0) >= year,
+        )
+        changes = []
+        for entry in entries:
+            ledger.last_sequence += 1
+            changes.append(_change_row(entry, variant, list_key, system, period, finished[entry.game],
+                                       ledger.last_sequence))
+        RatingChange.objects.bulk_create(changes)
+        for pk in players:
+            row = rows.get(pk) or Rating(user_id=pk, variant=variant, list_key=list_key, club_id=club_id)
+            _copy_state(row, states[pk], system)
+            row.save()
+
+
+def _change_row(entry: Entry, variant: str, list_key: str, system: str, period: str, finished_at: datetime,
+                sequence: int) -> RatingChange:
+    return RatingChange(
+        game_id=entry.game, user_id=entry.player, opponent_id=entry.opponent, variant=variant,
+        list_key=list_key, system=system, period=period, opponent_rating=entry.opponent_rating,
+        score=entry.score, k=entry.k, rating_before=entry.rating_before, rating_after=entry.rating_after,
+        rd_before=entry.rd_before, rd_after=entry.rd_after, volatility_before=entry.volatility_before,
+        volatility_after=entry.volatility_after, provisional=entry.provisional, finished_at=finished_at,
+        sequence=sequence,
+    )
+
+
+def _copy_state(row: Rating, state: PlayerState, system: str) -> None:
+    row.system = system
+    row.rating, row.rd, row.volatility = state.rating, state.rd, state.volatility
+    row.games, row.established, row.reached_2400 = state.games, state.established, state.reached_2400
+    row.initial_results = [list(pair) for pair in state.initial_results]
+    row.provisional = state.provisional
+
+
+# -- manual adjustments ---------------------------------------------------------------
+
+
+def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: User | None) -> RatingAdjustment:
+    """Set a rating by hand. The reason is required and the change kept in the audit log;
+    a recompute re-applies it at the same point of the log."""
+    if not reason or not reason.strip():
+        raise ServiceError("reason-required", "A manual adjustment needs a reason.")
+    with transaction.atomic():
+        _lock_ledger()
+        row = Rating.objects.select_for_update().get(pk=rating.pk)
+        adjustment = RatingAdjustment.objects.create(
+            user_id=row.user_id, variant=row.variant, list_key=row.list_key, rating_before=row.rating,
+            rating_after=float(new_rating), reason=reason.strip(), made_by=made_by,
+        )
+        row.rating = float(new_rating)
+        row.save(update_fields=["rating", "updated_at"])
+        return adjustment
+
+
+# -- full recompute -------------------------------------------------------------------
+
+_GAMES_SQL = """
+SELECT g.id, g.variant, g.finished_at, g.winner_seat, s0.user_id, s1.user_id
+FROM games_game g
+JOIN games_seat s0 ON s0.game_id = g.id AND s0.number = 0
+JOIN games_seat s1 ON s1.game_id = g.id AND s1.number = 1
+WHERE g.status = 'finished' AND g.rated AND g.finished_at IS NOT NULL
+  AND s0.user_id IS NOT NULL AND s1.user_id IS NOT NULL
+ORDER BY g.finished_at, g.id
+"""
+
+_CHANGE_COLUMNS = (
+    "game_id", "user_id", "opponent_id", "variant", "list_key", "system", "period", "opponent_rating", "score",
+    "k", "rating_before", "rating_after", "rd_before", "rd_after", "volatility_before", "volatility_after",
+    "provisional", "finished_at", "sequence",
+)
+
+
+@dataclass
+class RecomputeResult:
+    games: int
+    changes: int
+    seconds: float
+
+
+def recompute_all(
+    *, progress: Callable[[int, int], None] | None = None, batch_size: int = 50_000
+) -> RecomputeResult:
+    """Every rating again from the game log, in the order games ended.
+
+    Streams the games with a server-side cursor, rates them in memory with the same
+    engine as the live path, and writes the changes with COPY (PostgreSQL) or
+    bulk_create in batches. Manual adjustments are re-applied at their place in time;
+    tournament periods at the time they were applied. ``progress(done, total)``.
+    """
+    started = time.perf_counter()
+    with transaction.atomic():
+        ledger = _lock_ledger()
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*) FROM ({_GAMES_SQL}) AS rateable")
+            total = cursor.fetchone()[0]
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        run = _Recompute(total, progress, batch_size)
+        run.go()
+        ledger.last_sequence = run.sequence
+        ledger.save(update_fields=["last_sequence"])
+    return RecomputeResult(total, run.sequence, time.perf_counter() - started)
+
+
+class _Recompute:
+    """The in-memory state of one recompute."""
+
+    def __init__(self, total: int, progress: Callable[[int, int], None] | None, batch_size: int) -> None:
+        self.total, self.progress, self.batch_size = total, progress, batch_size
+        self.states: dict[tuple[str, str], dict[Any, PlayerState]] = {}
+        self.clubs: dict[str, tuple[int, str]] = {}
+        self.user_lists: dict[int, set[str]] = {}
+        for club in Club.objects.filter(own_rating_list=True):
+            key = f"club-{club.pk}"
+            self.clubs[key] = (club.pk, club.rating_system)
+            for user_id in club.memberships.values_list("user_id", flat=True):
+                self.user_lists.setdefault(user_id, set()).add(key)
+        self.juniors = dict(
+            User.objects.filter(profile__date_of_birth__isnull=False).values_list("pk", "profile__date_of_birth__year")
+        )
+        self.deferred = dict(PeriodGame.objects.values_list("game_id", "period__key"))
+        self.period_times = dict(RatingPeriod.objects.filter(applied_at__isnull=False).values_list("key", "applied_at"))
+        self.period_games: dict[str, list[tuple]] = {}
+        # events that are not single games, by time: (when, kind, payload)
+        self.events = sorted(
+            [(a.created_at, 0, a) for a in RatingAdjustment.objects.order_by("created_at", "id")]
+            + [(when, 1, key) for key, when in self.period_times.items()],
+            key=lambda item: (item[0], item[1]),
+        )
+        self.next_event = 0
+        self.sequence = 0
+        self.rows: list[tuple] = []
+
+    def go(self) -> None:
+        done = 0
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(_GAMES_SQL)
+            while chunk := cursor.fetchmany(10_000):
+                if connection.vendor == "sqlite":  # raw SQLite rows carry datetimes as text (UTC)
+                    chunk = [(g[0], g[1], _sqlite_datetime(g[2]), *g[3:]) for g in chunk]
+                for game in chunk:
+                    self._events_until(game[2])
+                    if game[0] in self.deferred:
+                        self.period_games.setdefault(self.deferred[game[0]], []).append(game)
+                    else:
+                        self._rate([game], f"game-{game[0]}")
+                    if len(self.rows) >= self.batch_size:
+                        self._flush()
+                done += len(chunk)
+                if self.progress:
+                    self.progress(done, self.total)
+        self._events_until(None)
+        self._flush()
+        self._save_ratings()
+
+    def _events_until(self, when: datetime | None) -> None:
+        while self.next_event < len(self.events) and (when is None or self.events[self.next_event][0] <= when):
+            _, kind, payload = self.events[self.next_event]
+            self.next_event += 1
+            if kind == 0:  # a manual adjustment: the rating staff set
+                state = self.states.get((payload.list_key, payload.variant), {}).get(payload.user_id)
+                if state is not None:
+                    state.rating = payload.rating_after
+            else:
+                self._rate(self.period_games.pop(payload, []), payload)
+
+    def _lists(self, white: int, black: int) -> list[tuple[str, int | None, str]]:
+        specs: list[tuple[str, int | None, str]] = [(LEAGUE_LIST, None, LEAGUE_SYSTEM)]
+        mine, theirs = self.user_lists.get(white), self.user_lists.get(black)
+        if mine and theirs:
+            for key in sorted(mine & theirs, key=lambda k: int(k.split("-")[1])):
+                specs.append((key, *self.clubs[key]))
+        return specs
+
+    def _rate(self, games: list[tuple], period: str) -> None:
+        groups: dict[tuple[tuple[str, int | None, str], str], list[tuple]] = {}
+        for game in games:
+            for spec in self._lists(game[4], game[5]):
+                groups.setdefault((spec, game[1]), []).append(game)
+        for (spec, variant), its_games in groups.items():
+            list_key, _, system = spec
+            year = max(g[2] for g in its_games).year
+            finished = {g[0]: g[2] for g in its_games}
+            entries = periods.rate_period(
+                self.states.setdefault((list_key, variant), {}),
+                [(g[0], g[4], g[5], 0.5 if g[3] is None else (1.0 if g[3] == 0 else 0.0)) for g in its_games],
+                system=system, tau=GLICKO2_TAU, junior=lambda pk: self.juniors.get(pk, -99) + 18 >= year,
+            )
+            for e in entries:
+                self.sequence += 1
+                self.rows.append((
+                    e.game, e.player, e.opponent, variant, list_key, system, period, e.opponent_rating, e.score,
+                    e.k, e.rating_before, e.rating_after, e.rd_before, e.rd_after, e.volatility_before,
+                    e.volatility_after, e.provisional, finished[e.game], self.sequence,
+                ))
+
+    def _flush(self) -> None:
+        if not self.rows:
+            return
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                raw = cursor.cursor  # psycopg 3's own cursor, for COPY
+                columns = ", ".join(_CHANGE_COLUMNS)
+                with raw.copy(f"COPY league_ratingchange ({columns}) FROM STDIN") as copy:
+                    for row in self.rows:
+                        copy.write_row(row)
+        else:
+            RatingChange.objects.bulk_create(
+                [RatingChange(**dict(zip(_CHANGE_COLUMNS, row, strict=True))) for row in self.rows], batch_size=2000
+            )
+        self.rows = []
+
+    def _save_ratings(self) -> None:
+        specs = {LEAGUE_LIST: None} | {key: club_id for key, (club_id, _) in self.clubs.items()}
+        systems = {LEAGUE_LIST: LEAGUE_SYSTEM} | {key: system for key, (_, system) in self.clubs.items()}
+        rows = []
+        for (list_key, variant), states in self.states.items():
+            for user_id, state in states.items():
+                row = Rating(user_id=user_id, variant=variant, list_key=list_key, club_id=specs[list_key])
+                _copy_state(row, state, systems[list_key])
+                rows.append(row)
+        Rating.objects.bulk_create(rows, batch_size=5000)
+
+
+def run_recompute(run_id: int) -> RecomputeRun:
+    """Run a queued RecomputeRun, keeping its progress on the row for the admin page."""
+    run = RecomputeRun.objects.get(pk=run_id)
+    if run.status not in (RecomputeRun.Status.QUEUED, RecomputeRun.Status.RUNNING):
+        return run
+    RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.RUNNING)
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        # The recompute's transaction is not visible to the admin: progress is written
+        # on a second connection (see _progress_writer) at most a few times a second.
+        now = time.monotonic()
+        if now - last[0] > 0.3 or done == total:
+            last[0] = now
+            _write_progress(run_id, done, total)
+
+    try:
+        result = recompute_all(progress=progress)
+    except Exception as err:  # noqa: BLE001 - the run row shows any failure to staff
+        RecomputeRun.objects.filter(pk=run_id).update(
+            status=RecomputeRun.Status.FAILED, error=repr(err), finished_at=timezone.now())
+        raise
+    RecomputeRun.objects.filter(pk=run_id).update(
+        status=RecomputeRun.Status.DONE, total=result.games, done=result.games, changes_written=result.changes,
+        seconds=result.seconds, finished_at=timezone.now())
+    return RecomputeRun.objects.get(pk=run_id)
+
+
+def _sqlite_datetime(value: Any) -> datetime:
+    parsed = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+PROGRESS_ALIAS = "league_progress"
+
+
+def _write_progress(run_id: int, done: int, total: int) -> None:
+    """Progress that others can see while the recompute's transaction is still open:
+    on PostgreSQL a second connection commits it to the run row; SQLite allows one
+    writer, so there it goes to the cache (the embedded runtime is one process)."""
+    if connection.vendor != "postgresql":
+        cache.set(progress_cache_key(run_id), (done, total), 3600)
+        return
+    if PROGRESS_ALIAS not in connections.settings:
+        connections.settings[PROGRESS_ALIAS] = dict(connection.settings_dict)
+    with connections[PROGRESS_ALIAS].cursor() as cursor:
+        cursor.execute("UPDATE league_recomputerun SET done = %s, total = %s WHERE id = %s", [done, total, run_id])
+
+
+def progress_cache_key(run_id: int) -> str:
+    return f"league:recompute:{run_id}"
+
+
+def queue_recompute(*, requested_by: User | None) -> RecomputeRun:
+    """A RecomputeRun row and its Celery task (sent after commit)."""
+    from .tasks import recompute_ratings
+
+    run = RecomputeRun.objects.create(requested_by=requested_by)
+    transaction.on_commit(lambda: recompute_ratings.delay(run.pk))
+    return run
+
