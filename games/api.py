@@ -28,16 +28,10 @@ from accounts.models import User
 
 from . import selectors, services
 from .models import Game, PrivateNote, RuleSet
-from .rules import RuleError, get_variant, variant_slugs
+from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
 
 #: Refusals with a status of their own; every other ServiceError is 400.
-STATUS_BY_CODE: dict[str, int] = {
-    "no-such-game": status.HTTP_404_NOT_FOUND,
-    "stale-ply": status.HTTP_409_CONFLICT,
-}
-
-
 # -- response shapes (documentation of selectors.game_payload) ------------------------
 
 
@@ -74,9 +68,26 @@ class RulesSummarySerializer(serializers.Serializer):
     seconds_per_game = serializers.IntegerField(allow_null=True)
 
 
+class VersionChoiceSerializer(serializers.Serializer):
+    chooser = serializers.CharField()
+    chooser_id = serializers.IntegerField(allow_null=True, help_text="The chooser's user id (None: an AI).")
+    versions = serializers.ListField(child=serializers.CharField())
+
+
 class MatchRefSerializer(serializers.Serializer):
+    """Where the game's match stands (a series, or the official T-Tic-T-Tac-Toe match)."""
+
     id = serializers.IntegerField()
-    number = serializers.IntegerField()
+    kind = serializers.CharField(help_text='"series" or "official".')
+    number = serializers.IntegerField(help_text="This game's number in the match.")
+    status = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    score = serializers.ListField(child=serializers.IntegerField(), help_text="Games won by match players 0 and 1.")
+    stage = serializers.CharField()
+    text = serializers.CharField(allow_blank=True)
+    version = serializers.CharField(required=False, allow_null=True)
+    next_game = serializers.IntegerField(allow_null=True, help_text="The match's next game, once it exists.")
+    choose_version = VersionChoiceSerializer(allow_null=True, help_text="Set while the chooser must pick.")
 
 
 class ResultSerializer(serializers.Serializer):
@@ -226,21 +237,9 @@ class VariantSerializer(serializers.Serializer):
 # -- views ----------------------------------------------------------------------------
 
 
-def _refusal(err: ServiceError) -> Response:
-    return Response(err.as_dict(), status=STATUS_BY_CODE.get(err.code, status.HTTP_400_BAD_REQUEST))
-
-
 class GamesAPIView(GenericAPIView):
-    """Turns the services' refusals into the one error shape with the right status."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, RuleError):  # raised before a service could wrap it (an unknown variant)
-            exc = ServiceError(exc.code, exc.message)
-        elif isinstance(exc, Game.DoesNotExist):  # services.accept_challenge's plain .get()
-            exc = ServiceError("no-such-game", "There is no such game.")
-        if isinstance(exc, ServiceError):
-            return _refusal(exc)
-        return super().handle_exception(exc)
+    """Base of the games endpoints. Refusals (ServiceError, RuleError) become the one
+    error shape, with their status, in config.api's exception handler."""
 
 
 def _load(game_id: int) -> Game:
@@ -423,6 +422,26 @@ GameAbortView = _action_view(services.abort, "Call the game off before the first
 GameClaimTimeoutView = _action_view(
     services.claim_timeout, "Finish the game if a player ran out of time", "claim_timeout"
 )
+
+
+class MatchVersionRequestSerializer(serializers.Serializer):
+    version = serializers.ChoiceField(choices=["1.0", "2.0"])
+
+
+class MatchVersionView(GamesAPIView):
+    """The official T-Tic-T-Tac-Toe match: the classic game's winner picks the version."""
+
+    @extend_schema(
+        operation_id="matches_choose_version",
+        summary="Choose Version 1.0 or 2.0 (the official match's classic-game winner)",
+        request=MatchVersionRequestSerializer,
+        responses={200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        body = MatchVersionRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.choose_match_version(match_id=pk, user=request.user, version=body.validated_data["version"])
+        return Response(_payload_for(request, game.pk))
 
 
 class GameNoteView(GamesAPIView):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:pk>/abort/", api.GameAbortView.as_view(), name="api-game-abort"),
     path("games/<int:pk>/claim-timeout/", api.GameClaimTimeoutView.as_view(), name="api-game-claim-timeout"),
     path("games/<int:pk>/note/", api.GameNoteView.as_view(), name="api-game-note"),
+    path("matches/<int:pk>/version/", api.MatchVersionView.as_view(), name="api-match-version"),
     path("rule-sets/", api.RuleSetListCreateView.as_view(), name="api-rule-sets"),
     path("rule-sets/<int:pk>/", api.RuleSetDetailView.as_view(), name="api-rule-set"),
     path("rule-sets/<int:pk>/revise/", api.RuleSetReviseView.as_view(), name="api-rule-set-revise"),

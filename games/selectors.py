@@ -68,7 +68,7 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
             "seconds_per_move": game.rule_set.seconds_per_move,
             "seconds_per_game": game.rule_set.seconds_per_game,
         },
-        "match": {"id": game.match_id, "number": game.number_in_match} if game.match_id else None,
+        "match": match_summary(game) if game.match_id else None,
         "seed_hash": game.seed_hash,
         "seed": game.seed if game.is_over else None,
         "result": (
@@ -82,8 +82,58 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
     return payload
 
 
+def match_summary(game: Game) -> dict[str, Any]:
+    """Where the game's match stands: score, what comes next, who must choose."""
+    from .models import Match
+    from .rules.match import MatchState
+    from .rules.variants.ttt5.match import TTTMatch
+
+    match = game.match
+    assert match is not None
+    names = [_player_name(p) for p in match.players]
+    latest = match.games.order_by("-number_in_match").values_list("pk", "number_in_match").first()
+    summary: dict[str, Any] = {
+        "id": match.pk,
+        "kind": match.kind,
+        "number": game.number_in_match,
+        "status": match.status,
+        "players": names,
+        "next_game": latest[0] if latest and latest[1] > (game.number_in_match or 0) else None,
+        "choose_version": None,
+    }
+    if match.kind == Match.Kind.OFFICIAL:
+        official = TTTMatch.load(match.state)
+        step = official.next_step()
+        summary.update(score=list(official.score), stage=step["stage"], text=step.get("text", ""),
+                       version=official.version)
+        if step["stage"] == "version":
+            chooser = match.players[official.chooser or 0]
+            summary["choose_version"] = {
+                "chooser": names[official.chooser or 0],
+                "chooser_id": chooser.get("user"),
+                "versions": step["versions"],
+            }
+    else:
+        series = MatchState.load(match.state)
+        summary.update(score=list(series.score), stage="over" if series.is_over else "games", text="")
+    return summary
+
+
+def _player_name(data: dict[str, Any]) -> str:
+    from accounts.models import User
+
+    if data.get("user"):
+        user = User.objects.filter(pk=data["user"]).select_related("profile").first()
+        return user.name if user else "?"
+    return f"AI ({data.get('ai_level')})"
+
+
 def load_game(game_id: int) -> Game:
-    return Game.objects.select_related("rule_set").prefetch_related("seats__user__profile").get(pk=game_id)
+    return (
+        Game.objects.select_related("rule_set", "match")
+        .prefetch_related("seats__user__profile")
+        .get(pk=game_id)
+    )
 
 
 def update_message(game_id: int) -> dict[str, Any]:

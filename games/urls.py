@@ -14,4 +14,5 @@ urlpatterns = [
     path("<int:game_id>/board/", views.board, name="board"),
     path("<int:game_id>/note/", views.note, name="note"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("match/<int:match_id>/version/", views.match_version, name="match-version"),
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -448,3 +449,17 @@ def replay(request: Request, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/replay.html#replay-step", context)
     return render(request, "games/replay.html", context)
+
+
+@login_required
+@require_POST
+def match_version(request: PlayerRequest, match_id: int) -> HttpResponse:
+    """The official T-Tic-T-Tac-Toe match: the classic game's winner picks the version."""
+    try:
+        game = services.choose_match_version(
+            match_id=match_id, user=request.user, version=request.POST.get("version", "")
+        )
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("games:lobby")
+    return redirect("games:game", game.pk)

@@ -97,9 +97,15 @@ class RatingChange(models.Model):
     game twice, whatever happens to the locks.
     """
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
-    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # A derived log that recompute_all rebuilds with COPY: no database-level foreign keys
+    # (millions of deferred checks at commit) and no indexes the unique one covers.
+    # Django still cascades deletes of games and users here.
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes",
+                             db_constraint=False, db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes",
+                             db_constraint=False, db_index=False)
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                                 db_constraint=False, db_index=False)
     variant = models.CharField(max_length=32)
     list_key = models.CharField(max_length=32, default=LEAGUE_LIST)
     system = models.CharField(max_length=8, choices=RatingSystem.choices)
@@ -121,10 +127,7 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user", "list_key"], name="rating_change_once_per_game_player")
         ]
-        indexes = [
-            models.Index(fields=["user", "list_key", "variant", "sequence"]),
-            models.Index(fields=["period"]),
-        ]
+        indexes = [models.Index(fields=["user", "list_key", "variant", "sequence"])]
         ordering = ["sequence"]
 
     def __str__(self) -> str:

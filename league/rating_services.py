@@ -308,8 +308,9 @@ def recompute_all(
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({_GAMES_SQL}) AS rateable")
             total = cursor.fetchone()[0]
-        RatingChange.objects.all().delete()
-        Rating.objects.all().delete()
+        with connection.cursor() as cursor:  # no signals or cascades hang on these rows
+            cursor.execute(f"DELETE FROM {RatingChange._meta.db_table}")
+            cursor.execute(f"DELETE FROM {Rating._meta.db_table}")
         run = _Recompute(total, progress, batch_size)
         run.go()
         ledger.last_sequence = run.sequence

@@ -1,0 +1,68 @@
+"""A match as players meet it: its score and next game in every payload, and the
+official T-Tic-T-Tac-Toe version choice through the page and the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import selectors, services
+from games.models import Game, Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _finish_preliminaries(alice, bob) -> Match:
+    """Alice wins rock-paper-scissors and then the classic game: she must choose."""
+    rules = services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
+    rps = services.create_game(creator=alice, rule_set=rules, opponent=bob)
+    services.submit_move(game_id=rps.pk, user=alice, ply=0, move={"throw": "paper"})
+    services.submit_move(game_id=rps.pk, user=bob, ply=1, move={"throw": "rock"})
+    classic = rps.match.games.get(number_in_match=2)
+    assert classic.variant == "classic" and classic.seats.get(number=0).user == alice  # the rps winner is X
+    for ply, cell in enumerate([1, 4, 2, 5, 3]):
+        services.submit_move(game_id=classic.pk, user=(alice, bob)[ply % 2], ply=ply, move={"cell": cell})
+    return Match.objects.get(pk=rps.match_id)
+
+
+def test_the_payload_says_who_must_choose_and_the_page_offers_it(client, make_player):
+    alice, bob = make_player(username="alice"), make_player(username="bob")
+    match = _finish_preliminaries(alice, bob)
+    classic = match.games.get(number_in_match=2)
+    summary = selectors.game_payload(selectors.load_game(classic.pk), None)["match"]
+    assert summary["stage"] == "version" and summary["choose_version"]["chooser_id"] == alice.pk
+    assert summary["next_game"] is None
+    client.force_login(bob)
+    assert "Waiting for" in client.get(reverse("games:game", args=[classic.pk])).content.decode()
+    response = client.post(reverse("games:match-version", args=[match.pk]), {"version": "1.0"})
+    assert response.status_code == 302 and not match.games.filter(variant="t-tic-t-tac-toe").exists()
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[classic.pk])).content.decode()
+    assert "choose the version" in page and 'value="2.0"' in page
+    response = client.post(reverse("games:match-version", args=[match.pk]), {"version": "2.0"})
+    first = match.games.get(variant="t-tic-t-tac-toe")
+    assert response.url == reverse("games:game", args=[first.pk])
+    assert first.options["version"] == "2.0" and first.seats.get(number=0).user == alice
+    summary = selectors.game_payload(selectors.load_game(classic.pk), None)["match"]
+    assert summary["next_game"] == first.pk and summary["choose_version"] is None
+
+
+def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, make_player):
+    from rest_framework.authtoken.models import Token
+
+    alice, bob = make_player(username="alice"), make_player(username="bob")
+    match = _finish_preliminaries(alice, bob)
+    url = f"/api/v1/matches/{match.pk}/version/"
+    bob_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=bob).key}"}
+    alice_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
+    refused = client.post(url, {"version": "1.0"}, content_type="application/json", **bob_auth)
+    assert refused.status_code == 400 and refused.json()["code"] and refused.json()["message"]
+    bad = client.post(url, {"version": "3.0"}, content_type="application/json", **alice_auth)
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+    chosen = client.post(url, {"version": "1.0"}, content_type="application/json", **alice_auth)
+    assert chosen.status_code == 200
+    body = chosen.json()
+    assert body["variant"] == "t-tic-t-tac-toe" and body["rules"]["options"]["version"] == "1.0"
+    assert Game.objects.filter(match=match, variant="t-tic-t-tac-toe").count() == 1
+    assert client.post("/api/v1/matches/999999/version/", {"version": "1.0"},
+                       content_type="application/json", **alice_auth).status_code == 404

@@ -1,0 +1,52 @@
+"""Run by the killed-worker tests as a separate process against a scratch database.
+
+    python tests/league/ratings_worker_script.py setup      -> prints a finished rated game's id
+    python tests/league/ratings_worker_script.py run GAME   -> runs the rating task here
+    python tests/league/ratings_worker_script.py send GAME  -> queues it on the broker
+    python tests/league/ratings_worker_script.py count GAME -> "<changes> <games of the winner>"
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import django  # noqa: E402
+
+django.setup()
+
+from datetime import date  # noqa: E402
+
+from accounts import services as accounts  # noqa: E402
+from games.models import Game  # noqa: E402
+from league import tasks  # noqa: E402
+from league.models import Rating, RatingChange  # noqa: E402
+
+
+def main(command: str, game_id: int | None = None) -> None:
+    if command == "setup":
+        from tests.league.ratings_helpers import finished_game
+
+        users = [
+            accounts.register_player(
+                username=f"killtest{n}", password="a-long-Passw0rd!", date_of_birth=date(1990, 1, 1), country="GB",
+                guardian_name="G", guardian_email="g@example.com",
+            ).user
+            for n in (1, 2)
+        ]
+        print(finished_game(users[0], users[1]).pk)
+    elif command == "run":
+        tasks.rate_game.apply(args=[game_id], throw=True)
+    elif command == "send":
+        tasks.rate_game.delay(game_id)
+    elif command == "count":
+        game = Game.objects.get(pk=game_id)
+        winner = game.seats.get(number=game.winner_seat).user_id
+        rating = Rating.objects.filter(user_id=winner, list_key="league").first()
+        print(RatingChange.objects.filter(game_id=game_id).count(), rating.games if rating else 0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
