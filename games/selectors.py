@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from .models import Game, Move, Seat
+from .models import Game, Move, RuleSet, Seat
 from .rules import get_variant
 
 OBSERVER = "observer"
@@ -146,6 +146,11 @@ def update_message(game_id: int) -> dict[str, Any]:
         "ply": game.ply,
         "views": {viewer_key(v): game_payload(game, v, moves=moves) for v in (0, 1, None)},
     }
+
+
+def current_rule_sets() -> QuerySet[RuleSet]:
+    """The latest version of every house-rule set, for choosing one."""
+    return RuleSet.objects.filter(is_current=True).order_by("variant", "name")
 
 
 def lobby_games() -> dict[str, QuerySet[Game]]:

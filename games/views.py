@@ -84,7 +84,10 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         "games": games,
         "variants": [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()],
         "ai_levels": list(AI_LEVELS),
-        "form": {"variant": "classic", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0"},
+        "rule_sets": selectors.current_rule_sets(),
+        "form": {
+            "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0"
+        },
         "error": None,
     }
     context.update(extra)
@@ -105,13 +108,16 @@ def lobby(request: Request) -> HttpResponse:
 def create(request: PlayerRequest) -> HttpResponse:
     form = {
         key: request.POST.get(key, "").strip()
-        for key in ("variant", "opponent", "username", "ai_level", "seat")
+        for key in ("variant", "rule_set", "opponent", "username", "ai_level", "seat")
     }
     try:
-        kwargs: dict[str, Any] = {"creator": request.user, "variant": form["variant"] or "classic"}
-        if kwargs["variant"] not in variant_slugs():
-            # Checked here because create_game lets the engine's RuleError escape for it.
-            raise ServiceError("unknown-variant", f"There is no rule set called {kwargs['variant']!r}.")
+        kwargs: dict[str, Any] = {"creator": request.user}
+        if form["rule_set"]:
+            kwargs["rule_set"] = selectors.current_rule_sets().filter(pk=form["rule_set"]).first()
+            if kwargs["rule_set"] is None:
+                raise ServiceError("no-such-rule-set", "That house-rule set does not exist any more.")
+        else:
+            kwargs["variant"] = form["variant"] or "classic"
         if form["opponent"] == "user":
             opponent = User.objects.filter(username__iexact=form["username"]).first()
             if opponent is None:

@@ -66,3 +66,19 @@ def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, make_
     assert Game.objects.filter(match=match, variant="t-tic-t-tac-toe").count() == 1
     assert client.post("/api/v1/matches/999999/version/", {"version": "1.0"},
                        content_type="application/json", **alice_auth).status_code == 404
+
+
+def test_the_lobby_creates_a_game_under_a_house_rule_set(client, make_player):
+    alice = make_player(username="alice")
+    rules = services.create_rule_set(
+        name="Club best of three", variant="classic", match_format="best-of", match_games=3
+    )
+    client.force_login(alice)
+    assert "Club best of three (v1, classic)" in client.get(reverse("games:lobby")).content.decode()
+    response = client.post(
+        reverse("games:create"), {"rule_set": rules.pk, "opponent": "ai", "ai_level": "random", "seat": "0"}
+    )
+    game = Game.objects.get(rule_set=rules)
+    assert response.url == reverse("games:game", args=[game.pk]) and game.match.kind == "series"
+    missing = client.post(reverse("games:create"), {"rule_set": 999999, "opponent": "open"})
+    assert "does not exist" in missing.content.decode()
