@@ -69,6 +69,7 @@ def bench_recompute(games: int, players: int = 2_000) -> None:
         result = rating_services.recompute_all()
         print(f"recompute: {result.games:,} games, {result.changes:,} rating changes in {result.seconds:.1f} s "
               f"({result.games / result.seconds:,.0f} games/s, reads and writes included)")
+        print("recompute phases: " + ", ".join(f"{k} {v:.1f} s" for k, v in result.phases.items()))
         connection.close()
     finally:
         from django.db import connections

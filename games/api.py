@@ -218,6 +218,13 @@ class RuleSetCreateSerializer(serializers.Serializer):
     seconds_per_move = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     seconds_per_game = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     no_show_seconds = serializers.IntegerField(required=False, min_value=0)
+    match_format = serializers.ChoiceField(
+        choices=RuleSet.MatchFormat.choices, required=False, help_text="A single game, or a match."
+    )
+    match_games = serializers.IntegerField(required=False, min_value=1, max_value=99)
+    next_first = serializers.ChoiceField(
+        choices=RuleSet.NextFirst.choices, required=False, help_text="Who is Player One in the next game."
+    )
 
 
 class RuleSetReviseSerializer(RuleSetCreateSerializer):

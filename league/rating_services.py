@@ -290,6 +290,7 @@ class RecomputeResult:
     games: int
     changes: int
     seconds: float
+    phases: dict[str, float]
 
 
 def recompute_all(
@@ -303,11 +304,13 @@ def recompute_all(
     tournament periods at the time they were applied. ``progress(done, total)``.
     """
     started = time.perf_counter()
+    phases: dict[str, float] = {}
     with transaction.atomic():
         ledger = _lock_ledger()
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({_GAMES_SQL}) AS rateable")
             total = cursor.fetchone()[0]
+        phases["count"] = time.perf_counter() - started
         with connection.cursor() as cursor:  # no signals or cascades hang on these rows
             cursor.execute(f"DELETE FROM {RatingChange._meta.db_table}")
             cursor.execute(f"DELETE FROM {Rating._meta.db_table}")
@@ -315,7 +318,10 @@ def recompute_all(
         run.go()
         ledger.last_sequence = run.sequence
         ledger.save(update_fields=["last_sequence"])
-    return RecomputeResult(total, run.sequence, time.perf_counter() - started)
+        phases.update(run.phases)
+        before_commit = time.perf_counter()
+    phases["commit"] = time.perf_counter() - before_commit
+    return RecomputeResult(total, run.sequence, time.perf_counter() - started, phases)
 
 
 class _Recompute:
@@ -346,8 +352,10 @@ class _Recompute:
         self.next_event = 0
         self.sequence = 0
         self.rows: list[tuple] = []
+        self.phases = {"write changes": 0.0, "write ratings": 0.0}
 
     def go(self) -> None:
+        started = time.perf_counter()
         done = 0
         with connection.chunked_cursor() as cursor:
             cursor.execute(_GAMES_SQL)
@@ -367,7 +375,10 @@ class _Recompute:
                     self.progress(done, self.total)
         self._events_until(None)
         self._flush()
+        self.phases["read and rate"] = time.perf_counter() - started - self.phases["write changes"]
+        started = time.perf_counter()
         self._save_ratings()
+        self.phases["write ratings"] = time.perf_counter() - started
 
     def _events_until(self, when: datetime | None) -> None:
         while self.next_event < len(self.events) and (when is None or self.events[self.next_event][0] <= when):
@@ -413,6 +424,7 @@ class _Recompute:
     def _flush(self) -> None:
         if not self.rows:
             return
+        started = time.perf_counter()
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 raw = cursor.cursor  # psycopg 3's own cursor, for COPY
@@ -425,6 +437,7 @@ class _Recompute:
                 [RatingChange(**dict(zip(_CHANGE_COLUMNS, row, strict=True))) for row in self.rows], batch_size=2000
             )
         self.rows = []
+        self.phases["write changes"] += time.perf_counter() - started
 
     def _save_ratings(self) -> None:
         specs = {LEAGUE_LIST: None} | {key: club_id for key, (club_id, _) in self.clubs.items()}

@@ -82,3 +82,22 @@ def test_the_lobby_creates_a_game_under_a_house_rule_set(client, make_player):
     assert response.url == reverse("games:game", args=[game.pk]) and game.match.kind == "series"
     missing = client.post(reverse("games:create"), {"rule_set": 999999, "opponent": "open"})
     assert "does not exist" in missing.content.decode()
+
+
+def test_a_match_rule_set_through_the_api(client, make_player):
+    from rest_framework.authtoken.models import Token
+
+    alice = make_player(username="alice")
+    auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
+    created = client.post(
+        "/api/v1/rule-sets/",
+        {"name": "Official", "variant": "t-tic-t-tac-toe", "match_format": "official"},
+        content_type="application/json", **auth,
+    )
+    assert created.status_code == 201 and created.json()["match_format"] == "official"
+    refused = client.post(
+        "/api/v1/rule-sets/",
+        {"name": "Wrong", "variant": "classic", "match_format": "official"},
+        content_type="application/json", **auth,
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "bad-match-rules"
