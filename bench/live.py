@@ -314,6 +314,8 @@ class Stats:
     lost: int = 0
     unacked: int = 0
     unstored: int = 0
+    unstored_acked: int = 0  # acked yet not in the database: a real loss, never expected
+    acked_keys: set[tuple[int, int]] = field(default_factory=set)
     games_started: int = 0
     games_finished: int = 0
     connect_times: list[float] = field(default_factory=list)
@@ -538,6 +540,7 @@ class Bench:
                 ready.set()
                 game.changed.set()
             elif kind == "ack":
+                self.stats.acked_keys.add((game.game_id, frame["ply"]))
                 pending = self.pending.get((game.game_id, frame["ply"]))
                 if pending is not None:
                     pending.acked = True
@@ -612,7 +615,7 @@ def report(
         f"p50={percentile(lat, 50) * ms:7.1f}ms p95={percentile(lat, 95) * ms:7.1f}ms "
         f"p99={percentile(lat, 99) * ms:7.1f}ms max={max(lat, default=float('nan')) * ms:7.1f}ms "
         f"sent={stats.sent} acked={stats.acked} lost={stats.lost} unacked={stats.unacked} "
-        f"unstored={stats.unstored} errors={errors} games={stats.games_started}/{stats.games_finished} "
+        f"unstored={stats.unstored} (acked {stats.unstored_acked}) errors={errors} games={stats.games_started}/{stats.games_finished} "
         f"connect-p50={percentile(stats.connect_times, 50) * ms:.0f}ms "
         f"cpu(servers/celery/client)={cpu['servers'] / wall:.2f}/{cpu['celery'] / wall:.2f}/{cpu['client'] / wall:.2f} "
         f"server-cpu-ms/move={1000 * cpu['servers'] / max(1, stats.sent_all):.1f} "
@@ -764,6 +767,9 @@ def main(argv: list[str] | None = None) -> int:
                     if name == "platform" and stats.sent_keys:
                         stored = set(pool.submit(_db_stored, stats.sent_keys).result())
                         stats.unstored = sum(1 for key in stats.sent_keys if key not in stored)
+                        stats.unstored_acked = sum(
+                            1 for key in stats.sent_keys if key not in stored and key in stats.acked_keys
+                        )
                     dead = [p.args for p in control + platform + celery if p.poll() is not None]
                     if dead:
                         stats.errors[f"process exited: {dead[0]}"] += 1

@@ -15,6 +15,7 @@ urlpatterns = [
     path("healthz", account_views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    path("ratings/", include("league.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,7 +1,12 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .api import ClubViewSet
+from .api import ClubViewSet, LeaderboardView, PlayerHistoryView, PlayerRatingsView
 
 router = SimpleRouter()
 router.register("clubs", ClubViewSet, basename="club")
-urlpatterns = router.urls
+urlpatterns = router.urls + [
+    path("ratings/", LeaderboardView.as_view(), name="rating-leaderboard"),
+    path("ratings/players/<str:username>/", PlayerRatingsView.as_view(), name="rating-player"),
+    path("ratings/players/<str:username>/history/", PlayerHistoryView.as_view(), name="rating-history"),
+]

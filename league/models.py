@@ -151,12 +151,12 @@ class RatingAdjustment(models.Model):
         constraints = [models.CheckConstraint(condition=~models.Q(reason=""), name="adjustment_needs_reason")]
         ordering = ["-created_at"]
 
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.variant}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
 
 
 class RatingLedger(models.Model):
@@ -164,6 +164,9 @@ class RatingLedger(models.Model):
     rated one at a time in the order they ended and a recompute never races a game."""
 
     last_sequence = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Rating ledger at {self.last_sequence}"
 
 
 class RecomputeRun(models.Model):
@@ -188,12 +191,12 @@ class RecomputeRun(models.Model):
     class Meta:
         ordering = ["-created_at"]
 
+    def __str__(self) -> str:
+        return f"Recompute {self.pk} ({self.status})"
+
     @property
     def percent(self) -> int:
         return int(100 * self.done / self.total) if self.total else (100 if self.status == self.Status.DONE else 0)
-
-    def __str__(self) -> str:
-        return f"Recompute {self.pk} ({self.status})"
 
 
 class RatingPeriod(models.Model):
@@ -213,3 +216,6 @@ class PeriodGame(models.Model):
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rating_period_link")
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="period_games")
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} in {self.period_id}"

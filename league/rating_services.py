@@ -11,17 +11,19 @@ All of them hold the RatingLedger row lock while they write, so they never inter
 
 from __future__ import annotations
 
+import logging
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, connections, transaction
+from django.db import connection, connections, models, transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -50,6 +52,8 @@ GLICKO2_TAU: float = getattr(settings, "GLICKO2_TAU", 0.5)
 PAUSE_ENV = "LEAGUE_RATING_PAUSE_AFTER_WRITE"
 PAUSE_MARKER_ENV = "LEAGUE_RATING_PAUSE_MARKER"
 
+logger = logging.getLogger(__name__)
+
 ListSpec = tuple[str, int | None, str]  # (list_key, club id, system)
 
 
@@ -73,11 +77,23 @@ def rateable_games() -> QuerySet[Game]:
     )
 
 
+#: How far back a task looks for earlier games still unrated. Each game's own task
+#: rates it whatever its age; the window only bounds the catch-up scan, so a task does
+#: not read the whole game log (a game older than this was already rated, or its own
+#: task is still on its way: it would then be rated out of order, by its own task).
+CATCH_UP_WINDOW = timedelta(days=1)
+
+
 def pending_games(up_to: Game | None = None) -> QuerySet[Game]:
-    """Rateable games with no rating change yet, ending no later than ``up_to``."""
+    """Rateable games with no rating change yet, ending no later than ``up_to`` (and no
+    more than CATCH_UP_WINDOW before it; ``up_to`` itself always)."""
     games = rateable_games().exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk"))))
     if up_to is not None and up_to.finished_at is not None:
-        games = games.filter(Q(finished_at__lt=up_to.finished_at) | Q(finished_at=up_to.finished_at, id__lte=up_to.id))
+        games = games.filter(
+            Q(pk=up_to.pk)
+            | Q(finished_at__gte=up_to.finished_at - CATCH_UP_WINDOW, finished_at__lt=up_to.finished_at)
+            | Q(finished_at=up_to.finished_at, id__lt=up_to.id)
+        )
     return games
 
 
@@ -212,7 +228,7 @@ def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> N
         year = max(f.finished_at for f in its_games).year
         entries = periods.rate_period(
             states, [(f.game_id, f.white, f.black, f.score) for f in its_games], system=system, tau=GLICKO2_TAU,
-            junior=lambda pk: juniors.get(pk, 0) >= year,
+            junior=lambda pk, year=year: juniors.get(pk, 0) >= year,
         )
         changes = []
         for entry in entries:
@@ -269,14 +285,26 @@ def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: Us
 # -- full recompute -------------------------------------------------------------------
 
 _GAMES_SQL = """
-SELECT g.id, g.variant, g.finished_at, g.winner_seat, s0.user_id, s1.user_id
+SELECT g.id, g.variant, {epoch}, g.finished_at{as_text}, g.winner_seat, s0.user_id, s1.user_id
 FROM games_game g
 JOIN games_seat s0 ON s0.game_id = g.id AND s0.number = 0
 JOIN games_seat s1 ON s1.game_id = g.id AND s1.number = 1
 WHERE g.status = 'finished' AND g.rated AND g.finished_at IS NOT NULL
   AND s0.user_id IS NOT NULL AND s1.user_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM league_periodgame p WHERE p.game_id = g.id AND p.period_id IN (
+      SELECT r.id FROM league_ratingperiod r WHERE r.applied_at IS NULL))
 ORDER BY g.finished_at, g.id
 """
+
+
+def _games_sql() -> str:
+    """The rateable games in the order they ended. On PostgreSQL the time comes as epoch
+    seconds (to order and compare) and as text (passed to COPY untouched): parsing a
+    million timestamps in Python would cost seconds."""
+    if connection.vendor == "postgresql":
+        return _GAMES_SQL.format(epoch="EXTRACT(EPOCH FROM g.finished_at)::float8", as_text="::text")
+    return _GAMES_SQL.format(epoch="0.0", as_text="")
+
 
 _CHANGE_COLUMNS = (
     "game_id", "user_id", "opponent_id", "variant", "list_key", "system", "period", "opponent_rating", "score",
@@ -308,20 +336,49 @@ def recompute_all(
     with transaction.atomic():
         ledger = _lock_ledger()
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM ({_GAMES_SQL}) AS rateable")
+            cursor.execute(f"SELECT COUNT(*) FROM ({_games_sql()}) AS rateable")
             total = cursor.fetchone()[0]
         phases["count"] = time.perf_counter() - started
         with connection.cursor() as cursor:  # no signals or cascades hang on these rows
-            cursor.execute(f"DELETE FROM {RatingChange._meta.db_table}")
-            cursor.execute(f"DELETE FROM {Rating._meta.db_table}")
+            verb = "DELETE FROM"
+            if connection.vendor == "postgresql":
+                # TRUNCATE refuses while deferred foreign-key checks are pending.
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                verb = "TRUNCATE"
+            cursor.execute(f"{verb} {RatingChange._meta.db_table}")
+            cursor.execute(f"{verb} {Rating._meta.db_table}")
         run = _Recompute(total, progress, batch_size)
-        run.go()
+        with _indexes_built_after(RatingChange):
+            run.go()
         ledger.last_sequence = run.sequence
         ledger.save(update_fields=["last_sequence"])
         phases.update(run.phases)
         before_commit = time.perf_counter()
     phases["commit"] = time.perf_counter() - before_commit
     return RecomputeResult(total, run.sequence, time.perf_counter() - started, phases)
+
+
+@contextmanager
+def _indexes_built_after(model: type[models.Model]) -> Iterator[None]:
+    """On PostgreSQL, fill ``model``'s table without its indexes and build them once at
+    the end: one sorted build is much cheaper than millions of index inserts. All in
+    the recompute's transaction, so no other transaction ever sees the table without
+    its unique constraint (they wait on the table lock instead)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    constraints = [c for c in model._meta.constraints if isinstance(c, models.UniqueConstraint)]
+    with connection.schema_editor(atomic=False) as editor:
+        for constraint in constraints:
+            editor.remove_constraint(model, constraint)
+        for index in model._meta.indexes:
+            editor.remove_index(model, index)
+    yield
+    with connection.schema_editor(atomic=False) as editor:
+        for constraint in constraints:
+            editor.add_constraint(model, constraint)
+        for index in model._meta.indexes:
+            editor.add_index(model, index)
 
 
 class _Recompute:
@@ -343,33 +400,40 @@ class _Recompute:
         self.deferred = dict(PeriodGame.objects.values_list("game_id", "period__key"))
         self.period_times = dict(RatingPeriod.objects.filter(applied_at__isnull=False).values_list("key", "applied_at"))
         self.period_games: dict[str, list[tuple]] = {}
-        # events that are not single games, by time: (when, kind, payload)
+        self.league_only: list[tuple[str, int | None, str]] = [(LEAGUE_LIST, None, LEAGUE_SYSTEM)]
+        self.league_states: dict[str, dict[Any, PlayerState]] = {}
+        self.junior_year = -1
+        self.junior_test: Callable[[Any], bool] = lambda pk: False
+        # events that are not single games, by time (epoch seconds): (when, kind, payload)
         self.events = sorted(
-            [(a.created_at, 0, a) for a in RatingAdjustment.objects.order_by("created_at", "id")]
-            + [(when, 1, key) for key, when in self.period_times.items()],
+            [(a.created_at.timestamp(), 0, a) for a in RatingAdjustment.objects.order_by("created_at", "id")]
+            + [(when.timestamp(), 1, key) for key, when in self.period_times.items()],
             key=lambda item: (item[0], item[1]),
         )
         self.next_event = 0
         self.sequence = 0
         self.rows: list[tuple] = []
         self.phases = {"write changes": 0.0, "write ratings": 0.0}
+        self.year_range = (0.0, -1.0, 0)  # [start, end) epoch of the year last seen, and the year
 
     def go(self) -> None:
         started = time.perf_counter()
         done = 0
+        sqlite = connection.vendor == "sqlite"
         with connection.chunked_cursor() as cursor:
-            cursor.execute(_GAMES_SQL)
+            cursor.execute(_games_sql())
             while chunk := cursor.fetchmany(10_000):
-                if connection.vendor == "sqlite":  # raw SQLite rows carry datetimes as text (UTC)
-                    chunk = [(g[0], g[1], _sqlite_datetime(g[2]), *g[3:]) for g in chunk]
+                if sqlite:  # raw SQLite rows carry datetimes as text (UTC)
+                    chunk = [(g[0], g[1], (at := _sqlite_datetime(g[3])).timestamp(), at, *g[4:]) for g in chunk]
                 for game in chunk:
-                    self._events_until(game[2])
+                    if self.next_event < len(self.events):
+                        self._events_until(game[2])
                     if game[0] in self.deferred:
                         self.period_games.setdefault(self.deferred[game[0]], []).append(game)
                     else:
-                        self._rate([game], f"game-{game[0]}")
-                    if len(self.rows) >= self.batch_size:
-                        self._flush()
+                        self._rate_one(game)
+                if len(self.rows) >= self.batch_size:
+                    self._flush()
                 done += len(chunk)
                 if self.progress:
                     self.progress(done, self.total)
@@ -380,7 +444,15 @@ class _Recompute:
         self._save_ratings()
         self.phases["write ratings"] = time.perf_counter() - started
 
-    def _events_until(self, when: datetime | None) -> None:
+    def _year(self, epoch: float) -> int:
+        start, end, year = self.year_range
+        if not start <= epoch < end:
+            year = datetime.fromtimestamp(epoch, UTC).year
+            start = datetime(year, 1, 1, tzinfo=UTC).timestamp()
+            self.year_range = (start, datetime(year + 1, 1, 1, tzinfo=UTC).timestamp(), year)
+        return year
+
+    def _events_until(self, when: float | None) -> None:
         while self.next_event < len(self.events) and (when is None or self.events[self.next_event][0] <= when):
             _, kind, payload = self.events[self.next_event]
             self.next_event += 1
@@ -392,30 +464,62 @@ class _Recompute:
                 self._rate(self.period_games.pop(payload, []), payload)
 
     def _lists(self, white: int, black: int) -> list[tuple[str, int | None, str]]:
-        specs: list[tuple[str, int | None, str]] = [(LEAGUE_LIST, None, LEAGUE_SYSTEM)]
         mine, theirs = self.user_lists.get(white), self.user_lists.get(black)
-        if mine and theirs:
-            for key in sorted(mine & theirs, key=lambda k: int(k.split("-")[1])):
-                specs.append((key, *self.clubs[key]))
+        if not (mine and theirs):
+            return self.league_only
+        specs = list(self.league_only)
+        for key in sorted(mine & theirs, key=lambda k: int(k.split("-")[1])):
+            specs.append((key, *self.clubs[key]))
         return specs
 
+    def _rate_one(self, game: tuple) -> None:
+        """A live period of one game: ``_rate`` without its grouping, for the common
+        case of a game in the league's list alone (the same engine call)."""
+        white, black = game[5], game[6]
+        mine = self.user_lists.get(white)
+        if mine and mine & self.user_lists.get(black, set()):
+            self._rate([game], f"game-{game[0]}")
+            return
+        year = self._year(game[2])
+        if year != self.junior_year:
+            juniors, self.junior_year = self.juniors, year
+            self.junior_test = lambda pk: juniors.get(pk, -99) + 18 >= year
+        states = self.league_states.get(game[1])
+        if states is None:
+            states = self.league_states[game[1]] = self.states.setdefault((LEAGUE_LIST, game[1]), {})
+        winner = game[4]
+        period, variant, finished = f"game-{game[0]}", game[1], game[3]
+        for e in periods.rate_period(
+            states, [(game[0], white, black, 0.5 if winner is None else (1.0 if winner == 0 else 0.0))],
+            system=LEAGUE_SYSTEM, tau=GLICKO2_TAU, junior=self.junior_test,
+        ):
+            self.sequence += 1
+            self.rows.append((
+                e.game, e.player, e.opponent, variant, LEAGUE_LIST, LEAGUE_SYSTEM, period, e.opponent_rating,
+                e.score, e.k, e.rating_before, e.rating_after, e.rd_before, e.rd_after, e.volatility_before,
+                e.volatility_after, e.provisional, finished, self.sequence,
+            ))
+
     def _rate(self, games: list[tuple], period: str) -> None:
+        """games: (id, variant, epoch, finished_at, winner seat, seat 0 user, seat 1 user)."""
         groups: dict[tuple[tuple[str, int | None, str], str], list[tuple]] = {}
         for game in games:
-            for spec in self._lists(game[4], game[5]):
+            for spec in self._lists(game[5], game[6]):
                 groups.setdefault((spec, game[1]), []).append(game)
+        append = self.rows.append
         for (spec, variant), its_games in groups.items():
             list_key, _, system = spec
-            year = max(g[2] for g in its_games).year
-            finished = {g[0]: g[2] for g in its_games}
+            year = self._year(max(g[2] for g in its_games))
+            finished = {g[0]: g[3] for g in its_games}
+            juniors = self.juniors
             entries = periods.rate_period(
                 self.states.setdefault((list_key, variant), {}),
-                [(g[0], g[4], g[5], 0.5 if g[3] is None else (1.0 if g[3] == 0 else 0.0)) for g in its_games],
-                system=system, tau=GLICKO2_TAU, junior=lambda pk: self.juniors.get(pk, -99) + 18 >= year,
+                [(g[0], g[5], g[6], 0.5 if g[4] is None else (1.0 if g[4] == 0 else 0.0)) for g in its_games],
+                system=system, tau=GLICKO2_TAU, junior=lambda pk, j=juniors, y=year: j.get(pk, -99) + 18 >= y,
             )
             for e in entries:
                 self.sequence += 1
-                self.rows.append((
+                append((
                     e.game, e.player, e.opponent, variant, list_key, system, period, e.opponent_rating, e.score,
                     e.k, e.rating_before, e.rating_after, e.rd_before, e.rd_after, e.volatility_before,
                     e.volatility_after, e.provisional, finished[e.game], self.sequence,
@@ -428,10 +532,15 @@ class _Recompute:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 raw = cursor.cursor  # psycopg 3's own cursor, for COPY
-                columns = ", ".join(_CHANGE_COLUMNS)
+                # The id is the sequence number (unique here): no nextval() per row.
+                columns = ", ".join(("id", *_CHANGE_COLUMNS))
                 with raw.copy(f"COPY league_ratingchange ({columns}) FROM STDIN") as copy:
+                    write = copy.write_row
                     for row in self.rows:
-                        copy.write_row(row)
+                        write((row[-1], *row))
+                cursor.execute(
+                    "SELECT setval(pg_get_serial_sequence('league_ratingchange', 'id'), %s)", [self.sequence]
+                )
         else:
             RatingChange.objects.bulk_create(
                 [RatingChange(**dict(zip(_CHANGE_COLUMNS, row, strict=True))) for row in self.rows], batch_size=2000
@@ -469,10 +578,12 @@ def run_recompute(run_id: int) -> RecomputeRun:
 
     try:
         result = recompute_all(progress=progress)
-    except Exception as err:  # noqa: BLE001 - the run row shows any failure to staff
+    except Exception as err:
         RecomputeRun.objects.filter(pk=run_id).update(
             status=RecomputeRun.Status.FAILED, error=repr(err), finished_at=timezone.now())
         raise
+    finally:
+        cache.delete(progress_cache_key(run_id))  # the row has the final figures
     RecomputeRun.objects.filter(pk=run_id).update(
         status=RecomputeRun.Status.DONE, total=result.games, done=result.games, changes_written=result.changes,
         seconds=result.seconds, finished_at=timezone.now())
@@ -491,13 +602,16 @@ def _write_progress(run_id: int, done: int, total: int) -> None:
     """Progress that others can see while the recompute's transaction is still open:
     on PostgreSQL a second connection commits it to the run row; SQLite allows one
     writer, so there it goes to the cache (the embedded runtime is one process)."""
+    cache.set(progress_cache_key(run_id), (done, total), 3600)
     if connection.vendor != "postgresql":
-        cache.set(progress_cache_key(run_id), (done, total), 3600)
         return
     if PROGRESS_ALIAS not in connections.settings:
         connections.settings[PROGRESS_ALIAS] = dict(connection.settings_dict)
-    with connections[PROGRESS_ALIAS].cursor() as cursor:
-        cursor.execute("UPDATE league_recomputerun SET done = %s, total = %s WHERE id = %s", [done, total, run_id])
+    try:
+        with connections[PROGRESS_ALIAS].cursor() as cursor:
+            cursor.execute("UPDATE league_recomputerun SET done = %s, total = %s WHERE id = %s", [done, total, run_id])
+    except Exception:
+        logger.warning("recompute %s: progress not written to the run row", run_id, exc_info=True)
 
 
 def progress_cache_key(run_id: int) -> str:

@@ -52,13 +52,21 @@ def _table_hundredths(difference: int) -> int:
     return 100 if difference > 735 else _BAND_SCORES[bisect.bisect_left(_BAND_TOPS, difference)]
 
 
+#: The table unrolled: index = difference 0..736 (a list lookup is the hot path).
+_BY_DIFFERENCE: tuple[int, ...] = tuple(_table_hundredths(d) for d in range(737))
+
+
 def expected_hundredths(rating: float, opponent_rating: float) -> int:
-    """The table's expected score for ``rating`` against ``opponent_rating``, x100."""
-    difference = abs(round(rating) - round(opponent_rating))
-    if rating < NO_CAP_FROM and difference > MAX_COUNTED_DIFFERENCE:
+    """The table's expected score for ``rating`` against ``opponent_rating``, x100.
+    Ratings are whole numbers as published; others are rounded first."""
+    difference = round(rating) - round(opponent_rating)
+    higher = difference >= 0
+    if not higher:
+        difference = -difference
+    if difference > MAX_COUNTED_DIFFERENCE and rating < NO_CAP_FROM:
         difference = MAX_COUNTED_DIFFERENCE
-    high = _table_hundredths(difference)
-    return high if rating >= opponent_rating else 100 - high
+    high = _BY_DIFFERENCE[difference] if difference < 737 else 100
+    return high if higher else 100 - high
 
 
 def expected(rating: float, opponent_rating: float) -> float:
@@ -84,6 +92,11 @@ def round_half_up(hundredths: int) -> int:
 def rounded_change(rating: float, results: Iterable[tuple[float, float]], k: int) -> int:
     """The change as FIDE publishes it: the period's sum rounded, .5 rounded up."""
     return round_half_up(_change_hundredths(rating, results, k))
+
+
+def rounded_game_change(rating: float, opponent_rating: float, score: float, k: int) -> int:
+    """``rounded_change`` for a period of one game (the live path's hot loop)."""
+    return (k * (round(score * 100) - expected_hundredths(rating, opponent_rating)) + 50) // 100
 
 
 def k_factor(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import elo, glicko2
 
@@ -54,9 +55,9 @@ def new_state(system: str) -> PlayerState:
     raise ValueError(f"unknown rating system {system!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One player's line for one game of a period (stored as a RatingChange)."""
+class Entry(NamedTuple):
+    """One player's line for one game of a period (stored as a RatingChange). A tuple:
+    the recompute makes two million of these."""
 
     player: Hashable
     opponent: Hashable
@@ -88,6 +89,19 @@ def rate_period(
     applies. Returns one Entry per player per game, in game order.
     """
     games = list(games)
+    if len(games) == 1 and system == ELO:
+        return _elo_single_game(states, *games[0], junior=junior)
+    return _rate_general(states, games, system=system, tau=tau, junior=junior)
+
+
+def _rate_general(
+    states: dict[Hashable, PlayerState],
+    games: list[tuple[Hashable, Hashable, Hashable, float]],
+    *,
+    system: str,
+    tau: float,
+    junior: Callable[[Hashable], bool],
+) -> list[Entry]:
     before: dict[Hashable, tuple[float, float | None, float | None]] = {}
     for _, a, b, _ in games:
         for player in (a, b):
@@ -141,7 +155,33 @@ def _elo_period(state: PlayerState, results: list[tuple[float, float]], junior: 
         rating=state.rating, games_before=state.games, reached_2400=state.reached_2400,
         junior=junior, games_in_period=n,
     )
-    state.rating += elo.rounded_change(state.rating, results, k)
+    if n == 1:
+        state.rating += elo.rounded_game_change(state.rating, results[0][0], results[0][1], k)
+    else:
+        state.rating += elo.rounded_change(state.rating, results, k)
     state.games += n
     state.reached_2400 = state.reached_2400 or state.rating >= 2400
     return k
+
+
+def _elo_single_game(
+    states: dict[Hashable, PlayerState], game: Hashable, a: Hashable, b: Hashable, score_a: float,
+    *, junior: Callable[[Hashable], bool],
+) -> list[Entry]:
+    """The general period above for one Elo game, without its bookkeeping: the live
+    path and the recompute run this millions of times. Same arithmetic, same results."""
+    state_a = states.get(a)
+    if state_a is None:
+        state_a = states[a] = new_state(ELO)
+    state_b = states.get(b)
+    if state_b is None:
+        state_b = states[b] = new_state(ELO)
+    rating_a, rating_b = state_a.rating, state_b.rating
+    k_a = _elo_period(state_a, [(rating_b, score_a)], junior(a))
+    k_b = _elo_period(state_b, [(rating_a, 1.0 - score_a)], junior(b))
+    return [
+        Entry(a, b, game, rating_b, score_a, k_a, rating_a, state_a.rating, None, None, None, None,
+              not state_a.established),
+        Entry(b, a, game, rating_a, 1.0 - score_a, k_b, rating_b, state_b.rating, None, None, None, None,
+              not state_b.established),
+    ]

@@ -182,3 +182,25 @@ def test_zero_scores_leave_a_player_unrated():
     for number in range(6):
         periods.rate_period(states, [(number, "new", "rated", 0.0)], system=periods.ELO)
     assert states["new"].provisional and states["new"].rating == 1800.0
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), scores, st.booleans()), min_size=1, max_size=60))
+def test_the_fast_one_game_elo_path_matches_the_general_period(games):
+    fast: dict = {}
+    general: dict = {}
+    for number, (a, b, score, young) in enumerate(games):
+        if a == b:
+            continue
+        junior = (lambda p: True) if young else (lambda p: False)
+        one = periods.rate_period(fast, [(number, a, b, score)], system=periods.ELO, junior=junior)
+        other = periods._rate_general(general, [(number, a, b, score)], system=periods.ELO, tau=0.5, junior=junior)
+        assert one == other
+    assert fast == general
+
+
+@given(ratings, ratings, scores, ks)
+def test_the_one_game_change_matches_the_period_change(rating, opponent, score, k):
+    assert elo.rounded_game_change(rating, opponent, score, k) == elo.rounded_change(rating, [(opponent, score)], k)
+    assert elo.expected_hundredths(rating, opponent) == elo._table_hundredths(
+        min(abs(rating - opponent), 400) if rating < 2650 else abs(rating - opponent)
+    ) * (1 if rating >= opponent else -1) + (0 if rating >= opponent else 100)

@@ -197,3 +197,13 @@ def test_the_recompute_gives_the_same_numbers_as_the_incremental_path(make_playe
     assert result.games == Game.objects.filter(rated=True).count()
     assert seen[-1] == (result.games, result.games)
     assert snapshot() == before
+
+
+def test_a_task_catches_up_only_within_its_window_and_every_game_is_rated_by_its_own(make_player):
+    a, b, c = make_player(), make_player(), make_player()
+    old = finished_game(a, b)
+    Game.objects.filter(pk=old.pk).update(finished_at=old.finished_at - rating_services.CATCH_UP_WINDOW * 2)
+    recent = finished_game(a, c)
+    assert rating_services.rate_game(game_id=recent.pk) == 1  # the old game is out of its window
+    assert not RatingChange.objects.filter(game=old).exists()
+    assert rating_services.rate_game(game_id=old.pk) == 1  # its own task still rates it

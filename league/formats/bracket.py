@@ -1,0 +1,88 @@
+"""A bracket: matches whose two places are filled by seeds or by earlier matches' winners or losers.
+
+Shared by single and double elimination. A place that can never be filled (a bye,
+or the loser of a match that was a walkover) is ``None``: a match with one empty
+place is a walkover for the other, decided at once without being played; with two
+empty places it is void (its winner and loser are both ``None``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Source = tuple[str, int]  # ("seed", seed number) | ("winner", match id) | ("loser", match id)
+EMPTY: Source = ("empty", 0)
+
+
+@dataclass
+class Match:
+    id: int
+    bracket: str  # "winners", "losers", "final", "third-place", "reset"
+    round: int
+    sources: tuple[Source, Source]
+    players: list[int | None] = field(default_factory=lambda: [None, None])
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    winner: int | None = None
+    loser: int | None = None
+    decided: bool = False
+    walkover: bool = False  # decided without a game (a bye, or void)
+    void: bool = False  # not needed (both places empty, or an unneeded reset)
+
+    @property
+    def playable(self) -> bool:
+        """Both players known and the match still to be played."""
+        return all(self.ready) and not self.decided
+
+
+class Bracket:
+    """Matches in creation order; results flow along the sources."""
+
+    def __init__(self) -> None:
+        self.matches: list[Match] = []
+        self._consumers: dict[int, list[tuple[int, int]]] = {}
+
+    def add(self, bracket: str, round_: int, a: Source, b: Source) -> Match:
+        match = Match(len(self.matches), bracket, round_, (a, b))
+        self.matches.append(match)
+        for slot, (kind, ref) in enumerate((a, b)):
+            if kind in ("winner", "loser"):
+                self._consumers.setdefault(ref, []).append((match.id, slot))
+        return match
+
+    def start(self, seeds: int) -> None:
+        """Fill the seed places (seeds above ``seeds`` are byes) and settle walkovers."""
+        for match in self.matches:
+            for slot, (kind, ref) in enumerate(match.sources):
+                if kind == "seed":
+                    self._fill(match, slot, ref if ref <= seeds else None)
+                elif kind == "empty":
+                    self._fill(match, slot, None)
+
+    def playable(self) -> list[Match]:
+        return [m for m in self.matches if m.playable]
+
+    def record(self, match_id: int, winner: int) -> None:
+        match = self.matches[match_id]
+        if not match.playable:
+            raise ValueError(f"Match {match_id} is not waiting for a result.")
+        if winner not in match.players:
+            raise ValueError(f"Seed {winner} does not play in match {match_id}.")
+        loser = match.players[1] if match.players[0] == winner else match.players[0]
+        self._decide(match, winner, loser)
+
+    # -- internals -------------------------------------------------------------
+    def _fill(self, match: Match, slot: int, player: int | None) -> None:
+        match.players[slot] = player
+        match.ready[slot] = True
+        if all(match.ready) and not match.decided:
+            a, b = match.players
+            if a is None or b is None:
+                match.walkover = True
+                match.void = a is None and b is None
+                self._decide(match, a if b is None else b, None)
+
+    def _decide(self, match: Match, winner: int | None, loser: int | None) -> None:
+        match.winner, match.loser, match.decided = winner, loser, True
+        for consumer_id, slot in self._consumers.get(match.id, []):
+            kind = self.matches[consumer_id].sources[slot][0]
+            self._fill(self.matches[consumer_id], slot, winner if kind == "winner" else loser)

@@ -1,0 +1,75 @@
+"""Round robin pairings from FIDE's Berger tables (Handbook C.05, Annex 1).
+
+``berger(n)`` returns the rounds of a single round robin; a round is a list of
+``(first, second)`` pairs of 1-based player numbers in board order, ``first`` moving
+first (White in FIDE's tables). For an odd ``n`` the table for ``n + 1`` is used and
+the player who would meet ``n + 1`` has the bye: the pair is ``(player, None)``.
+
+The construction reproduces the published tables exactly: player ``m`` (``n`` or
+``n + 1``, whichever is even) stays on board 1; in round ``r`` it meets ``p`` with
+``p = (r + 1) / 2`` in odd rounds (``p`` moves first) and ``p = m / 2 + r / 2`` in even
+rounds (``m`` moves first); board ``b`` (2, 3, ...) pairs ``p + (b - 1)`` (first)
+with ``p - (b - 1)``, both counted round the circle 1 .. m - 1.
+"""
+
+from __future__ import annotations
+
+Pair = tuple[int, int | None]
+Round = list[Pair]
+
+
+def _wrap(k: int, modulus: int) -> int:
+    """k on the circle 1 .. modulus."""
+    return (k - 1) % modulus + 1
+
+
+def berger(n: int, cycles: int = 1, *, swap_last_two: bool = False) -> list[Round]:
+    """The Berger table for ``n`` players, ``cycles`` times (2: a double round robin).
+
+    In a double round robin the second cycle repeats the first with the colours
+    reversed. FIDE recommends swapping the last two rounds of the first cycle in a
+    double round robin so nobody gets the same colour three times running; pass
+    ``swap_last_two=True`` for that (the second cycle then mirrors the swapped cycle).
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ValueError("A round robin needs at least 2 players.")
+    if cycles not in (1, 2):
+        raise ValueError("A round robin is played once or twice (cycles 1 or 2).")
+    m = n + (n % 2)  # the table's size; m itself is the bye when n is odd
+    half = m // 2
+    rounds: list[Round] = []
+    for r in range(1, m):
+        if r % 2:
+            p = (r + 1) // 2
+            board1: tuple[int, int] = (p, m)
+        else:
+            p = half + r // 2
+            board1 = (m, p)
+        pairs = [board1]
+        for b in range(2, half + 1):
+            pairs.append((_wrap(p + b - 1, m - 1), _wrap(p - b + 1, m - 1)))
+        rounds.append([_with_bye(pair, n) for pair in pairs])
+    if swap_last_two and len(rounds) >= 2:
+        rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
+    if cycles == 2:
+        rounds = rounds + [[_reverse(pair) for pair in rnd] for rnd in rounds]
+    return rounds
+
+
+def double_berger(n: int, *, swap_last_two: bool = False) -> list[Round]:
+    """A double round robin: the Berger table, then again with colours reversed."""
+    return berger(n, cycles=2, swap_last_two=swap_last_two)
+
+
+def _with_bye(pair: tuple[int, int], n: int) -> Pair:
+    first, second = pair
+    if first > n:  # the dummy player: its opponent has the bye
+        return (second, None)
+    if second > n:
+        return (first, None)
+    return (first, second)
+
+
+def _reverse(pair: Pair) -> Pair:
+    first, second = pair
+    return pair if second is None else (second, first)

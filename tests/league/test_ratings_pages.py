@@ -1,0 +1,119 @@
+"""Rating pages, API and admin through the real stack (Django's test client)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from config.celery import app
+from league import rating_services
+from league.models import Club, ClubMembership, Rating, RatingAdjustment, RecomputeRun
+
+from .ratings_helpers import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(make_player):
+    """Six rated games: ``a`` beats everyone (established after five), plus a club list."""
+    a, *others = [make_player(username=name) for name in ("alice", "bob", "carol", "dan", "erin", "fay")]
+    club = Club.objects.create(name="Chess Club", slug="chess-club", rating_system="glicko2", own_rating_list=True)
+    for user in (a, others[0]):
+        ClubMembership.objects.create(club=club, user=user)
+    for other in others + [others[0]]:
+        rating_services.rate_game(game_id=finished_game(a, other).pk)
+    tournament = [finished_game(others[1], a), finished_game(a, others[2])]
+    rating_services.rate_period(tournament, key="tournament-7", name="Autumn Cup")
+    return a, others, club
+
+
+def test_the_leaderboard_lists_players_best_first_with_provisional_marks(client, played):
+    a, _, _ = played
+    page = client.get(reverse("league:leaderboard", args=["classic"])).content.decode()
+    assert page.index(">alice<") < page.index(">bob<")
+    assert 'class="provisional"' in page  # bob and the others are still provisional
+    alice = Rating.objects.get(user=a, list_key="league")
+    assert not alice.provisional and f"{alice.rating:.0f}" in page
+
+
+def test_a_club_leaderboard_shows_its_own_list(client, played):
+    _, _, club = played
+    page = client.get(reverse("league:club-variant", args=[club.slug, "classic"])).content.decode()
+    assert "Chess Club ratings" in page and ">alice<" in page and ">carol<" not in page
+    assert "±" in page  # Glicko-2 shows the deviation
+
+
+def test_the_player_page_draws_the_history_and_lists_games_and_performances(client, played):
+    a, _, _ = played
+    page = client.get(reverse("league:player", args=["alice"])).content.decode()
+    assert page.count("<svg") == 2  # league classic and the club's classic
+    assert "<polyline" in page and "Autumn Cup" in page
+    assert reverse("games:game", args=[a.rating_changes.first().game_id]) in page
+
+
+def test_the_api_serves_leaderboards_ratings_and_history(client, played):
+    _, _, club = played
+    board = client.get("/api/v1/ratings/", {"variant": "classic"}).json()
+    assert board["results"][0]["username"] == "alice" and board["results"][0]["provisional"] is False
+    club_board = client.get("/api/v1/ratings/", {"variant": "classic", "club": club.slug}).json()
+    assert {r["username"] for r in club_board["results"]} == {"alice", "bob"}
+    ratings = client.get("/api/v1/ratings/players/alice/").json()
+    assert {r["list"] for r in ratings["ratings"]} == {"league", f"club-{club.pk}"}
+    assert ratings["performances"][0]["name"] == "Autumn Cup" and ratings["performances"][0]["games"] == 2
+    history = client.get("/api/v1/ratings/players/alice/history/", {"variant": "classic"}).json()
+    assert history["count"] == 8
+    assert history["results"][1]["rating_before"] == history["results"][0]["rating_after"]
+
+
+def test_admin_adjustment_needs_a_reason_and_lands_in_the_audit_log(admin_client, played):
+    a, _, _ = played
+    rating = Rating.objects.get(user=a, list_key="league")
+    url = reverse("admin:league_rating_change", args=[rating.pk])
+    refused = admin_client.post(url, {"new_rating": "2000", "reason": ""})
+    assert refused.status_code == 200 and "needs a reason" in refused.content.decode()
+    assert not RatingAdjustment.objects.exists()
+    done = admin_client.post(url, {"new_rating": "2000", "reason": "Ruling of the arbiter"})
+    assert done.status_code == 302
+    assert Rating.objects.get(pk=rating.pk).rating == 2000
+    assert RatingAdjustment.objects.get().reason == "Ruling of the arbiter"
+
+
+def test_admin_recompute_runs_as_a_task_and_shows_its_progress(
+    admin_client, played, django_capture_on_commit_callbacks
+):
+    before = sorted(Rating.objects.values_list("user_id", "list_key", "rating"))
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = admin_client.post(reverse("admin:league_recomputerun_add"), {})
+    finally:
+        app.conf.task_always_eager = False
+    run = RecomputeRun.objects.get()
+    assert response.status_code == 302 and response["Location"].endswith(f"/{run.pk}/change/")
+    assert run.status == "done" and run.total == 8 and run.done == 8
+    assert sorted(Rating.objects.values_list("user_id", "list_key", "rating")) == before
+    progress = admin_client.get(reverse("league:recompute-progress", args=[run.pk])).content.decode()
+    assert "8 / 8 games (100%)" in progress and "hx-trigger" not in progress  # finished: polling stops
+    page = admin_client.get(response["Location"]).content.decode()
+    assert reverse("league:recompute-progress", args=[run.pk]) in page and "htmx" in page
+
+
+def test_a_running_recompute_is_polled(admin_client, db):
+    run = RecomputeRun.objects.create(status="running", total=10, done=4)
+    html = admin_client.get(reverse("league:recompute-progress", args=[run.pk])).content.decode()
+    assert 'hx-trigger="every 1s"' in html and "4 / 10 games (40%)" in html
+
+
+def test_the_admin_action_on_ratings_queues_a_recompute(admin_client, played, django_capture_on_commit_callbacks):
+    rating = Rating.objects.first()
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = admin_client.post(reverse("admin:league_rating_changelist"), {
+                "action": "recompute_all_ratings", "_selected_action": [rating.pk]})
+    finally:
+        app.conf.task_always_eager = False
+    run = RecomputeRun.objects.get()
+    assert response["Location"] == reverse("admin:league_recomputerun_change", args=[run.pk])
+    assert run.status == "done" and run.requested_by.is_superuser
