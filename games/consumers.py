@@ -17,7 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
-from . import selectors, services
+from . import observing, selectors, services
 from .models import Game, Observer, PrivateNote  # reads only: services write
 from .realtime import game_group
 
@@ -82,6 +82,12 @@ class GameConsumer(SafeJsonConsumer):
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
         self.seat = seat
+        refusal = None if seat is not None else await database_sync_to_async(observing.check_watch)(
+            game_id=self.game_id, user=self.user)
+        if refusal is not None:  # moderation's watch gates (games/observing.py)
+            await self.send_error(refusal.code, refusal.message)
+            await self.close(code=refusal.close_code)
+            return
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
@@ -175,6 +181,11 @@ class GameConsumer(SafeJsonConsumer):
 
     async def game_note(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "note", "text": event["text"]})
+
+    async def observer_kick(self, event: dict[str, Any]) -> None:
+        """A moderator closed this observer's socket (games/observing.py)."""
+        await self.send_error(event["code"], event["message"])
+        await self.close(code=observing.CLOSE_KICKED)
 
     # -- helpers -------------------------------------------------------------------
 
