@@ -152,6 +152,7 @@ class LobbyGameSerializer(serializers.Serializer):
     open_seat = serializers.SerializerMethodField(
         help_text="True when anyone may accept (an open challenge)."
     )
+    rated = serializers.BooleanField(help_text="The result moves both players' ratings (docs/ratings.md).")
     result = serializers.CharField(allow_blank=True)
     winner = serializers.IntegerField(source="winner_seat", allow_null=True)
     created_at = serializers.DateTimeField()
@@ -180,6 +181,12 @@ class GameCreateSerializer(serializers.Serializer):
     ai_level = serializers.ChoiceField(choices=list(AI_LEVELS), required=False, help_text="Play an AI.")
     seat = serializers.ChoiceField(
         choices=[0, 1], required=False, help_text="The challenger's seat when the rules let them choose."
+    )
+    rated = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Rated: the result moves both players' ratings (docs/ratings.md). Only between two "
+        "people: refused with ai_level (code ai-not-rated). Every game of a rated match is rated.",
     )
 
 
@@ -350,6 +357,7 @@ class GameListCreateView(GamesAPIView):
             opponent=opponent,
             ai_level=data.get("ai_level", ""),
             creator_seat=data.get("seat"),
+            rated=data["rated"],
         )
         return Response(_payload_for(request, game.pk), status=status.HTTP_201_CREATED)
 

@@ -217,10 +217,18 @@ def create_game(
     Player One follows the rule set's decider: the challenger's choice of seat
     (``creator_seat``, default 0), the seed, a coin toss, or a rock-paper-scissors game
     played live first.
+
+    ``rated``: the result counts for both players' ratings (league/rating_services.py
+    rates it when it ends). Only games between two people are rated: a rated game
+    against the AI is refused. Every game of a rated match is rated.
     """
     _check_can_play(creator)
     if opponent is not None and ai_level:
         raise ServiceError("bad-opponent", "Choose a user or an AI level, not both.")
+    if rated and ai_level:
+        raise ServiceError(
+            "ai-not-rated", "Games against the computer are never rated: choose a player or an open challenge."
+        )
     if opponent is not None and opponent.pk == creator.pk:
         raise ServiceError("bad-opponent", "You cannot challenge yourself.")
     if ai_level:
@@ -243,10 +251,12 @@ def create_game(
     me = Player(user=creator)
     them = Player(ai_level=ai_level) if ai_level else Player(user=opponent) if opponent else None
     if _needs_match(rule_set):
-        return _start_match(rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat)
+        return _start_match(
+            rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat, rated=rated
+        )
 
     game = _new_game_row(rule_set=rule_set, created_by=creator)
-    if rated:  # league/rating_services.py rates it when it ends (two people only)
+    if rated:
         game.rated = True
         game.save(update_fields=["rated"])
     if rule_set.decider == RuleSet.Decider.CHALLENGER:
@@ -561,7 +571,8 @@ def _needs_match(rule_set: RuleSet) -> bool:
 
 
 def _start_match(
-    *, rule_set: RuleSet, players: tuple[Player, Player | None], created_by: User, creator_seat: int | None
+    *, rule_set: RuleSet, players: tuple[Player, Player | None], created_by: User, creator_seat: int | None,
+    rated: bool = False,
 ) -> Game:
     if players[1] is None:
         raise ServiceError("bad-opponent", "A match needs a named opponent or an AI.")
@@ -594,7 +605,7 @@ def _start_match(
     match = Match.objects.create(
         rule_set=rule_set, kind=kind, players=[_player_json(p) for p in players], state=state
     )
-    return _next_match_game(match, created_by)
+    return _next_match_game(match, created_by, rated=rated)
 
 
 def _player_json(player: Player | None) -> dict[str, Any]:
@@ -608,10 +619,17 @@ def _player_from_json(data: Mapping[str, Any]) -> Player:
     return Player(ai_level=data["ai_level"])
 
 
-def _next_match_game(match: Match, created_by: User | None) -> Game:
-    """Create the game the match asks for next (None while a player must choose)."""
+def _next_match_game(match: Match, created_by: User | None, *, rated: bool | None = None) -> Game:
+    """Create the game the match asks for next (None while a player must choose).
+
+    ``rated`` is given for the first game; later games inherit it from the earlier
+    ones, so every game of a rated match is rated.
+    """
     players = [_player_from_json(p) for p in match.players]
-    number = match.games.count() + 1
+    earlier_rated = list(match.games.values_list("rated", flat=True))
+    number = len(earlier_rated) + 1
+    if rated is None:
+        rated = any(earlier_rated)
     variant, options, player_one = _next_game_spec(match)
     if variant is None:
         return match.games.order_by("-number_in_match").first()  # type: ignore[return-value]
@@ -619,6 +637,9 @@ def _next_match_game(match: Match, created_by: User | None) -> Game:
     game = _new_game_row(
         rule_set=rule_set, created_by=created_by, match=match, number=number, variant=variant, options=options
     )
+    if rated:
+        game.rated = True
+        game.save(update_fields=["rated"])
     for seat_number, player_index in enumerate((player_one, 1 - player_one)):
         _seat(game, seat_number, players[player_index])
     _start(game)

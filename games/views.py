@@ -86,7 +86,8 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         "ai_levels": list(AI_LEVELS),
         "rule_sets": selectors.current_rule_sets(),
         "form": {
-            "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0"
+            "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0",
+            "rated": "",
         },
         "error": None,
     }
@@ -108,7 +109,7 @@ def lobby(request: Request) -> HttpResponse:
 def create(request: PlayerRequest) -> HttpResponse:
     form = {
         key: request.POST.get(key, "").strip()
-        for key in ("variant", "rule_set", "opponent", "username", "ai_level", "seat")
+        for key in ("variant", "rule_set", "opponent", "username", "ai_level", "seat", "rated")
     }
     try:
         kwargs: dict[str, Any] = {"creator": request.user}
@@ -129,6 +130,7 @@ def create(request: PlayerRequest) -> HttpResponse:
             raise ServiceError("bad-opponent", "Choose a player, an open challenge or the computer.")
         if form["seat"] in ("0", "1"):
             kwargs["creator_seat"] = int(form["seat"])
+        kwargs["rated"] = bool(form["rated"])  # a checkbox: sent ("on") or absent
         game = services.create_game(**kwargs)
     except ServiceError as err:
         context = _lobby_context(request, form=form, error=err.message)

@@ -649,3 +649,94 @@ def test_a_game_against_the_ai_through_real_processes(tmp_path):
             assert game["status"] == "finished", logs
             assert game["result"]["winner"] in (0, None)  # the strong AI never loses
             assert [m["seat"] for m in game["moves"]][:2] == [0, 1]
+
+
+# -- rated games (docs/ratings.md: who may create one) -----------------------------------
+
+
+def test_the_schema_documents_rated_on_creation_and_in_the_lobby(tmp_path: Path):
+    out = tmp_path / "schema.yaml"
+    call_command("spectacular", "--fail-on-warn", "--file", str(out))
+    schemas = yaml.safe_load(out.read_text())["components"]["schemas"]
+    rated = schemas["GameCreateRequest"]["properties"]["rated"]
+    assert rated["type"] == "boolean" and rated["default"] is False and "ai-not-rated" in rated["description"]
+    assert "rated" in schemas["LobbyGame"]["required"]
+
+
+def test_a_rated_challenge_and_a_rated_open_challenge_show_rated_in_the_lobby(alice, bob, carol):
+    a = client_for(alice)
+    named = create(a, variant="classic", opponent="bob", rated=True)
+    assert named.status_code == 201, named.json()
+    open_one = create(a, variant="nine-square", rated=True)
+    casual = create(a, variant="classic")
+    assert Game.objects.get(pk=named.json()["id"]).rated
+    assert Game.objects.get(pk=open_one.json()["id"]).rated
+    assert not Game.objects.get(pk=casual.json()["id"]).rated  # unrated unless asked
+    # Whoever may accept sees that it is rated before accepting.
+    lobby = {g["id"]: g for g in client_for(carol).get(GAMES, {"status": "open"}).json()["results"]}
+    assert lobby[open_one.json()["id"]]["rated"] is True and lobby[open_one.json()["id"]]["open_seat"] is True
+    assert lobby[named.json()["id"]]["rated"] is True and lobby[casual.json()["id"]]["rated"] is False
+    accepted = client_for(carol).post(f"{GAMES}{open_one.json()['id']}/accept/")
+    assert accepted.status_code == 200 and Game.objects.get(pk=open_one.json()["id"]).rated
+
+
+def test_a_rated_game_against_the_ai_is_refused_and_nothing_is_created(alice):
+    a = client_for(alice)
+    before = Game.objects.count()
+    assert_error(create(a, variant="classic", ai_level="random", rated=True), 400, "ai-not-rated")
+    rules = services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    assert_error(create(a, rule_set=rules.pk, ai_level="strong", rated=True), 400, "ai-not-rated")
+    invalid = assert_error(create(a, variant="classic", opponent="bob", rated="maybe"), 400, "invalid")
+    assert "rated" in invalid["fields"]
+    assert Game.objects.count() == before
+    # Unrated, the same game against the AI is fine.
+    assert create(a, variant="classic", ai_level="random", rated=False).status_code == 201
+
+
+def test_every_game_of_a_rated_match_is_rated(alice, bob):
+    rules = services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    a, b = client_for(alice), client_for(bob)
+    for rated in (True, False):
+        game = create(a, rule_set=rules.pk, opponent="bob", rated=rated).json()
+        match_id = Game.objects.get(pk=game["id"]).match_id
+        # Each side resigns one game: 1-1, so all three games are played.
+        for loser in (b, a, b):
+            assert loser.post(f"{GAMES}{game['id']}/resign/").status_code == 200
+            following = Game.objects.filter(match_id=match_id).order_by("-number_in_match").first()
+            game = {"id": following.pk}
+        games = Game.objects.filter(match_id=match_id)
+        assert games.count() == 3 and all(g.status == "finished" for g in games)
+        assert {g.rated for g in games} == {rated}
+
+
+def test_a_rated_match_decided_by_rock_paper_scissors_is_rated_throughout(alice, bob):
+    rules = services.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
+    decider = create(client_for(alice), rule_set=rules.pk, opponent="bob", rated=True).json()
+    assert decider["variant"] == "rock-paper-scissors"
+    assert move(client_for(alice), decider["id"], 0, {"throw": "rock"}).status_code == 201
+    assert move(client_for(bob), decider["id"], 1, {"throw": "scissors"}).status_code == 201
+    match_games = Game.objects.get(pk=decider["id"]).match.games.order_by("number_in_match")
+    assert [(g.variant, g.rated) for g in match_games] == [("rock-paper-scissors", True), ("classic", True)]
+
+
+def test_the_lobby_form_creates_a_rated_game_and_refuses_a_rated_ai_game(client, alice, bob):
+    from django.urls import reverse
+
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert 'name="rated"' in page
+    response = client.post(reverse("games:create"), {"variant": "classic", "opponent": "open", "rated": "on"})
+    game = Game.objects.get(created_by=alice)
+    assert response.url == reverse("games:game", args=[game.pk]) and game.rated
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    line = lobby[lobby.index(f'id="open-{game.pk}"'):]
+    assert "rated</strong>" in line[: line.index("</li>")]
+    refused = client.post(
+        reverse("games:create"), {"variant": "classic", "opponent": "ai", "ai_level": "random", "rated": "on"}
+    )
+    body = refused.content.decode()
+    assert refused.status_code == 400 and "never rated" in body
+    assert 'name="rated" value="on"' in body and "checked" in body[body.index('name="rated"'):][:120]
+    assert Game.objects.filter(created_by=alice).count() == 1
+    client.post(reverse("games:create"), {"variant": "classic", "opponent": "user", "username": "bob"})
+    assert not Game.objects.filter(created_by=alice).order_by("-pk").first().rated  # the box unticked

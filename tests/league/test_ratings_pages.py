@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from config.celery import app
 from league import rating_services
-from league.models import Club, ClubMembership, Rating, RatingAdjustment, RecomputeRun
+from league.models import Club, ClubMembership, Rating, RatingAdjustment, RatingChange, RecomputeRun
 
 from .ratings_helpers import finished_game
 
@@ -117,3 +117,60 @@ def test_the_admin_action_on_ratings_queues_a_recompute(admin_client, played, dj
     run = RecomputeRun.objects.get()
     assert response["Location"] == reverse("admin:league_recomputerun_change", args=[run.pk])
     assert run.status == "done" and run.requested_by.is_superuser
+
+
+def leaderboard_ratings(client, variant: str = "classic") -> dict[str, int]:
+    """username -> rating as the leaderboard page prints it."""
+    import re
+
+    page = client.get(reverse("league:leaderboard", args=[variant])).content.decode()
+    rows = re.findall(r'<a href="/ratings/player/([^/]+)/">[^<]+</a></td>\s*<td>(\d+)', page)
+    return {name: int(rating) for name, rating in rows}
+
+
+def test_a_rated_game_played_through_the_api_moves_both_ratings_on_the_leaderboard(
+    client, make_player, django_capture_on_commit_callbacks
+):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    alice, bob, carol, dan = (make_player(username=n) for n in ("alice", "bob", "carol", "dan"))
+    app.conf.task_always_eager = True  # the rating task runs where the signal queues it
+    try:
+        # Five games each with a score, so both have an established rating that can fall.
+        with django_capture_on_commit_callbacks(execute=True):
+            for winner, loser in [(alice, carol)] * 3 + [(dan, alice)] * 2 + [(bob, dan)] * 3 + [(carol, bob)] * 2:
+                finished_game(winner, loser)
+        before = leaderboard_ratings(client)
+        assert not Rating.objects.get(user=alice, list_key="league").provisional
+        assert not Rating.objects.get(user=bob, list_key="league").provisional
+
+        api = {}
+        for user in (alice, bob):
+            api[user.username] = APIClient()
+            api[user.username].credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        with django_capture_on_commit_callbacks(execute=True):
+            game = api["alice"].post("/api/v1/games/", {"variant": "classic", "opponent": "bob", "rated": True,
+                                                        "seat": 0}, format="json").json()
+            game = api["bob"].post(f"/api/v1/games/{game['id']}/accept/").json()
+        by_seat = {s["seat"]: api[s["user"]] for s in game["seats"]}
+        for cell in (1, 4, 2, 5, 3):  # Player One (alice) takes the top row
+            with django_capture_on_commit_callbacks(execute=True):
+                response = by_seat[game["to_move"][0]].post(
+                    f"/api/v1/games/{game['id']}/moves/", {"ply": game["ply"], "move": {"cell": cell}}, format="json")
+            assert response.status_code == 201, response.json()
+            game = response.json()
+    finally:
+        app.conf.task_always_eager = False
+    assert game["status"] == "finished" and game["result"]["winner"] == 0
+
+    after = leaderboard_ratings(client)
+    assert after["alice"] > before["alice"] and after["bob"] < before["bob"]
+    assert after["carol"] == before["carol"] and after["dan"] == before["dan"]
+    changes = {c.user.username: c for c in RatingChange.objects.filter(game_id=game["id"]).select_related("user")}
+    assert {name: round(c.rating_after) for name, c in changes.items()} == {
+        "alice": after["alice"], "bob": after["bob"]}
+    assert changes["alice"].k == changes["bob"].k == 40  # fewer than 30 games: K 40
+    # The winner's player page lists the game with its rating change.
+    page = client.get(reverse("league:player", args=["alice"])).content.decode()
+    assert reverse("games:game", args=[game["id"]]) in page and f"{before['alice']} → {after['alice']}" in page
