@@ -1,0 +1,388 @@
+"""The moderation console in the admin (docs/moderation.md).
+
+A club's organisers and arbiters see only their clubs' objects: every admin here
+narrows its queryset to the clubs the user moderates (superusers see everything), and
+every write goes through moderation.services, which checks the club again and writes
+the audit log. games' admins are extended here (unregistered and registered again)
+so that games keeps knowing nothing of clubs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django_celery_beat import models as beat_models
+
+from accounts.errors import ServiceError
+from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
+from games.models import Game, Observer, RuleSet
+from league.models import Club
+
+from . import selectors, services
+from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
+
+
+class ClubScopedMixin:
+    """Narrows the changelist, change view and actions to the user's clubs."""
+
+    #: selectors function: clubs -> the queryset of this model they may see
+    scope_to: Callable[[QuerySet[Club]], QuerySet[Any]]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)  # type: ignore[misc]
+        clubs = selectors.moderated_clubs(request.user)
+        if clubs is None:
+            return queryset
+        return queryset.filter(pk__in=type(self).scope_to(clubs).values("pk"))
+
+
+def confirm_with_reason(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    *,
+    title: str,
+    button: str,
+    run: Callable[[Any, str], Any],
+    reason_required: bool = True,
+) -> HttpResponse | None:
+    """An admin action's confirmation step: list what is selected, ask for a reason,
+    and run ``run(obj, reason)`` for each once confirmed. A refusal (ServiceError) of
+    one object is reported and the others still go through."""
+    form = ReasonForm(request.POST if request.POST.get("confirm") == "yes" else None, required=reason_required)
+    if form.is_bound and form.is_valid():
+        done = 0
+        for obj in queryset:
+            try:
+                run(obj, form.cleaned_data["reason"])
+                done += 1
+            except ServiceError as err:
+                modeladmin.message_user(request, f"{obj}: {err.message}", messages.ERROR)
+        if done:
+            modeladmin.message_user(request, f"{title}: done for {done}.", messages.SUCCESS)
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "button": button,
+        "objects": list(queryset),
+        "form": form,
+        "action": request.POST.get("action", ""),
+        "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/moderation/confirm_action.html", context)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the audit log.")
+
+    def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].required = required
+
+
+# -- house-rule sets -----------------------------------------------------------------------
+
+
+class ClubRuleSetForm(RuleSetForm):
+    """The rule-set form with the club that will own a new set."""
+
+    club_choices: QuerySet[Club] = Club.objects.none()
+    club_required = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None:
+            self.fields["club"] = forms.ModelChoiceField(
+                queryset=self.club_choices, required=self.club_required,
+                help_text="The club whose organisers keep this set; empty: the platform's own (superusers).",
+            )
+
+
+admin.site.unregister(RuleSet)
+
+
+@admin.register(RuleSet)
+class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
+    scope_to = staticmethod(selectors.rule_sets_of)
+    list_display = (*RuleSetAdmin.list_display, "club")
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        base = super().get_form(request, obj, change, **kwargs)
+        clubs = selectors.moderated_clubs(request.user, roles=selectors.ORGANISER_ROLES)
+        return type(base.__name__, (ClubRuleSetForm, base), {
+            "club_choices": Club.objects.all() if clubs is None else clubs,
+            "club_required": clubs is not None,
+        })
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[tuple[str | None, dict[str, Any]]]:
+        fieldsets = super().get_fieldsets(request, obj)
+        first = fieldsets[0][1]
+        first["fields"] = (*first["fields"], "club") if obj is None else (*first["fields"], "owner")
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return (*super().get_readonly_fields(request, obj), "owner")
+
+    @admin.display(description="club")
+    def club(self, rule_set: RuleSet) -> str:
+        owner = selectors.club_of_rule_set(rule_set)
+        return str(owner) if owner else "—"
+
+    @admin.display(description="Kept by")
+    def owner(self, rule_set: RuleSet) -> str:
+        owner = selectors.club_of_rule_set(rule_set)
+        return str(owner) if owner else "The platform"
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not selectors.is_organiser(request.user, selectors.club_of_rule_set(obj)):
+            return False  # arbiters look; organisers edit
+        return super().has_change_permission(request, obj)
+
+    def save_rule_set(self, request: HttpRequest, form: Any, rule_set: RuleSet | None) -> RuleSet:
+        club = form.cleaned_data.get("club") if rule_set is None else None
+        return services.save_house_rules(actor=request.user, fields=form.service_fields(), rule_set=rule_set,
+                                         club=club)
+
+
+# -- games and their observers ---------------------------------------------------------------
+
+
+admin.site.unregister(Game)
+
+
+@admin.register(Game)
+class ModeratedGameAdmin(ClubScopedMixin, GameAdmin):
+    scope_to = staticmethod(selectors.games_of)
+
+
+admin.site.unregister(Observer)
+
+
+@admin.register(Observer)
+class ModeratedObserverAdmin(ClubScopedMixin, ObserverAdmin):
+    """Who is watching now; kick and ban from here (each with a reason, confirmed)."""
+
+    scope_to = staticmethod(selectors.observers_of)
+    actions = ["kick", "ban_from_game", "ban_from_tournament", "ban_from_club"]
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # a kick removes the row and closes the socket
+        return actions
+
+    @admin.action(description="Kick: close their sockets now", permissions=["change"])
+    def kick(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset, title="Kick observers", button="Kick",
+            run=lambda observer, reason: services.kick_observer(actor=request.user, observer=observer, reason=reason),
+        )
+
+    def _ban(self, request: HttpRequest, queryset: QuerySet[Observer], scope: str) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset, title=f"Ban observers from the {scope}", button="Ban",
+            run=lambda observer, reason: services.ban_observer(
+                actor=request.user, user=observer.user, game=observer.game, scope=scope, reason=reason),
+        )
+
+    @admin.action(description="Ban from this game (and kick)", permissions=["change"])
+    def ban_from_game(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:
+        return self._ban(request, queryset, "game")
+
+    @admin.action(description="Ban from this tournament (and kick)", permissions=["change"])
+    def ban_from_tournament(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:
+        return self._ban(request, queryset, "tournament")
+
+    @admin.action(description="Ban from the club's games (and kick)", permissions=["change"])
+    def ban_from_club(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:
+        return self._ban(request, queryset, "club")
+
+
+# -- observer policies and bans ----------------------------------------------------------------
+
+
+class ObserverPolicyForm(forms.ModelForm):
+    class Meta:
+        model = ObserverPolicy
+        fields = ("club", "section", "game", "policy", "cap", "invited")
+        help_texts = {"club": "Set exactly one of club, section or game."}
+
+
+@admin.register(ObserverPolicy)
+class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
+    scope_to = staticmethod(selectors.policies_of)
+    form = ObserverPolicyForm
+    list_display = ("scope_label", "policy", "cap", "updated_by", "updated_at")
+    list_filter = ("policy",)
+    raw_id_fields = ("section", "game", "invited")
+    actions = ["remove_policies"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "club":
+            clubs = selectors.moderated_clubs(request.user, roles=selectors.ORGANISER_ROLES)
+            kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def save_model(self, request: HttpRequest, obj: ObserverPolicy, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        try:
+            saved = services.set_observer_policy(
+                actor=request.user, policy=data["policy"], cap=data.get("cap"), invited=data.get("invited") or [],
+                club=data.get("club"), section=data.get("section"), game=data.get("game"),
+            )
+        except ServiceError as err:
+            # The form was valid as a form; the service's refusal still changes nothing.
+            self.message_user(request, err.message, messages.ERROR)
+            return
+        obj.pk = saved.pk
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """The service saved the invited list with the policy."""
+
+    def delete_model(self, request: HttpRequest, obj: ObserverPolicy) -> None:
+        services.remove_observer_policy(actor=request.user, policy=obj)
+
+    @admin.action(description="Remove: the less specific policy applies again", permissions=["delete"])
+    def remove_policies(self, request: HttpRequest, queryset: QuerySet[ObserverPolicy]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset, title="Remove observer policies", button="Remove", reason_required=False,
+            run=lambda policy, reason: services.remove_observer_policy(actor=request.user, policy=policy),
+        )
+
+
+class ObserverBanForm(forms.ModelForm):
+    class Meta:
+        model = ObserverBan
+        fields = ("user", "club", "tournament", "game", "reason")
+        help_texts = {"club": "Set exactly one of club, tournament or game."}
+
+
+@admin.register(ObserverBan)
+class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
+    """Bans are added here or from the observers' list, lifted by an action, never
+    edited or deleted: the record stays."""
+
+    scope_to = staticmethod(selectors.bans_of)
+    form = ObserverBanForm
+    list_display = ("user", "scope_label", "reason", "banned_by", "created_at", "lifted_at")
+    list_filter = (("lifted_at", admin.EmptyFieldListFilter), "created_at")
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user", "tournament", "game")
+    actions = ["lift"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "club":
+            clubs = selectors.moderated_clubs(request.user)
+            kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        if obj is None:
+            return ()
+        return ("user", "club", "tournament", "game", "reason", "banned_by", "created_at", "lifted_at", "lifted_by")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self.get_readonly_fields(request, obj) or super().get_fields(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: ObserverBan, form: Any, change: bool) -> None:
+        if change:
+            return  # nothing is editable on a ban
+        data = form.cleaned_data
+        try:
+            saved = services.ban_user(actor=request.user, user=data["user"], reason=data["reason"],
+                                      club=data.get("club"), tournament=data.get("tournament"), game=data.get("game"))
+        except ServiceError as err:
+            self.message_user(request, err.message, messages.ERROR)
+            return
+        obj.pk = saved.pk
+
+    @admin.action(description="Lift the selected bans", permissions=["change"])
+    def lift(self, request: HttpRequest, queryset: QuerySet[ObserverBan]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset.filter(lifted_at__isnull=True), title="Lift bans", button="Lift",
+            reason_required=False,
+            run=lambda ban, reason: services.lift_ban(actor=request.user, ban=ban, reason=reason),
+        )
+
+
+# -- the audit log -----------------------------------------------------------------------------
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ClubScopedMixin, admin.ModelAdmin):
+    """Read only: nobody edits or deletes the trail, superusers included."""
+
+    scope_to = staticmethod(selectors.audit_of)
+    list_display = ("created_at", "actor_name", "action", "target_repr", "club", "reason")
+    list_filter = ("action", "club", "created_at")
+    search_fields = ("actor_name", "target_repr", "reason", "target_id")
+    date_hierarchy = "created_at"
+    readonly_fields = ("created_at", "actor", "actor_name", "action", "club", "target_type", "target_id",
+                       "target_repr", "reason", "details")
+    fields = readonly_fields
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# ClubRuleSet rows are shown as the rule sets' "club" column; nothing to edit by hand.
+assert not admin.site.is_registered(ClubRuleSet)
+
+
+# -- Celery schedules: django-celery-beat's own admin, for superusers only ------------------------
+
+
+def _superusers_only(base: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:
+    """``base`` with every permission limited to superusers: a schedule runs code for
+    the whole platform, so no club role reaches it."""
+
+    class SuperusersOnly(base):  # type: ignore[valid-type, misc]
+        def has_module_permission(self, request: HttpRequest) -> bool:
+            return request.user.is_active and request.user.is_superuser
+
+        def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return request.user.is_active and request.user.is_superuser
+
+        def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+            return request.user.is_active and request.user.is_superuser
+
+        def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return request.user.is_active and request.user.is_superuser
+
+        def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return request.user.is_active and request.user.is_superuser
+
+    SuperusersOnly.__name__ = SuperusersOnly.__qualname__ = f"SuperusersOnly{base.__name__}"
+    return SuperusersOnly
+
+
+for _model in (beat_models.PeriodicTask, beat_models.ClockedSchedule, beat_models.CrontabSchedule,
+               beat_models.SolarSchedule, beat_models.IntervalSchedule):
+    if admin.site.is_registered(_model):
+        _registered = type(admin.site._registry[_model])
+        admin.site.unregister(_model)
+        admin.site.register(_model, _superusers_only(_registered))

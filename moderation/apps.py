@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+
+
+class ModerationConfig(AppConfig):
+    name = "moderation"
+    verbose_name = "Moderation"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from games.observing import register_watch_gate
+        from league.models import ClubMembership
+
+        from . import signals, watching
+
+        register_watch_gate("moderation", watching.watch_gate)
+        # A club role of organiser, arbiter or owner opens the console; losing it closes it.
+        post_save.connect(signals.on_membership_changed, sender=ClubMembership,
+                          dispatch_uid="moderation.membership_saved")
+        post_delete.connect(signals.on_membership_changed, sender=ClubMembership,
+                            dispatch_uid="moderation.membership_deleted")
