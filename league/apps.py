@@ -14,6 +14,7 @@ class LeagueConfig(AppConfig):
         from . import signals
 
         game_finished.connect(signals.on_game_finished, dispatch_uid="league.rate_finished_game")
+        game_finished.connect(signals.on_game_finished_for_competitions, dispatch_uid="league.score_pairing")
         # Redis redelivers an unacknowledged task after the broker's visibility timeout;
         # the killed-worker test (and an operator who wants it) lowers it with this.
         timeout = os.environ.get("LEAGUE_BROKER_VISIBILITY_TIMEOUT")

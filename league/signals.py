@@ -17,3 +17,16 @@ def on_game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
     if not Game.objects.filter(pk=game_id, rated=True).exists():
         return
     transaction.on_commit(lambda: rate_game.delay(game_id))
+
+
+def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """A tournament game ended: score its pairing (and move the round on) in a task."""
+    from games.models import Game
+
+    from .models import Pairing
+    from .tasks import record_game_result
+
+    match_id = Game.objects.filter(pk=game_id).values_list("match_id", flat=True).first()
+    pairings = Pairing.objects.filter(match_id=match_id) if match_id else Pairing.objects.filter(game_id=game_id)
+    if pairings.exists():
+        transaction.on_commit(lambda: record_game_result.delay(game_id))

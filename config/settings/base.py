@@ -215,6 +215,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": env.float("HEARTBEAT_SECONDS", default=30.0),
     },
     "flag-expired-clocks": {"task": "games.flag_expired_clocks", "schedule": 5.0},
+    # Competitions: rounds due, results and arenas a lost task left behind (docs/competitions.md).
+    "competition-sweep": {"task": "league.competition_sweep", "schedule": 30.0},
 }
 
 LOGGING = {

@@ -1,0 +1,282 @@
+"""Reads for competitions: eligibility, brackets, crosstables, standings, "my next game".
+
+Pages, exports and the API read through these; league/competition_services.py writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts import age
+from accounts.models import User
+
+from .formats import tiebreaks
+from .formats.double_elimination import DoubleElimination
+from .formats.single_elimination import SingleElimination
+from .models import (
+    LEAGUE_LIST,
+    ClubMembership,
+    Entry,
+    Pairing,
+    PairingPlayer,
+    Rating,
+    Round,
+    Season,
+    Section,
+    Standing,
+)
+
+#: Tie-breaks a section uses when its organiser set none (FIDE C.07's recommendations:
+#: individual Swiss: Buchholz Cut-1, Buchholz, Sonneborn-Berger; round robin: direct
+#: encounter, wins, Sonneborn-Berger).
+DEFAULT_TIEBREAKS: dict[str, list[str]] = {
+    Section.Format.SWISS: ["buchholz-cut1", "buchholz", "sonneborn-berger"],
+    Section.Format.ROUND_ROBIN: ["direct-encounter", "wins", "sonneborn-berger"],
+    Section.Format.ARENA: [],
+    Section.Format.SINGLE_ELIMINATION: [],
+    Section.Format.DOUBLE_ELIMINATION: [],
+}
+
+ACTIVE_ENTRY = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+
+
+def tiebreak_order(section: Section) -> list[str]:
+    return list(section.tiebreaks) or DEFAULT_TIEBREAKS[section.format]
+
+
+def age_group_year(section: Section) -> int:
+    """The year birth-year groups count from: the section's, the season's, or the start's."""
+    if section.age_year:
+        return section.age_year
+    season = section.tournament.season
+    return season.year if season is not None else timezone.localtime(section.starts_at).year
+
+
+def frozen_rating(*, user: User, variant: str) -> float | None:
+    """The player's current league rating in the variant (None: unrated)."""
+    row = Rating.objects.filter(user=user, variant=variant, list_key=LEAGUE_LIST).only("rating").first()
+    return None if row is None else row.rating
+
+
+def eligibility_refusal(*, section: Section, user: User, rating: float | None) -> str:
+    """Why ``user`` may not enter ``section``, in words; "" when they may.
+
+    Capacity, windows and duplicates are the register service's; this is the player.
+    """
+    from accounts.services import play_eligibility
+
+    play = play_eligibility(user=user)
+    if not play.allowed:
+        return play.reason
+    if section.members_only and not ClubMembership.objects.filter(
+        club_id=section.tournament.club_id, user=user
+    ).exists():
+        return f"This section is for members of {section.tournament.club.name}."
+    has_age_rule = any(v is not None for v in (section.age_under, section.age_over, section.min_age,
+                                               section.max_age))
+    if has_age_rule:
+        born = user.profile.date_of_birth  # play_eligibility made sure there is one
+        refusal = age.age_group_refusal(
+            born,
+            season_year=age_group_year(section) if (section.age_under or section.age_over) else None,
+            under=section.age_under,
+            over=section.age_over,
+            cutoff=section.age_cutoff,
+            min_age=section.min_age,
+            max_age=section.max_age,
+        )
+        if refusal:
+            return refusal
+    if section.rating_min is not None or section.rating_max is not None:
+        band = _band_words(section)
+        if rating is None:
+            if section.rating_min is not None:
+                return f"Unrated, and this section is for players rated {band}."
+        elif (section.rating_min is not None and rating < section.rating_min) or (
+                section.rating_max is not None and rating > section.rating_max):
+            return f"Rated {rating:.0f}, and this section is for players rated {band}."
+    return ""
+
+
+def _band_words(section: Section) -> str:
+    low, high = section.rating_min, section.rating_max
+    if low is not None and high is not None:
+        return f"{low} to {high}"
+    return f"{low} or more" if low is not None else f"{high} or less"
+
+
+def active_entries(section: Section) -> QuerySet[Entry]:
+    return section.entries.filter(status__in=ACTIVE_ENTRY)
+
+
+# -- results as the pure layers want them -----------------------------------------------
+
+
+def round_results(section: Section, *, up_to: int | None = None) -> dict[int, list[tiebreaks.RoundResult]]:
+    """user id -> one RoundResult per round (1..up_to), absent rounds unplayed with 0."""
+    last = up_to if up_to is not None else section.current_round
+    rows = PairingPlayer.objects.filter(round__section=section, round__number__lte=last, points__isnull=False)
+    by_player: dict[int, dict[int, tiebreaks.RoundResult]] = defaultdict(dict)
+    for user_id, opponent_id, points, played, number in rows.values_list(
+        "user_id", "opponent_id", "points", "played", "round__number"
+    ):
+        by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, played and opponent_id is not None)
+    entrants = set(section.entries.exclude(status=Entry.Status.WITHDRAWN, seed__isnull=True)
+                   .values_list("user_id", flat=True))
+    absent = tiebreaks.RoundResult(None, 0.0, False)
+    return {
+        user_id: [by_player[user_id].get(n, absent) for n in range(1, last + 1)]
+        for user_id in entrants | set(by_player)
+    }
+
+
+# -- brackets ---------------------------------------------------------------------------
+
+
+def seeded_users(section: Section) -> dict[int, int]:
+    """seed number -> user id, for everyone seeded at the start."""
+    return dict(section.entries.filter(seed__isnull=False).values_list("seed", "user_id"))
+
+
+def bracket_for(section: Section) -> SingleElimination | DoubleElimination:
+    """The pure bracket, rebuilt from the seeds and every decided pairing, in order."""
+    seeds = seeded_users(section)
+    n = len(seeds)
+    if section.format == Section.Format.SINGLE_ELIMINATION:
+        bracket: SingleElimination | DoubleElimination = SingleElimination(n, third_place=section.third_place)
+    else:
+        bracket = DoubleElimination(n, grand_final=section.grand_final)
+    seed_of = {user_id: seed for seed, user_id in seeds.items()}
+    decided = (
+        Pairing.objects.filter(section=section, bracket_match__isnull=False, status=Pairing.Status.FINISHED)
+        .order_by("finished_at", "pk")
+        .values_list("bracket_match", "first_id", "second_id", "first_points", "second_points")
+    )
+    for match_id, first, second, first_points, second_points in decided:
+        winner = first if (first_points or 0) > (second_points or 0) else second
+        bracket.record(match_id, seed_of[winner])
+    return bracket
+
+
+@dataclass(frozen=True)
+class BracketSlot:
+    match_id: int
+    bracket: str
+    round: int
+    players: tuple[int | None, int | None]  # user ids (None: a bye or not yet known)
+    winner: int | None
+    walkover: bool
+    decided: bool
+    pairing_id: int | None
+
+
+def bracket_view(section: Section) -> list[BracketSlot]:
+    """Every match of the bracket, byes and pending ones included, for pages and JSON."""
+    bracket = bracket_for(section)
+    users = seeded_users(section)
+    pairing_ids = dict(
+        Pairing.objects.filter(section=section, bracket_match__isnull=False).values_list("bracket_match", "pk")
+    )
+
+    def user(seed: int | None) -> int | None:
+        return None if seed is None else users.get(seed)
+
+    slots = []
+    for match in bracket.matches:
+        if match.void:
+            continue
+        slots.append(BracketSlot(
+            match.id, match.bracket, match.round, (user(match.players[0]), user(match.players[1])),
+            user(match.winner), match.walkover, match.decided, pairing_ids.get(match.id),
+        ))
+    return slots
+
+
+# -- tables -------------------------------------------------------------------------------
+
+
+def standings(section: Section) -> QuerySet[Standing]:
+    return section.standings.select_related("user").order_by("rank", "user__username")
+
+
+def crosstable(section: Section) -> dict[int, dict[int, list[float]]]:
+    """Round robin: user id -> opponent id -> the points scored against them (one per cycle)."""
+    table: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for user_id, opponent_id, points in (
+        PairingPlayer.objects.filter(round__section=section, opponent__isnull=False, points__isnull=False)
+        .order_by("round__number").values_list("user_id", "opponent_id", "points")
+    ):
+        table[user_id][opponent_id].append(points)
+    return {user: dict(row) for user, row in table.items()}
+
+
+def rounds(section: Section) -> QuerySet[Round]:
+    return section.round_set.order_by("number")
+
+
+def next_pairing_for(user: User) -> Pairing | None:
+    """The user's pairing in play or waiting, soonest first ("my next game")."""
+    return (
+        Pairing.objects.filter(Q(first=user) | Q(second=user), status__in=[Pairing.Status.PENDING,
+                                                                            Pairing.Status.IN_PLAY])
+        .select_related("round", "section__tournament", "first", "second")
+        .order_by("round__starts_at", "pk")
+        .first()
+    )
+
+
+def upcoming_rounds_for(user: User, *, after: datetime | None = None) -> QuerySet[Round]:
+    """Rounds of sections the user has entered (not withdrawn), for an iCalendar export."""
+    sections = Entry.objects.filter(user=user, status__in=ACTIVE_ENTRY).values("section_id")
+    rows = Round.objects.filter(section_id__in=sections).select_related("section__tournament")
+    if after is not None:
+        rows = rows.filter(starts_at__gte=after)
+    return rows.order_by("starts_at")
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    user_id: int
+    username: str
+    points: float
+    tournaments: int
+    rank: int
+
+
+def season_standings(season: Season) -> list[SeasonRow]:
+    """Cumulative standings over the season's finished sections (its scoring rule)."""
+    totals: dict[int, float] = defaultdict(float)
+    played: dict[int, set[int]] = defaultdict(set)
+    names: dict[int, str] = {}
+    table = list(season.place_points or [])
+    rows = Standing.objects.filter(section__tournament__season=season, final=True).values_list(
+        "user_id", "user__username", "points", "rank", "section__tournament_id"
+    )
+    for user_id, username, points, rank, tournament_id in rows:
+        names[user_id] = username
+        played[user_id].add(tournament_id)
+        if season.scoring == Season.Scoring.PLACE_POINTS:
+            totals[user_id] += table[rank - 1] if rank - 1 < len(table) else 0
+        else:
+            totals[user_id] += points
+    ordered = sorted(totals, key=lambda u: (-totals[u], names[u]))
+    out: list[SeasonRow] = []
+    for index, user_id in enumerate(ordered):
+        rank = out[-1].rank if out and out[-1].points == totals[user_id] else index + 1
+        out.append(SeasonRow(user_id, names[user_id], totals[user_id], len(played[user_id]), rank))
+    return out
+
+
+def section_summary(section: Section) -> dict[str, Any]:
+    """Counts for headers and the admin."""
+    return {
+        "entries": active_entries(section).count(),
+        "rounds": section.round_set.count(),
+        "games_in_play": section.pairings.filter(status=Pairing.Status.IN_PLAY).count(),
+    }

@@ -1,0 +1,74 @@
+"""Play the moves of a section's players with an AI, as a bot client would: through
+games.services.submit_move, the same path as the API. For demos, tests and
+bench/competitions.py: it plays people's seats, so use it on test players only.
+
+    python manage.py play_section_bots <section id> [...] --level random --until-finished
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db.models import Q
+
+from accounts.errors import ServiceError
+from games import services as game_services
+from games.models import Game, Seat
+from games.rules import get_variant
+from games.rules.ai import choose_move
+from league.models import Pairing, Section
+
+
+def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", seed: int = 0) -> int:
+    """One move for every seat to move in the sections' games in play; moves made."""
+    ids = list(section_ids)
+    open_pairings = Pairing.objects.filter(section_id__in=ids, status=Pairing.Status.IN_PLAY)
+    games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
+        Q(pk__in=open_pairings.values("game_id")) | Q(match_id__in=open_pairings.values("match_id"))
+    )
+    moves = 0
+    for game in games:
+        variant = get_variant(game.variant)
+        for seat in Seat.objects.filter(game=game, number__in=game.to_move, user__isnull=False).select_related("user"):
+            state = variant.load(game.state)
+            if seat.number not in state.to_move:
+                continue
+            rng = random.Random(f"{seed}:{game.pk}:{game.ply}:{seat.number}")
+            move = choose_move(variant, state, seat.number, level, rng)
+            try:
+                game = game_services.submit_move(game_id=game.pk, user=seat.user, ply=game.ply, move=move)
+            except ServiceError:
+                break  # the game moved on meanwhile (a time-out, a result): next pass
+            moves += 1
+            if game.status != Game.Status.ACTIVE:
+                break
+    return moves
+
+
+def all_finished(section_ids: Iterable[int]) -> bool:
+    return not Section.objects.filter(pk__in=list(section_ids)).exclude(
+        status__in=[Section.Status.FINISHED, Section.Status.CANCELLED]).exists()
+
+
+class Command(BaseCommand):
+    help = "Play the moves of the given sections' players with an AI until they finish."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("section_ids", nargs="+", type=int)
+        parser.add_argument("--level", default="random", choices=["random", "casual", "strong"])
+        parser.add_argument("--timeout", type=float, default=600.0)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        ids = options["section_ids"]
+        deadline = time.monotonic() + options["timeout"]
+        total = 0
+        while not all_finished(ids) and time.monotonic() < deadline:
+            made = play_pending_moves(ids, level=options["level"])
+            total += made
+            if not made:
+                time.sleep(0.05)
+        self.stdout.write(f"{total} moves; finished: {all_finished(ids)}")

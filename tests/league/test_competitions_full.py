@@ -1,0 +1,90 @@
+"""Full tournaments in every format, played by AI-driven players to the final
+standings, on the embedded runtime with Celery eager (the same tasks a worker runs).
+The real worker, PostgreSQL and Redis: test_competitions_worker.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from config.celery import app
+from league.models import Entry, Pairing, PairingPlayer, Round, Section, Standing
+
+from .test_competitions_support import play_out, players, section_with
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def eager_celery():
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+def _standings(section):
+    return list(Standing.objects.filter(section=section).order_by("rank").values_list("user__username", "rank",
+                                                                                       "points", "final"))
+
+
+def test_round_robin_of_five_plays_every_berger_round_with_a_bye(make_player, eager_celery):
+    section = section_with(players(make_player, 5), format="round-robin")
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    assert section.total_rounds == 5
+    assert Round.objects.filter(section=section, status=Round.Status.FINISHED).count() == 5
+    # Everyone met everyone once and had one bye.
+    for entry in Entry.objects.filter(section=section):
+        mine = PairingPlayer.objects.filter(round__section=section, user=entry.user)
+        assert mine.count() == 5
+        assert mine.filter(opponent__isnull=True).count() == 1
+        assert len(set(mine.exclude(opponent__isnull=True).values_list("opponent", flat=True))) == 4
+    table = _standings(section)
+    assert len(table) == 5 and all(row[3] for row in table)
+    assert sum(row[2] for row in table) == 10 + 5  # 10 games, 5 byes worth 1
+
+
+def test_swiss_of_nine_plays_the_recommended_rounds_without_rematches(make_player, eager_celery):
+    section = section_with(players(make_player, 9), format="swiss")
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    assert section.total_rounds == 6  # recommended_rounds(9): capped at n - 3
+    pairs = Pairing.objects.filter(section=section, second__isnull=False).values_list("first", "second")
+    met = [frozenset(p) for p in pairs]
+    assert len(met) == len(set(met))
+    byes = Pairing.objects.filter(section=section, second__isnull=True).values_list("first", flat=True)
+    assert len(byes) == 6 and len(set(byes)) == 6  # one bye each at most
+    assert len(_standings(section)) == 9
+
+
+def test_single_elimination_of_six_gives_byes_to_the_top_seeds_and_a_champion(make_player, eager_celery):
+    section = section_with(players(make_player, 6), format="single-elimination", third_place=True)
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    first_round = Pairing.objects.filter(section=section, round__number=1)
+    seeds = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    assert {seeds[p.first_id] for p in first_round} | {seeds[p.second_id] for p in first_round} == {3, 4, 5, 6}
+    table = _standings(section)
+    assert [row[1] for row in table] == [1, 2, 3, 4, 5, 5]
+
+
+def test_double_elimination_of_eight_ends_with_everyone_placed(make_player, eager_celery):
+    section = section_with(players(make_player, 8), format="double-elimination")
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    table = _standings(section)
+    assert table[0][1] == 1 and table[1][1] == 2 and len(table) == 8
+    losses = Pairing.objects.filter(section=section).exclude(result="")
+    assert losses.filter(result__in=["1-0", "0-1", "+-", "-+"]).count() >= 14
+
+
+def test_arena_pairs_players_again_until_the_time_is_up(make_player, eager_celery):
+    section = section_with(players(make_player, 6), format="arena")
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    assert Pairing.objects.filter(section=section).count() > 3  # more than one wave
+    assert len(_standings(section)) == 6
