@@ -41,7 +41,9 @@ from rest_framework.request import Request  # noqa: E402
 from rest_framework.response import Response  # noqa: E402
 from rest_framework.views import APIView  # noqa: E402
 
+from accounts.errors import ServiceError  # noqa: E402
 from accounts.models import User  # noqa: E402
+from games.rules import variant_slugs  # noqa: E402
 
 from . import rating_selectors  # noqa: E402
 from .models import LEAGUE_LIST, Rating, RatingChange  # noqa: E402
@@ -78,6 +80,14 @@ class PerformanceSerializer(serializers.Serializer):
 
 
 VARIANT = OpenApiParameter("variant", str, description="A variant slug (default classic).")
+
+
+def _variant_param(request: Request) -> str:
+    """The ``variant`` query parameter, checked: an unknown slug is a 400, not an empty list."""
+    variant = request.query_params.get("variant", "classic")
+    if variant not in variant_slugs():
+        raise ServiceError("unknown-variant", f"There is no variant {variant!r}: see GET /api/v1/variants/.")
+    return variant
 CLUB = OpenApiParameter("club", str, description="A club's slug, for its own list (default: the league's).")
 
 
@@ -93,8 +103,7 @@ class LeaderboardView(generics.ListAPIView):
     def get_queryset(self):
         club_slug = self.request.query_params.get("club")
         club = get_object_or_404(Club, slug=club_slug, own_rating_list=True) if club_slug else None
-        variant = self.request.query_params.get("variant", "classic")
-        return rating_selectors.leaderboard(variant=variant, club=club, limit=10_000)
+        return rating_selectors.leaderboard(variant=_variant_param(self.request), club=club, limit=10_000)
 
 
 class PlayerRatingsView(APIView):
@@ -121,7 +130,9 @@ class PlayerHistoryView(generics.ListAPIView):
 
     def get_queryset(self):
         person = get_object_or_404(User, username=self.kwargs["username"])
-        params = self.request.query_params
-        return rating_selectors.rating_history(
-            person, variant=params.get("variant", "classic"), list_key=params.get("list", LEAGUE_LIST)
-        ).select_related("opponent")
+        variant = _variant_param(self.request)
+        list_key = self.request.query_params.get("list", LEAGUE_LIST)
+        clubs = {f"club-{pk}" for pk in Club.objects.filter(own_rating_list=True).values_list("pk", flat=True)}
+        if list_key != LEAGUE_LIST and list_key not in clubs:
+            raise ServiceError("unknown-list", f'There is no rating list {list_key!r}: "league" or "club-<id>".')
+        return rating_selectors.rating_history(person, variant=variant, list_key=list_key).select_related("opponent")

@@ -65,12 +65,18 @@ def _lock_ledger() -> RatingLedger:
     return RatingLedger.objects.select_for_update().get(pk=1)
 
 
+def _in_a_period() -> Exists:
+    """The game, or an earlier game of its match, belongs to a tournament period: a
+    match's later games are created by games/ and follow its first into the period."""
+    return Exists(PeriodGame.objects.filter(Q(game=OuterRef("pk")) | Q(game__match_id=OuterRef("match_id"))))
+
+
 def rateable_games() -> QuerySet[Game]:
     """Finished rated games between two people (AI games are never rated), outside any
     tournament period, in the order they ended."""
     return (
         Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
-        .exclude(Exists(PeriodGame.objects.filter(game=OuterRef("pk"))))
+        .exclude(_in_a_period())
         .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
         .filter(humans=2)
         .order_by("finished_at", "id")
@@ -135,24 +141,45 @@ def _pause_for_tests() -> None:
 
 
 def defer_to_period(*, games: Iterable[Game], key: str, name: str = "") -> RatingPeriod:
-    """Keep ``games`` out of live rating: their tournament rates them as one period."""
+    """Keep ``games`` out of live rating: their tournament rates them as one period
+    (``rate_period``). Call it when the games are created, before they can end; the
+    later games of a match follow its first game. Refused, changing nothing, for a
+    game already rated live or already in another period."""
+    with transaction.atomic():
+        _lock_ledger()  # a rating task must not rate these games while they are linked
+        ids = {game.pk for game in games}
+        if RatingChange.objects.filter(game_id__in=ids).exists():
+            raise ServiceError("already-rated", "A game rated on its own cannot join a tournament's rating period.")
+        elsewhere = PeriodGame.objects.filter(game_id__in=ids).exclude(period__key=key)
+        if elsewhere.exists():
+            raise ServiceError("in-another-period", "A game belongs to one tournament's rating period only.")
+        return _link_to_period(ids, key=key, name=name)
+
+
+def _link_to_period(game_ids: Iterable[int], *, key: str, name: str) -> RatingPeriod:
     period, _ = RatingPeriod.objects.get_or_create(key=key, defaults={"name": name})
-    for game in games:
-        PeriodGame.objects.get_or_create(game=game, defaults={"period": period})
+    linked = set(PeriodGame.objects.filter(game_id__in=set(game_ids)).values_list("game_id", flat=True))
+    PeriodGame.objects.bulk_create([PeriodGame(game_id=pk, period=period) for pk in set(game_ids) - linked])
     return period
 
 
 def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
-    """Rate ``games`` as one period (a tournament), with everybody's ratings from before
-    it; applied now, at the period's end. Idempotent per (game, player, list).
+    """Rate ``games`` (and the other games of their matches) as one period, a
+    tournament: every game with the ratings from before the period, the changes
+    applied now, at its end. Idempotent per (game, player, list).
 
-    Games that are unfinished, unrated, or not between two people are left out.
-    Returns how many games were rated.
+    Games that are unfinished, unrated, not between two people, or already rated
+    (live, or by another period) are left out. Returns how many games were rated.
     """
     with transaction.atomic():
         ledger = _lock_ledger()
-        period = defer_to_period(games=games, key=key, name=name)
-        ids = [g.pk for g in games]
+        games = list(games)
+        matches = {g.match_id for g in games if g.match_id}
+        ids = {g.pk for g in games} | set(Game.objects.filter(match_id__in=matches).values_list("pk", flat=True))
+        other = set(PeriodGame.objects.filter(game_id__in=ids).exclude(period__key=key).values_list("game_id", flat=True))
+        rated_live = set(RatingChange.objects.filter(game_id__in=ids).exclude(period=key).values_list("game_id", flat=True))
+        ids -= other | rated_live
+        period = _link_to_period(ids, key=key, name=name)
         todo = [
             g for g in Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, rated=True)
             .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(humans=2)
@@ -291,8 +318,10 @@ JOIN games_seat s0 ON s0.game_id = g.id AND s0.number = 0
 JOIN games_seat s1 ON s1.game_id = g.id AND s1.number = 1
 WHERE g.status = 'finished' AND g.rated AND g.finished_at IS NOT NULL
   AND s0.user_id IS NOT NULL AND s1.user_id IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM league_periodgame p WHERE p.game_id = g.id AND p.period_id IN (
-      SELECT r.id FROM league_ratingperiod r WHERE r.applied_at IS NULL))
+  AND NOT EXISTS (SELECT 1 FROM league_periodgame p
+      JOIN league_ratingperiod r ON r.id = p.period_id AND r.applied_at IS NULL
+      JOIN games_game pg ON pg.id = p.game_id
+      WHERE pg.id = g.id OR pg.match_id = g.match_id)
 ORDER BY g.finished_at, g.id
 """
 

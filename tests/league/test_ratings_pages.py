@@ -174,3 +174,18 @@ def test_a_rated_game_played_through_the_api_moves_both_ratings_on_the_leaderboa
     # The winner's player page lists the game with its rating change.
     page = client.get(reverse("league:player", args=["alice"])).content.decode()
     assert reverse("games:game", args=[game["id"]]) in page and f"{before['alice']} → {after['alice']}" in page
+
+
+def test_the_rating_api_refuses_unknown_variants_lists_clubs_and_players(client, played):
+    _, _, club = played
+    for url, params, status, code in [
+        ("/api/v1/ratings/", {"variant": "chess"}, 400, "unknown-variant"),
+        ("/api/v1/ratings/", {"variant": "classic", "club": "no-such-club"}, 404, "not_found"),
+        ("/api/v1/ratings/players/alice/history/", {"variant": "chess"}, 400, "unknown-variant"),
+        ("/api/v1/ratings/players/alice/history/", {"list": "club-999999"}, 400, "unknown-list"),
+        ("/api/v1/ratings/players/nobody/", {}, 404, "not_found"),
+    ]:
+        response = client.get(url, params)
+        assert response.status_code == status and response.json()["code"] == code, (url, params, response.json())
+    club_history = client.get("/api/v1/ratings/players/alice/history/", {"list": f"club-{club.pk}"}).json()
+    assert club_history["count"] == 2 and {r["system"] for r in club_history["results"]} == {"glicko2"}

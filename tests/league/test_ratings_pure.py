@@ -204,3 +204,15 @@ def test_the_one_game_change_matches_the_period_change(rating, opponent, score, 
     assert elo.expected_hundredths(rating, opponent) == elo._table_hundredths(
         min(abs(rating - opponent), 400) if rating < 2650 else abs(rating - opponent)
     ) * (1 if rating >= opponent else -1) + (0 if rating >= opponent else 100)
+
+
+def test_k_times_the_games_of_a_tournament_period_stays_at_most_700():
+    # An established player with 10 games so far (K 40) plays 20 games in one period:
+    # 40 x 20 = 800 > 700, so K is 35; the opponents (50 games, one this period) keep 20.
+    states: dict = {"p": periods.PlayerState(periods.ELO, 1900.0, games=10, established=True)}
+    states |= {n: periods.PlayerState(periods.ELO, 1900.0, games=50, established=True) for n in range(20)}
+    games = [(g, "p", g, 1.0) for g in range(20)]
+    entries = periods.rate_period(states, games, system=periods.ELO)
+    assert {e.k for e in entries if e.player == "p"} == {35}
+    assert {e.k for e in entries if e.player != "p"} == {20}
+    assert states["p"].rating == 1900 + elo.rounded_change(1900, [(1900, 1.0)] * 20, 35) == 1900 + 350

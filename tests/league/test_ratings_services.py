@@ -13,7 +13,7 @@ from config.celery import app
 from games import services as game_services
 from games.models import Game
 from league import rating_services, tasks
-from league.models import Club, ClubMembership, Rating, RatingAdjustment, RatingChange
+from league.models import Club, ClubMembership, PeriodGame, Rating, RatingAdjustment, RatingChange
 
 from .ratings_helpers import finished_game, snapshot
 
@@ -212,3 +212,41 @@ def test_a_task_catches_up_only_within_its_window_and_every_game_is_rated_by_its
     assert rating_services.rate_game(game_id=recent.pk) == 1  # the old game is out of its window
     assert not RatingChange.objects.filter(game=old).exists()
     assert rating_services.rate_game(game_id=old.pk) == 1  # its own task still rates it
+
+
+def test_every_game_of_a_match_in_a_tournament_period_is_rated_with_the_period(make_player):
+    a, b, c = make_player(), make_player(), make_player()
+    rating_services.rate_game(game_id=finished_game(a, c).pk)  # a rating from before the tournament
+    rules = game_services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    first = game_services.create_game(creator=a, rule_set=rules, opponent=b, rated=True)
+    rating_services.defer_to_period(games=[first], key="tournament-3", name="Match cup")
+    match_games = []
+    for loser in (b, a, b):  # 1-1 after two games: all three are played
+        current = first.match.games.order_by("-number_in_match").first()
+        game_services.resign(game_id=current.pk, user=loser)
+        match_games.append(current.pk)
+        assert rating_services.rate_game(game_id=current.pk) == 0  # held for the period
+    assert not RatingChange.objects.filter(game_id__in=match_games).exists()
+    assert rating_services.rate_period([first], key="tournament-3") == 3  # the later games follow the first
+    changes = RatingChange.objects.filter(game_id__in=match_games, user=a)
+    assert {ch.period for ch in changes} == {"tournament-3"} and changes.count() == 3
+    assert len({ch.rating_before for ch in changes}) == 1  # all three from before the period
+    before = snapshot()
+    rating_services.recompute_all()
+    assert snapshot() == before
+
+
+def test_a_game_already_rated_or_in_another_period_cannot_be_deferred(make_player):
+    a, b = make_player(), make_player()
+    rated = finished_game(a, b)
+    rating_services.rate_game(game_id=rated.pk)
+    with pytest.raises(ServiceError) as refused:
+        rating_services.defer_to_period(games=[rated], key="tournament-1")
+    assert refused.value.code == "already-rated"
+    waiting = game_services.create_game(creator=a, variant="classic", opponent=b, rated=True)
+    rating_services.defer_to_period(games=[waiting], key="tournament-1")
+    rating_services.defer_to_period(games=[waiting], key="tournament-1")  # again: nothing new
+    with pytest.raises(ServiceError) as refused:
+        rating_services.defer_to_period(games=[waiting], key="tournament-2")
+    assert refused.value.code == "in-another-period"
+    assert list(PeriodGame.objects.values_list("game_id", "period__key")) == [(waiting.pk, "tournament-1")]
