@@ -66,3 +66,18 @@ def world(db, make_player) -> World:
 def world_tx(transactional_db, make_player) -> World:
     """The same, committed (for websocket tests, whose consumers use other threads)."""
     return _world(make_player)
+
+
+@pytest.fixture
+def own_channel_layer(settings):
+    """A fresh channel layer per test; on Redis, under a prefix of this suite's own so
+    no other run's sockets hear our messages."""
+    from channels.layers import channel_layers
+
+    if "hosts" in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
+        layers = {"default": {**settings.CHANNEL_LAYERS["default"]}}
+        layers["default"]["CONFIG"] = {**layers["default"]["CONFIG"], "prefix": "ttt-moderation-tests"}
+        settings.CHANNEL_LAYERS = layers
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -1,0 +1,145 @@
+"""moderation.services: refusals change nothing; console access follows club roles;
+the audit log records who, what, when, why, on what and in which club."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.errors import ServiceError
+from moderation import services
+from moderation.models import AuditEntry, ObserverBan, ObserverPolicy
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(code, call, **kwargs):
+    before = (AuditEntry.objects.count(), ObserverBan.objects.count(), ObserverPolicy.objects.count())
+    with pytest.raises(ServiceError) as err:
+        call(**kwargs)
+    assert err.value.code == code, err.value.message
+    assert (AuditEntry.objects.count(), ObserverBan.objects.count(), ObserverPolicy.objects.count()) == before
+    return err.value.message
+
+
+def test_another_clubs_organiser_is_refused_everywhere(world):
+    w = world
+    refused("not-a-moderator", services.ban_user, actor=w.organiser_b, user=w.member_a, club=w.club_a, reason="x")
+    refused("not-a-moderator", services.ban_user, actor=w.organiser_b, user=w.member_a, game=w.game_a, reason="x")
+    refused("not-an-organiser", services.set_observer_policy, actor=w.organiser_b, club=w.club_a, policy="none")
+    refused("not-an-organiser", services.set_observer_policy, actor=w.organiser_b, game=w.game_a, policy="none")
+    refused("not-an-organiser", services.save_house_rules, actor=w.organiser_b, rule_set=w.rules_a,
+            fields={"options": {"first": "O"}})
+    refused("not-an-organiser", services.save_house_rules, actor=w.organiser_b, club=w.club_a,
+            fields={"name": "Sneaky", "variant": "classic"})
+
+
+def test_arbiters_moderate_observers_but_organisers_set_rules_and_policies(world):
+    w = world
+    refused("not-an-organiser", services.set_observer_policy, actor=w.arbiter_a, club=w.club_a, policy="none")
+    refused("not-an-organiser", services.save_house_rules, actor=w.arbiter_a, club=w.club_a,
+            fields={"name": "Arb", "variant": "classic"})
+    ban = services.ban_user(actor=w.arbiter_a, user=w.member_a, club=w.club_a, reason="Heckling")
+    assert ban.is_active
+
+
+def test_players_and_members_moderate_nothing(world):
+    w = world
+    refused("not-a-moderator", services.ban_user, actor=w.member_a, user=w.player_1, club=w.club_a, reason="x")
+    refused("not-an-organiser", services.set_observer_policy, actor=w.player_1, club=w.club_a, policy="none")
+
+
+def test_bad_input_is_refused_clearly(world):
+    w = world
+    assert "reason" in refused("reason-required", services.ban_user, actor=w.organiser_a, user=w.member_a,
+                               club=w.club_a, reason="   ")
+    refused("bad-scope", services.ban_user, actor=w.organiser_a, user=w.member_a, club=w.club_a, game=w.game_a,
+            reason="x")
+    refused("bad-scope", services.set_observer_policy, actor=w.organiser_a, policy="none")
+    refused("bad-policy", services.set_observer_policy, actor=w.organiser_a, club=w.club_a, policy="friends")
+    refused("bad-cap", services.set_observer_policy, actor=w.organiser_a, club=w.club_a, policy="anyone", cap=-1)
+    refused("bad-cap", services.set_observer_policy, actor=w.organiser_a, club=w.club_a, policy="anyone", cap=True)
+    refused("guest-not-bannable", services.ban_observer, actor=w.organiser_a, user=None, game=w.game_a,
+            scope="game", reason="x")
+    refused("cannot-ban-moderator", services.ban_user, actor=w.organiser_a, user=w.arbiter_a, club=w.club_a,
+            reason="x")
+    refused("no-tournament", services.ban_observer, actor=w.organiser_a, user=w.member_a, game=w.game_a,
+            scope="tournament", reason="x")
+    refused("bad-scope", services.ban_observer, actor=w.organiser_a, user=w.member_a, game=w.game_a,
+            scope="planet", reason="x")
+
+
+def test_a_game_under_the_platforms_rules_is_for_superusers_only(world):
+    from games import services as games
+
+    w = world
+    game = games.create_game(creator=w.player_1, variant="classic", opponent=w.player_2)
+    refused("not-a-moderator", services.ban_user, actor=w.organiser_a, user=w.member_a, game=game, reason="x")
+    refused("no-club", services.ban_observer, actor=w.superuser, user=w.member_a, game=game, scope="club",
+            reason="x")
+    assert services.ban_user(actor=w.superuser, user=w.member_a, game=game, reason="x").club is None
+
+
+def test_a_policy_is_one_row_per_scope_and_audited(world):
+    w = world
+    services.set_observer_policy(actor=w.organiser_a, club=w.club_a, policy="members", cap=10)
+    row = services.set_observer_policy(actor=w.organiser_a, club=w.club_a, policy="signed-in", cap=None)
+    assert ObserverPolicy.objects.filter(club=w.club_a).count() == 1
+    assert (row.policy, row.cap) == ("signed-in", None)
+    entries = AuditEntry.objects.filter(action="observers.policy").order_by("pk")
+    assert [e.details["policy"] for e in entries] == ["members", "signed-in"]
+    services.remove_observer_policy(actor=w.organiser_a, policy=row)
+    assert not ObserverPolicy.objects.exists()
+    assert AuditEntry.objects.filter(action="observers.policy-removed", club=w.club_a).exists()
+
+
+def test_a_ban_is_lifted_once_and_kept(world):
+    w = world
+    ban = services.ban_user(actor=w.organiser_a, user=w.member_a, club=w.club_a, reason="Heckling")
+    services.lift_ban(actor=w.arbiter_a, ban=ban, reason="Apologised")
+    refused("already-lifted", services.lift_ban, actor=w.arbiter_a, ban=ban)
+    ban.refresh_from_db()
+    assert ban.lifted_by == w.arbiter_a and ObserverBan.objects.filter(pk=ban.pk).exists()
+
+
+def test_record_keeps_who_what_why_target_and_club(world):
+    w = world
+    entry = services.record(actor=w.organiser_a, action="round.start", target=w.game_a, club=w.club_a,
+                            reason="Players ready early", details={"round": 2})
+    assert (entry.actor_name, entry.action, entry.target_type, entry.target_id) == (
+        "organiser_a", "round.start", "games.game", str(w.game_a.pk))
+    assert entry.reason == "Players ready early" and entry.details == {"round": 2} and entry.created_at
+    system = services.record(actor=None, action="round.start", target=w.game_a)
+    assert system.actor is None and system.actor_name == ""
+    with pytest.raises(ServiceError):
+        services.record(actor=None, action="", target=w.game_a)
+
+
+def test_console_access_follows_club_roles(world, make_player):
+    from league import services as league
+    from league.models import ClubMembership
+
+    w = world
+    assert w.organiser_a.is_staff and w.arbiter_a.is_staff and w.organiser_b.is_staff
+    assert not w.member_a.is_staff
+    assert set(w.organiser_a.groups.values_list("name", flat=True)) == {services.ORGANISERS_GROUP}
+    assert set(w.arbiter_a.groups.values_list("name", flat=True)) == {services.ARBITERS_GROUP}
+    # Promoted, then back to member: staff given, then taken back.
+    league.set_membership(club=w.club_a, user=w.member_a, role="arbiter")
+    w.member_a.refresh_from_db()
+    assert w.member_a.is_staff
+    league.set_membership(club=w.club_a, user=w.member_a, role="member")
+    w.member_a.refresh_from_db()
+    assert not w.member_a.is_staff and not w.member_a.groups.exists()
+    # Leaving the club closes the console too.
+    ClubMembership.objects.filter(user=w.arbiter_a).delete()
+    w.arbiter_a.refresh_from_db()
+    assert not w.arbiter_a.is_staff
+    assert AuditEntry.objects.filter(action="console.revoke", target_id=str(w.arbiter_a.pk)).exists()
+    # Staff made by hand stays staff.
+    staff = make_player(username="helpdesk")
+    staff.is_staff = True
+    staff.save()
+    league.set_membership(club=w.club_b, user=staff, role="arbiter")
+    league.set_membership(club=w.club_b, user=staff, role="member")
+    staff.refresh_from_db()
+    assert staff.is_staff
