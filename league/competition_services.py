@@ -210,7 +210,7 @@ def _check_section(section: Section) -> None:
 
 def _locked_section(section_id: int) -> Section:
     section = (
-        Section.objects.select_for_update().select_related("tournament__club", "tournament__season", "rule_set")
+        Section.objects.select_for_update(of=("self",)).select_related("tournament__club", "tournament__season", "rule_set")
         .filter(pk=section_id).first()
     )
     if section is None:
@@ -727,7 +727,7 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     if found is None:
         return None
     section = _locked_section(found.section_id)
-    pairing = Pairing.objects.select_for_update().select_related("round", "match").get(pk=found.pk)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "match").get(pk=found.pk)
     if pairing.status == Pairing.Status.FINISHED:
         return pairing
     if pairing.match_id:

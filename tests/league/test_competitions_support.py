@@ -25,7 +25,7 @@ def section_with(users, *, format: str, variant: str = "classic", rule_set=None,
     tournament = cs.create_tournament(club=club, name=f"{format} cup", starts_at=now + timedelta(seconds=starts_in))
     rule_set = rule_set or game_services.standard_rule_set(variant)
     if format == "arena":
-        options.setdefault("arena_duration", timedelta(seconds=20))
+        options.setdefault("arena_duration", timedelta(seconds=8))
     section = cs.create_section(tournament=tournament, name="Open", rule_set=rule_set, format=format,
                                 starts_at=now + timedelta(seconds=starts_in), **options)
     for user in users:
