@@ -159,7 +159,8 @@ class RuleSetForm(forms.ModelForm):
             for name, value in form_initial(self.variant_slug, self.instance.options).items():
                 self.initial.setdefault(name, value)
         else:
-            # The preview of a set not yet saved shows what the form starts from.
+            # The preview of a set not yet saved shows what the form starts from
+            # (clean() replaces it with what was submitted).
             self.instance.variant = self.variant_slug
             self.instance.options = options_from_form(self.variant_slug, self.initial)
 
@@ -178,6 +179,8 @@ class RuleSetForm(forms.ModelForm):
         if self.errors:
             return data
         options = self.options()
+        if self.instance.pk is None:
+            self.instance.options = options  # the preview in words follows the submitted form
         try:
             services.validate_rule_options(variant=self.variant_slug, options=options)
         except ServiceError as err:
@@ -317,8 +320,8 @@ class RuleSetAdmin(admin.ModelAdmin):
         except (RuleError, ServiceError) as err:
             lines = [err.message]
         return format_html(
-            '<div id="rules-preview" hx-post="{}" hx-trigger="change from:closest form, keyup changed delay:400ms '
-            'from:.rule-letter" hx-include="closest form" hx-swap="innerHTML" aria-live="polite">{}</div>',
+            '<div id="rules-preview" hx-post="{}" hx-trigger="change from:closest form, input delay:400ms '
+            'from:closest form" hx-include="closest form" hx-swap="innerHTML" aria-live="polite">{}</div>',
             url, self._lines_html(lines),
         )
 

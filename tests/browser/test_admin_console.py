@@ -1,0 +1,201 @@
+"""The moderation console in a real browser (Debian's chromium, Playwright) against a
+real running platform: a house-rule set with the letter Q refused in the engine's
+words, an observer banned from a live game and their page disconnected at once, and an
+organiser of another club who sees nothing of this one. Screenshots go to
+test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.test_live_play import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAPTOP,
+    PASSWORD,
+    PHONE,
+    SHOTS,
+    TIMEOUT_MS,
+    platform_commands,
+    wait_live,
+)
+from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+# Run once against the demo data: a rival club with its own organiser, a house-rule set
+# of the demo club, and a game under it between Sam and Mei, in play.
+SETUP = """
+import json
+from accounts.models import User
+from accounts import services as accounts
+from games import services as games
+from league import services as league
+from league.models import Club
+from moderation import services
+from datetime import date
+
+demo = Club.objects.get(memberships__user__username="organiser")
+rival_club = league.ensure_club(name="Rival Club")
+rival = accounts.register_player(username="rival", password="%(password)s", date_of_birth=date(1980, 1, 1),
+                                 country="GB", guardian_name="", guardian_email="").user
+league.set_membership(club=rival_club, user=rival, role="organiser")
+organiser = User.objects.get(username="organiser")
+rules = services.save_house_rules(actor=organiser, club=demo, fields={"name": "Demo club classic", "variant": "classic"})
+services.save_house_rules(actor=rival, club=rival_club, fields={"name": "Rival classic", "variant": "classic"})
+sam, mei = User.objects.get(username="sam"), User.objects.get(username="mei")
+game = games.create_game(creator=sam, rule_set=rules, opponent=mei)
+games.accept_challenge(game_id=game.pk, user=mei)
+print(json.dumps({"game": game.pk, "rules": rules.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def platform(tmp_path_factory) -> Iterator[dict]:
+    tmp_path = tmp_path_factory.mktemp("admin-browser")
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        # Redis pub/sub ignores database numbers: a prefix of our own keeps groups apart.
+        env["CHANNEL_PREFIX"] = f"ttt-admin-{uuid.uuid4().hex[:8]}"
+        made = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP % {"password": PASSWORD}],
+                              cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+        ids = json.loads(made.stdout.strip().splitlines()[-1])
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            yield {"url": f"http://127.0.0.1:{port}", **ids}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def sign_in(platform, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts = []
+
+    def open_as(username: str, viewport: dict = LAPTOP):
+        context = browser.new_context(viewport=viewport, base_url=platform["url"])
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def shoot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_a_house_rule_set_with_the_letter_q_is_refused(sign_in):
+    from playwright.sync_api import expect
+
+    organiser = sign_in("organiser")
+    organiser.goto("/admin/games/ruleset/add/")
+    expect(organiser.locator("#id_opt_symbols_0")).to_have_value("X")
+    organiser.fill("#id_name", "Q and O")
+    organiser.select_option("#id_club", label="Demo Noughts & Crosses Club")
+    organiser.fill("#id_opt_symbols_0", "Q")
+    # The preview answers as soon as the letter is typed ...
+    expect(organiser.locator("#rules-preview")).to_contain_text("it must be Xs and Os")
+    organiser.click("input[name=_save]")
+    # ... and saving is refused beside the field, in the FAQ's words.
+    error = organiser.locator("#id_opt_symbols_0_error")
+    expect(error).to_contain_text("'Q' is not a letter you can play: it must be Xs and Os.")
+    shoot(organiser, "admin-rule-set-letter-q-refused")
+
+    # The FAQ's house rule from its preset saves, and reads right in words.
+    organiser.goto("/admin/games/ruleset/add/")
+    organiser.click("text=Classic: O goes first")
+    expect(organiser.locator("#id_opt_first")).to_have_value("O")
+    expect(organiser.locator("#rules-preview")).to_contain_text("House rule: O goes first, so Player Two moves first.")
+    organiser.select_option("#id_club", label="Demo Noughts & Crosses Club")
+    organiser.click("input[name=_save]")
+    expect(organiser.locator(".messagelist")).to_contain_text("was added successfully")
+    expect(organiser.locator("#result_list")).to_contain_text("Classic: O goes first")
+    shoot(organiser, "admin-rule-sets-list")
+
+
+def test_ban_an_observer_of_a_live_game_and_their_page_disconnects(platform, sign_in):
+    from playwright.sync_api import expect
+
+    game = platform["game"]
+    kofi = sign_in("kofi", PHONE)
+    kofi.goto(f"/play/{game}/")
+    wait_live(kofi)
+
+    arbiter = sign_in("arbiter")
+    arbiter.goto(f"/admin/games/game/{game}/change/")
+    # The live list of who is watching.
+    expect(arbiter.locator("text=Watching now").locator("..")).to_contain_text("kofi")
+    shoot(arbiter, "admin-game-watching-now")
+    arbiter.click("text=Kick or ban these observers…")
+    row = arbiter.locator("#result_list tbody tr", has_text="kofi")
+    row.locator("input[type=checkbox]").check()
+    arbiter.select_option("select[name=action]", "ban_from_game")
+    arbiter.click("button[name=index]")
+    expect(arbiter.locator("#confirm-action")).to_contain_text("please confirm")
+    arbiter.fill("#id_reason", "Coaching Sam from the side")
+    shoot(arbiter, "admin-ban-confirmation")
+    arbiter.click("#confirm-button")
+    expect(arbiter.locator(".messagelist")).to_contain_text("done for 1")
+
+    # Kofi's page is disconnected at once, told why, and kept out.
+    expect(kofi.locator("#connection")).to_have_text("Reconnecting…")
+    expect(kofi.locator("#game-errors")).to_contain_text(re.compile("banned from watching"))
+    expect(kofi.locator("#game-errors")).to_contain_text("Coaching Sam from the side")
+    shoot(kofi, "admin-banned-observer-phone")
+
+    # The ban is in the audit log, with who and why.
+    arbiter.goto("/admin/moderation/auditentry/?action=observer.ban")
+    expect(arbiter.locator("#result_list")).to_contain_text("Coaching Sam from the side")
+    expect(arbiter.locator("#result_list")).to_contain_text("arbiter")
+
+
+def test_an_organiser_of_another_club_sees_nothing_of_this_one(platform, sign_in):
+    from playwright.sync_api import expect
+
+    rival = sign_in("rival")
+    rival.goto("/admin/games/ruleset/")
+    expect(rival.locator("#result_list")).to_contain_text("Rival classic")
+    expect(rival.locator("body")).not_to_contain_text("Demo club classic")
+    rival.goto("/admin/games/game/")
+    expect(rival.locator("#changelist")).to_contain_text("0 games")
+    rival.goto(f"/admin/games/ruleset/{platform['rules']}/change/")
+    expect(rival.locator(".messagelist")).to_contain_text(re.compile("doesn.t exist"))
+    rival.goto(f"/admin/games/game/{platform['game']}/change/")
+    expect(rival.locator(".messagelist")).to_contain_text(re.compile("doesn.t exist"))
+    rival.goto("/admin/moderation/auditentry/")
+    expect(rival.locator("body")).not_to_contain_text("Demo club classic")
+    rival.goto("/admin/")
+    expect(rival.locator("body")).not_to_contain_text("Periodic tasks")
+    shoot(rival, "admin-rival-organiser-index")
+
+    # A player never reaches the admin.
+    player = sign_in("mei")
+    player.goto("/admin/")
+    expect(player).to_have_url(re.compile(r"/admin/login/"))
