@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
+from league.urls import competition_urlpatterns
 
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("ratings/", include("league.urls")),
+    path("clubs/", include((competition_urlpatterns, "competitions"))),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -57,3 +57,243 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 def recompute_progress(request: HttpRequest, run_id: int) -> HttpResponse:
     run = get_object_or_404(RecomputeRun, pk=run_id)
     return render(request, "league/recompute_progress.html", {"run": run, "progress": selectors.recompute_progress(run)})
+
+
+# -- competitions (docs/competitions.md, "Pages") ------------------------------------------
+# Mounted at /clubs/ by config/urls.py (league.urls.competition_urlpatterns). Reads come
+# from event_selectors, writes from competition_services / event_services.
+
+from django.contrib import messages  # noqa: E402
+from django.contrib.auth.decorators import login_required  # noqa: E402
+from django.core.exceptions import PermissionDenied  # noqa: E402
+from django.views.decorators.http import require_POST  # noqa: E402
+
+from accounts.errors import ServiceError  # noqa: E402
+
+from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from .event_forms import SectionForm, TournamentForm  # noqa: E402
+from .models import Season, Section, Tournament  # noqa: E402
+
+#: Seconds between htmx refreshes of a section in play.
+LIVE_REFRESH_SECONDS = 5
+
+
+def _tournament(club_slug: str, slug: str, user) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "season__league"),
+                                   club__slug=club_slug, slug=slug)
+    if tournament.status == Tournament.Status.DRAFT and not event_selectors.can_organise(user=user,
+                                                                                         club=tournament.club):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _section(club_slug: str, tournament_slug: str, slug: str, user) -> Section:
+    tournament = _tournament(club_slug, tournament_slug, user)
+    section = get_object_or_404(Section.objects.select_related("rule_set"), tournament=tournament, slug=slug)
+    section.tournament = tournament
+    return section
+
+
+def clubs(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/clubs.html", {
+        "clubs": event_selectors.clubs_with_events(),
+        "organised": event_selectors.organised_clubs(request.user),
+    })
+
+
+def club(request: HttpRequest, club_slug: str) -> HttpResponse:
+    the_club = get_object_or_404(Club, slug=club_slug)
+    organiser = event_selectors.can_organise(user=request.user, club=the_club)
+    return render(request, "league/club.html", {
+        "club": the_club, "organiser": organiser, "leagues": event_selectors.club_leagues(the_club),
+        "tournaments": event_selectors.club_tournaments(the_club, include_drafts=organiser),
+    })
+
+
+def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: str) -> HttpResponse:
+    the_season = get_object_or_404(Season.objects.select_related("league__club"), league__club__slug=club_slug,
+                                   league__slug=league_slug, slug=season_slug)
+    return render(request, "league/season.html", {
+        "season": the_season, "league": the_season.league, "club": the_season.league.club,
+        "rows": competition_selectors.season_standings(the_season),
+        "tournaments": event_selectors.season_tournaments(the_season),
+    })
+
+
+def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    the_tournament = _tournament(club_slug, tournament_slug, request.user)
+    sections = list(event_selectors.tournament_sections(the_tournament))
+    return render(request, "league/tournament.html", {
+        "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
+        "organiser": event_selectors.can_organise(user=request.user, club=the_tournament.club),
+        "next_games": [g for g in (event_selectors.next_game_view(section=s, user=request.user) for s in sections)
+                       if g],
+    })
+
+
+def _section_context(request: HttpRequest, section: Section) -> dict:
+    live = section.status == Section.Status.RUNNING
+    return {
+        "club": section.tournament.club, "tournament": section.tournament, "section": section,
+        "bracket": event_selectors.bracket(section),
+        "crosstable": event_selectors.crosstable(section) if section.format == Section.Format.ROUND_ROBIN else [],
+        "standings": event_selectors.standings(section),
+        "tiebreak_columns": event_selectors.tiebreak_columns(section),
+        "rounds": event_selectors.rounds(section),
+        "next_round": event_selectors.next_scheduled_round(section),
+        "my_game": event_selectors.next_game_view(section=section, user=request.user),
+        "live": live, "refresh": LIVE_REFRESH_SECONDS,
+    }
+
+
+def section(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    the_section = _section(club_slug, tournament_slug, section_slug, request.user)
+    context = _section_context(request, the_section)
+    if request.htmx:  # the live part, refreshed by polling while the section runs
+        return render(request, "league/_section_live.html", context)
+    context.update(
+        entry=event_selectors.entry_state(section=the_section, user=request.user),
+        entries=event_selectors.entries(the_section),
+        organiser=event_selectors.can_organise(user=request.user, club=the_section.tournament.club),
+        prizes=the_section.prizes.select_related("winner"),
+    )
+    return render(request, "league/section.html", context)
+
+
+@login_required
+@require_POST
+def section_entry(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    """Register, check in or withdraw the signed-in player; a refusal is shown in words."""
+    the_section = _section(club_slug, tournament_slug, section_slug, request.user)
+    action = request.POST.get("action")
+    try:
+        if action == "register":
+            competition_services.register(section=the_section, user=request.user)
+            messages.success(request, f"You are entered in {the_section.name}.")
+        elif action == "check-in":
+            competition_services.check_in(section=the_section, user=request.user)
+            messages.success(request, "You are checked in.")
+        elif action == "withdraw":
+            competition_services.withdraw(section=the_section, user=request.user,
+                                          reason=request.POST.get("reason", "")[:200])
+            messages.success(request, f"You have withdrawn from {the_section.name}.")
+        else:
+            messages.error(request, "Unknown action.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+
+
+def section_standings_csv(request: HttpRequest, club_slug: str, tournament_slug: str,
+                          section_slug: str) -> HttpResponse:
+    the_section = _section(club_slug, tournament_slug, section_slug, request.user)
+    response = HttpResponse(exports.standings_csv(the_section), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{exports.standings_filename(the_section)}"'
+    return response
+
+
+def section_json(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str,
+                 kind: str) -> HttpResponse:
+    the_section = _section(club_slug, tournament_slug, section_slug, request.user)
+    if kind == "bracket":
+        if the_section.format not in event_selectors.ELIMINATION:
+            raise Http404("This section has no bracket.")
+        data = event_selectors.bracket_json(the_section)
+    else:
+        if the_section.format != Section.Format.ROUND_ROBIN:
+            raise Http404("This section has no crosstable.")
+        data = event_selectors.crosstable_json(the_section)
+    return HttpResponse(exports.to_json(data), content_type="application/json")
+
+
+def player_calendar(request: HttpRequest, username: str) -> HttpResponse:
+    person = get_object_or_404(User, username=username)
+    response = HttpResponse(exports.player_calendar(person, site=request.build_absolute_uri("/")[:-1]),
+                            content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{exports.calendar_filename(person)}"'
+    return response
+
+
+# -- organiser pages -----------------------------------------------------------------------
+
+
+def _organised_club(request: HttpRequest, club_slug: str) -> Club:
+    the_club = get_object_or_404(Club, slug=club_slug)
+    if not event_selectors.can_organise(user=request.user, club=the_club):
+        raise PermissionDenied("Only the club's owners and organisers run its events.")
+    return the_club
+
+
+@login_required
+def tournament_new(request: HttpRequest, club_slug: str) -> HttpResponse:
+    the_club = _organised_club(request, club_slug)
+    form = TournamentForm(request.POST or None, club=the_club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = event_services.create_tournament(by=request.user, club=the_club, **form.cleaned_data)
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, f"{created.name} is created: now add its sections.")
+            return redirect("competitions:section-new", the_club.slug, created.slug)
+    return render(request, "league/tournament_form.html", {"club": the_club, "form": form})
+
+
+@login_required
+def section_new(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    the_club = _organised_club(request, club_slug)
+    the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
+    form = SectionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = event_services.create_section(by=request.user, tournament=the_tournament,
+                                                    **form.service_arguments())
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, f"Section {created.name} is created.")
+            return redirect("competitions:tournament", the_club.slug, the_tournament.slug)
+    return render(request, "league/section_form.html", {
+        "club": the_club, "tournament": the_tournament, "form": form,
+        "sections": event_selectors.tournament_sections(the_tournament),
+    })
+
+
+ORGANISER_ACTIONS = {
+    "open": (event_services.open_registration, "Registration is open."),
+    "close": (event_services.close_registration, "Registration is closed."),
+    "start": (event_services.start_tournament, "The tournament has started: round 1 is paired."),
+}
+
+
+@login_required
+@require_POST
+def tournament_action(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    the_club = _organised_club(request, club_slug)
+    the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
+    action = ORGANISER_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        messages.error(request, "Unknown action.")
+    else:
+        service, done = action
+        try:
+            service(by=request.user, tournament=the_tournament)
+            messages.success(request, done)
+        except ServiceError as err:
+            messages.error(request, err.message)
+    return redirect("competitions:tournament", the_club.slug, the_tournament.slug)
+
+
+@login_required
+@require_POST
+def section_start(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    the_club = _organised_club(request, club_slug)
+    the_section = get_object_or_404(Section, tournament__club=the_club, tournament__slug=tournament_slug,
+                                    slug=section_slug)
+    try:
+        event_services.start_section(by=request.user, section=the_section)
+        messages.success(request, f"{the_section.name} has started: round 1 is paired.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+

@@ -1,0 +1,101 @@
+"""Organiser forms: they only read the fields' types; competition_services judges the
+values (formats, windows, age groups...) and its refusal is shown on the form."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+
+from games.models import RuleSet
+
+from .formats.tiebreaks import TIEBREAKS
+from .models import Club, Season, Section, Tournament
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    starts_at = forms.DateTimeField(label="Starts at (UTC)", widget=DATETIME)
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False,
+                                    help_text="Its results count towards the season's standings.")
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    rating_period = forms.ChoiceField(choices=Tournament.RatingPeriod.choices, initial=Tournament.RatingPeriod.GAME)
+    draft = forms.BooleanField(required=False, label="Keep as a draft (hidden until you open registration)")
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = Season.objects.filter(league__club=club).select_related("league")
+
+
+def _minutes(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(minutes=value)
+
+
+class SectionForm(forms.Form):
+    name = forms.CharField(max_length=120, initial="Open")
+    rule_set = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_current=True).order_by("variant", "name"),
+                                      label="Variant and house rules",
+                                      help_text="The rule set brings the variant, the time control and the match format.")
+    format = forms.ChoiceField(choices=Section.Format.choices)
+    rated = forms.BooleanField(required=False, initial=True)
+    capacity = forms.IntegerField(min_value=2, required=False, help_text="Empty: no limit.")
+    observer_policy = forms.ChoiceField(choices=Section.ObserverPolicy.choices, initial=Section.ObserverPolicy.ANYONE)
+    # Schedule.
+    starts_at = forms.DateTimeField(label="Round 1 starts at (UTC)", widget=DATETIME, required=False,
+                                    help_text="Empty: when the tournament starts.")
+    round_interval = forms.IntegerField(min_value=1, required=False, label="Minutes between rounds",
+                                        help_text="Empty: the next round starts when the last one ends.")
+    round_starts = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
+                                   label="Start times of rounds 2, 3, ... (one ISO time a line)",
+                                   help_text="For instance 2026-12-05T14:00:00+00:00; overrides the interval.")
+    arena_duration = forms.IntegerField(min_value=1, required=False, label="Arena: minutes")
+    registration_opens_at = forms.DateTimeField(widget=DATETIME, required=False)
+    registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.")
+    check_in_opens_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: no check-in.")
+    check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.")
+    # Format settings.
+    third_place = forms.BooleanField(required=False, label="Single elimination: a third-place match")
+    grand_final = forms.ChoiceField(choices=Section.GrandFinal.choices, initial=Section.GrandFinal.RESET,
+                                    label="Double elimination: grand final")
+    cycles = forms.TypedChoiceField(choices=[(1, "Single"), (2, "Double")], coerce=int, initial=1,
+                                    label="Round robin: cycles")
+    rounds = forms.IntegerField(min_value=1, required=False, label="Swiss: rounds",
+                                help_text="Empty: the recommended number for the field.")
+    bye_points = forms.TypedChoiceField(choices=[("1", "1"), ("0.5", "½"), ("0", "0")], initial="1",
+                                        coerce=str, label="Points for a bye")
+    late_entry_rounds = forms.IntegerField(min_value=0, initial=0, required=False,
+                                           label="Swiss: late entries until round (0: none)")
+    streak_bonus = forms.BooleanField(required=False, initial=True, label="Arena: streak bonus")
+    tiebreaks = forms.CharField(required=False, label="Tie-breaks, in order (comma-separated)",
+                                help_text=f"From: {', '.join(TIEBREAKS)}. Empty: the format's default.")
+    # Eligibility.
+    age_under = forms.TypedChoiceField(choices=[("", "—"), *[(n, f"U{n}") for n in (8, 10, 12, 14, 16, 18)]],
+                                       coerce=int, empty_value=None, required=False, label="Youth group")
+    age_over = forms.TypedChoiceField(choices=[("", "—"), (50, "50+"), (65, "65+")], coerce=int, empty_value=None,
+                                      required=False, label="Senior group")
+    age_year = forms.IntegerField(required=False, label="Age groups count from the year",
+                                  help_text="Empty: the year of round 1 (or the season's).")
+    age_cutoff = forms.DateField(required=False, widget=DATE, label="Age on this date")
+    min_age = forms.IntegerField(min_value=0, required=False)
+    max_age = forms.IntegerField(min_value=0, required=False)
+    rating_min = forms.IntegerField(min_value=0, required=False)
+    rating_max = forms.IntegerField(min_value=0, required=False)
+    members_only = forms.BooleanField(required=False, label="Club members only")
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The cleaned form as competition_services.create_section's keyword arguments."""
+        data = dict(self.cleaned_data)
+        data["round_interval"] = _minutes(data["round_interval"])
+        data["arena_duration"] = _minutes(data["arena_duration"])
+        data["round_starts"] = [line.strip() for line in (data["round_starts"] or "").splitlines() if line.strip()]
+        data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
+        data["late_entry_rounds"] = data["late_entry_rounds"] or 0
+        if data["format"] != Section.Format.ARENA:
+            data["arena_duration"] = None
+        if not data["starts_at"]:
+            data.pop("starts_at")
+        return data

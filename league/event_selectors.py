@@ -1,0 +1,498 @@
+"""Reads for the competition pages, exports and API: what a bracket, a crosstable, a
+standings table or a round looks like to people. Built on league/competition_selectors.py
+(the core reads); nothing here writes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game
+
+from . import competition_selectors as core
+from .models import (
+    Club,
+    ClubMembership,
+    Entry,
+    League,
+    Pairing,
+    PairingPlayer,
+    Round,
+    Season,
+    Section,
+    Tournament,
+)
+
+ORGANISER_ROLES = (ClubMembership.Role.OWNER, ClubMembership.Role.ORGANISER)
+ELIMINATION = (Section.Format.SINGLE_ELIMINATION, Section.Format.DOUBLE_ELIMINATION)
+
+#: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).
+TIEBREAK_LABELS = {
+    "direct-encounter": "DE",
+    "wins": "Wins",
+    "buchholz": "Buchholz",
+    "buchholz-cut1": "BH Cut-1",
+    "median-buchholz": "Median BH",
+    "sonneborn-berger": "SB",
+}
+
+
+# -- clubs, roles, tournaments ------------------------------------------------------------
+
+
+def can_organise(*, user: User | Any, club: Club) -> bool:
+    """Owners and organisers of the club (and the site's superusers) run its events."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    return ClubMembership.objects.filter(club=club, user=user, role__in=ORGANISER_ROLES).exists()
+
+
+def organised_clubs(user: User | Any) -> QuerySet[Club]:
+    if not getattr(user, "is_authenticated", False):
+        return Club.objects.none()
+    if user.is_superuser:
+        return Club.objects.order_by("name")
+    return Club.objects.filter(memberships__user=user, memberships__role__in=ORGANISER_ROLES).order_by("name")
+
+
+def clubs_with_events() -> QuerySet[Club]:
+    return Club.objects.annotate(
+        event_count=Count("tournaments", filter=~Q(tournaments__status=Tournament.Status.DRAFT), distinct=True)
+    ).order_by("name")
+
+
+def club_tournaments(club: Club, *, include_drafts: bool = False) -> QuerySet[Tournament]:
+    rows = club.tournaments.select_related("season__league").annotate(section_count=Count("sections"))
+    if not include_drafts:
+        rows = rows.exclude(status=Tournament.Status.DRAFT)
+    return rows.order_by("-starts_at", "name")
+
+
+def club_leagues(club: Club) -> QuerySet[League]:
+    return club.leagues.prefetch_related(Prefetch("seasons", Season.objects.order_by("-year", "name")))
+
+
+def tournament_sections(tournament: Tournament) -> QuerySet[Section]:
+    active = Q(entries__status__in=core.ACTIVE_ENTRY)
+    return (
+        tournament.sections.select_related("rule_set")
+        .annotate(entry_count=Count("entries", filter=active, distinct=True))
+        .order_by("starts_at", "name")
+    )
+
+
+def season_tournaments(season: Season) -> QuerySet[Tournament]:
+    return season.tournaments.exclude(status=Tournament.Status.DRAFT).order_by("starts_at")
+
+
+# -- entries --------------------------------------------------------------------------------
+
+
+@dataclass
+class EntryState:
+    """What a signed-in player may do in a section, and why not."""
+
+    entry: Entry | None
+    refusal: str = ""  # eligibility, in words ("" when eligible)
+    can_register: bool = False
+    can_check_in: bool = False
+    can_withdraw: bool = False
+
+
+def entry_state(*, section: Section, user: User | Any, now: datetime | None = None) -> EntryState:
+    if not getattr(user, "is_authenticated", False):
+        return EntryState(entry=None)
+    now = now or timezone.now()
+    entry = section.entries.filter(user=user).first()
+    entered = entry is not None and entry.status != Entry.Status.WITHDRAWN
+    open_or_running = section.status in (Section.Status.REGISTRATION, Section.Status.RUNNING)
+    state = EntryState(entry=entry, can_withdraw=entered and open_or_running)
+    if not entered and open_or_running:
+        rating = core.frozen_rating(user=user, variant=section.variant)
+        state.refusal = core.eligibility_refusal(section=section, user=user, rating=rating)
+        # Windows, capacity and late entry are the register service's to judge: the
+        # button is offered and its refusal shown in words.
+        state.can_register = not state.refusal
+    if entered and entry.status == Entry.Status.REGISTERED and section.check_in_opens_at is not None:
+        closes = section.check_in_closes_at or section.starts_at
+        state.can_check_in = section.status == Section.Status.REGISTRATION and section.check_in_opens_at <= now < closes
+    return state
+
+
+def entries(section: Section) -> QuerySet[Entry]:
+    return section.entries.select_related("user").order_by("status", "seed", "registered_at")
+
+
+# -- names ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Person:
+    user_id: int
+    username: str
+    name: str
+    seed: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"username": self.username, "name": self.name, "seed": self.seed}
+
+
+def people(section: Section) -> dict[int, Person]:
+    """Everyone in the section's entries or pairings, by user id."""
+    seeds = dict(section.entries.values_list("user_id", "seed"))
+    ids = set(seeds) | set(section.pairings.values_list("first_id", flat=True)) | {
+        i for i in section.pairings.values_list("second_id", flat=True) if i is not None}
+    return {
+        u.pk: Person(u.pk, u.username, u.name, seeds.get(u.pk))
+        for u in User.objects.filter(pk__in=ids).select_related("profile")
+    }
+
+
+# -- brackets -------------------------------------------------------------------------------
+
+
+@dataclass
+class BracketSide:
+    person: Person | None
+    label: str  # the name, "bye", or "to be decided"
+    winner: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"player": self.person.as_dict() if self.person else None, "label": self.label,
+                "winner": self.winner}
+
+
+@dataclass
+class BracketMatch:
+    id: int
+    bracket: str
+    round: int
+    sides: list[BracketSide]
+    decided: bool
+    bye: bool
+    pairing_id: int | None = None
+    game_id: int | None = None
+    result: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "bracket": self.bracket, "round": self.round, "bye": self.bye,
+                "decided": self.decided, "result": self.result, "game": self.game_id,
+                "sides": [side.as_dict() for side in self.sides]}
+
+
+@dataclass
+class BracketColumn:
+    title: str
+    bracket: str
+    round: int
+    matches: list[BracketMatch] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "bracket": self.bracket, "round": self.round,
+                "matches": [m.as_dict() for m in self.matches]}
+
+
+def _round_title(bracket: str, number: int, last: int, double: bool) -> str:
+    if bracket == "third-place":
+        return "Third place"
+    if bracket == "final":
+        return "Grand final"
+    if bracket == "reset":
+        return "Grand final reset"
+    prefix = "" if not double else ("Winners " if bracket == "winners" else "Losers ")
+    if bracket == "losers":
+        return "Losers final" if number == last else f"Losers round {number}"
+    from_end = last - number
+    if from_end == 0:
+        return f"{prefix}final".capitalize() if double else "Final"
+    if from_end == 1 and not double:
+        return "Semi-finals"
+    if from_end == 2 and not double:
+        return "Quarter-finals"
+    return f"{prefix}round {number}".capitalize() if double else f"Round {number}"
+
+
+def bracket_is_drawn(section: Section) -> bool:
+    return section.format in ELIMINATION and section.entries.filter(seed__isnull=False).count() >= 2
+
+
+def bracket(section: Section) -> list[BracketColumn]:
+    """The bracket as columns, first round on the left: byes shown as byes, winners
+    marked, the third-place match, the grand final and its reset in their own columns.
+    Empty until the section starts (seeds are set then)."""
+    if not bracket_is_drawn(section):
+        return []
+    who = people(section)
+    pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False)}
+    slots = core.bracket_view(section)
+    double = section.format == Section.Format.DOUBLE_ELIMINATION
+    last = defaultdict(int)
+    for slot in slots:
+        last[slot.bracket] = max(last[slot.bracket], slot.round)
+    columns: dict[tuple[str, int], BracketColumn] = {}
+    order = {"winners": 0, "losers": 1, "third-place": 2, "final": 3, "reset": 4}
+    for slot in sorted(slots, key=lambda s: (order.get(s.bracket, 9), s.round, s.match_id)):
+        # A single-elimination third-place match sits beside the final.
+        key = ("winners", last["winners"]) if slot.bracket == "third-place" else (slot.bracket, slot.round)
+        column = columns.get(key)
+        if column is None:
+            column = columns[key] = BracketColumn(_round_title(key[0], key[1], last[key[0]], double), *key)
+        bye = slot.walkover and slot.decided
+        sides = []
+        for user_id in slot.players:
+            if user_id is None:
+                label = "bye" if bye else "to be decided"
+                sides.append(BracketSide(None, label))
+            else:
+                person = who.get(user_id)
+                sides.append(BracketSide(person, person.name if person else "?",
+                                         winner=slot.decided and slot.winner == user_id))
+        pairing = pairings.get(slot.pairing_id) if slot.pairing_id else None
+        column.matches.append(BracketMatch(
+            slot.match_id, slot.bracket, slot.round, sides, slot.decided, bye,
+            pairing_id=slot.pairing_id, game_id=_watch_game_id(pairing) if pairing else None,
+            result=pairing.get_result_display() if pairing and pairing.result else "",
+        ))
+    return list(columns.values())
+
+
+def bracket_json(section: Section) -> dict[str, Any]:
+    return {"section": section.pk, "format": section.format, "columns": [c.as_dict() for c in bracket(section)]}
+
+
+# -- crosstable -----------------------------------------------------------------------------
+
+#: FIDE's crosstable notation: over the board 1, ½, 0; forfeits + and -.
+def _cell(points: float, played: bool) -> str:
+    if not played:
+        return "+" if points >= 1 else "-"
+    return "1" if points >= 1 else "½" if points > 0 else "0"
+
+
+@dataclass
+class CrosstableRow:
+    person: Person
+    number: int  # the player's number in the table (their seed)
+    cells: list[str]  # one per opponent number; "X" (own), "" (not played yet)
+    points: float
+    rank: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "player": self.person.as_dict(), "cells": self.cells,
+                "points": self.points, "rank": self.rank}
+
+
+def crosstable(section: Section) -> list[CrosstableRow]:
+    """Round robin: one row per player in seed order; each cell what the row's player
+    scored against the column's (both cycles of a double round robin, space-separated)."""
+    seeds = core.seeded_users(section)
+    if not seeds:
+        return []
+    who = people(section)
+    number_of = {user_id: seed for seed, user_id in seeds.items()}
+    scored: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    totals: dict[int, float] = defaultdict(float)
+    for user_id, opponent_id, points, played in (
+        PairingPlayer.objects.filter(round__section=section, points__isnull=False)
+        .order_by("round__number").values_list("user_id", "opponent_id", "points", "played")
+    ):
+        totals[user_id] += points
+        if opponent_id is not None:
+            scored[user_id][opponent_id].append(_cell(points, played))
+    ranks = dict(section.standings.values_list("user_id", "rank"))
+    rows = []
+    for seed in sorted(seeds):
+        user_id = seeds[seed]
+        cells = []
+        for other_seed in sorted(seeds):
+            other = seeds[other_seed]
+            cells.append("X" if other == user_id else " ".join(scored[user_id].get(other, [])))
+        rows.append(CrosstableRow(who[user_id], number_of[user_id], cells, totals[user_id], ranks.get(user_id)))
+    return rows
+
+
+def crosstable_json(section: Section) -> dict[str, Any]:
+    rows = crosstable(section)
+    return {"section": section.pk, "format": section.format, "cycles": section.cycles,
+            "players": [row.person.as_dict() | {"number": row.number} for row in rows],
+            "rows": [row.as_dict() for row in rows]}
+
+
+# -- standings ------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    person: Person
+    points: float
+    tiebreaks: list[float]
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    rating: float | None
+    final: bool
+
+
+def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
+    """(name, heading) of the section's tie-breaks in the organiser's order."""
+    if section.format not in (Section.Format.SWISS, Section.Format.ROUND_ROBIN):
+        return []
+    return [(name, TIEBREAK_LABELS.get(name, name)) for name in core.tiebreak_order(section)]
+
+
+def standings(section: Section) -> list[StandingRow]:
+    who = people(section)
+    ratings = dict(section.entries.values_list("user_id", "rating"))
+    names = [name for name, _ in tiebreak_columns(section)]
+    return [
+        StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
+                    row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
+                    row.draws, row.losses, ratings.get(row.user_id), row.final)
+        for row in core.standings(section)
+    ]
+
+
+# -- rounds, games, clocks ------------------------------------------------------------------
+
+
+def _watch_game_id(pairing: Pairing) -> int | None:
+    """The game to watch for a pairing: its game, or its match's latest game."""
+    if pairing.game_id:
+        return pairing.game_id
+    if pairing.match_id:
+        return Game.objects.filter(match_id=pairing.match_id).order_by("-number_in_match", "-pk") \
+            .values_list("pk", flat=True).first()
+    return None
+
+
+def _clock_text(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    seconds = max(0, ms // 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@dataclass
+class BoardView:
+    pairing: Pairing
+    board: int
+    first: Person | None
+    second: Person | None
+    result: str
+    in_play: bool
+    game_id: int | None
+    clocks: list[str]  # first's and second's clock left ("" without a game clock)
+    to_move: str  # the username whose turn it is, in play
+
+
+def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int]]:
+    """user id -> clock left as m:ss, with the running clock counted down to now."""
+    if game is None:
+        return {}, set()
+    moving = set(game.to_move or []) if game.status == Game.Status.ACTIVE else set()
+    out, movers = {}, set()
+    for seat in game.seats.all():
+        ms = seat.clock_ms
+        if seat.number in moving:
+            movers.add(seat.user_id)
+            if ms is not None and game.turn_started_at:
+                ms -= int((now - game.turn_started_at).total_seconds() * 1000)
+        if seat.user_id is not None:
+            out[seat.user_id] = _clock_text(ms)
+    return out, movers
+
+
+def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | None = None) -> list[BoardView]:
+    now = now or timezone.now()
+    pairings = list(round_.pairings.order_by("board"))
+    game_ids = {p.pk: _watch_game_id(p) for p in pairings}
+    games = {g.pk: g for g in Game.objects.filter(pk__in=[g for g in game_ids.values() if g])
+             .prefetch_related("seats")}
+    views = []
+    for pairing in pairings:
+        game = games.get(game_ids[pairing.pk]) if game_ids[pairing.pk] else None
+        in_play = pairing.status == Pairing.Status.IN_PLAY
+        clocks, movers = _clocks(game, now) if in_play else ({}, set())
+        first, second = people_by_id.get(pairing.first_id), people_by_id.get(pairing.second_id or -1)
+        to_move = ", ".join(p.username for p in (first, second) if p and p.user_id in movers)
+        views.append(BoardView(
+            pairing, pairing.board, first, second,
+            "bye" if pairing.is_bye and pairing.result != Pairing.Result.DOUBLE_FORFEIT
+            else pairing.get_result_display() if pairing.result else "",
+            in_play, game_ids[pairing.pk],
+            [clocks.get(pairing.first_id, ""), clocks.get(pairing.second_id or -1, "")], to_move,
+        ))
+    return views
+
+
+@dataclass
+class RoundView:
+    round: Round
+    boards: list[BoardView]
+
+
+def rounds(section: Section, *, now: datetime | None = None) -> list[RoundView]:
+    """Every round, latest first, with its boards (results, watch links, clocks)."""
+    who = people(section)
+    return [RoundView(r, boards(r, who, now=now)) for r in core.rounds(section).order_by("-number")]
+
+
+def next_game(*, section: Section, user: User | Any) -> Pairing | None:
+    """The signed-in player's pairing in this section that is in play or waiting."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        section.pairings.filter(Q(first=user) | Q(second=user),
+                                status__in=[Pairing.Status.PENDING, Pairing.Status.IN_PLAY])
+        .select_related("round", "first", "second").order_by("round__number", "pk").first()
+    )
+
+
+def next_game_view(*, section: Section, user: User | Any) -> dict[str, Any] | None:
+    pairing = next_game(section=section, user=user)
+    if pairing is None:
+        return None
+    opponent = pairing.second if pairing.first_id == user.pk else pairing.first
+    return {"pairing": pairing, "round": pairing.round, "opponent": opponent, "game_id": _watch_game_id(pairing),
+            "moves_first": pairing.first_id == user.pk}
+
+
+def next_scheduled_round(section: Section) -> Round | None:
+    return section.round_set.filter(status=Round.Status.SCHEDULED).order_by("number").first()
+
+
+# -- a player's rounds (iCalendar) ---------------------------------------------------------
+
+
+@dataclass
+class PlayerRound:
+    round: Round
+    section: Section
+    board: int | None
+    opponent: str  # "" before the pairing, "bye" for a bye
+
+
+def player_rounds(user: User) -> list[PlayerRound]:
+    """Every round of the sections the player has entered (and not left), with their
+    board and opponent once paired."""
+    rows = list(core.upcoming_rounds_for(user))
+    paired = {
+        pp.round_id: pp for pp in PairingPlayer.objects.filter(user=user, round__in=[r.pk for r in rows])
+        .select_related("opponent", "pairing")
+    }
+    out = []
+    for round_ in rows:
+        side = paired.get(round_.pk)
+        opponent = "" if side is None else "bye" if side.opponent_id is None else side.opponent.username
+        out.append(PlayerRound(round_, round_.section, side.pairing.board if side else None, opponent))
+    return out

@@ -1,0 +1,114 @@
+"""Organiser actions the pages and the API need on top of league/competition_services.py:
+who may run a club's events, opening and closing registration, starting now.
+
+Thin: every change to a competition's progress still goes through competition_services
+(start_round pairs, creates the games and tells the players)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from accounts.models import User
+from games.models import RuleSet
+
+from . import competition_selectors as core
+from . import competition_services as cs
+from . import event_selectors
+from .models import Club, Round, Season, Section, Tournament
+
+OPEN_SECTION = (Section.Status.REGISTRATION,)
+
+
+def check_organiser(*, user: User, club: Club) -> None:
+    if not event_selectors.can_organise(user=user, club=club):
+        raise ServiceError("not-organiser", f"Only {club.name}'s owners and organisers run its events.")
+
+
+def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, season: Season | None = None,
+                      description: str = "", rating_period: str = Tournament.RatingPeriod.GAME,
+                      draft: bool = False) -> Tournament:
+    """A new tournament of ``club``; a draft stays hidden until registration opens."""
+    check_organiser(user=by, club=club)
+    with transaction.atomic():
+        tournament = cs.create_tournament(club=club, name=name, starts_at=starts_at, season=season,
+                                          description=description, rating_period=rating_period, created_by=by)
+        if draft:
+            tournament.status = Tournament.Status.DRAFT
+            tournament.save(update_fields=["status"])
+    return tournament
+
+
+def create_section(*, by: User, tournament: Tournament, name: str, rule_set: RuleSet, format: str,
+                   **settings: Any) -> Section:
+    check_organiser(user=by, club=tournament.club)
+    return cs.create_section(tournament=tournament, name=name, rule_set=rule_set, format=format, **settings)
+
+
+def _locked_tournament(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+
+
+@transaction.atomic
+def open_registration(*, by: User, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    """Publish a draft and open its sections' registration now, until round 1 starts."""
+    now = now or timezone.now()
+    tournament = _locked_tournament(tournament)
+    check_organiser(user=by, club=tournament.club)
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise ServiceError("tournament-started", "This tournament has started: its registration cannot reopen.")
+    tournament.status = Tournament.Status.REGISTRATION
+    tournament.save(update_fields=["status"])
+    for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
+        section.registration_opens_at = None
+        section.registration_closes_at = None  # until round 1 starts
+        section.save(update_fields=["registration_opens_at", "registration_closes_at"])
+    return tournament
+
+
+@transaction.atomic
+def close_registration(*, by: User, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    """Close registration in every section not yet started; entries already in stay."""
+    now = now or timezone.now()
+    tournament = _locked_tournament(tournament)
+    check_organiser(user=by, club=tournament.club)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise ServiceError("registration-not-open", "Registration is not open.")
+    for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
+        section.registration_closes_at = now
+        section.save(update_fields=["registration_closes_at"])
+    return tournament
+
+
+@transaction.atomic
+def start_section(*, by: User, section: Section, now: datetime | None = None) -> Round:
+    """Start a section now instead of at its scheduled time: round 1 (or the arena) is
+    paired at once. Refused, with nothing changed, without two players."""
+    now = now or timezone.now()
+    section = Section.objects.select_for_update().select_related("tournament__club").get(pk=section.pk)
+    check_organiser(user=by, club=section.tournament.club)
+    if section.status != Section.Status.REGISTRATION:
+        raise ServiceError("section-started", f"{section.name} has already started or is over.")
+    if core.active_entries(section).count() < 2:
+        raise ServiceError("too-few-players", f"{section.name} needs at least two players to start.")
+    if section.format == Section.Format.ARENA:
+        # The arena's clock runs from its start: move the start, keep the duration.
+        Section.objects.filter(pk=section.pk).update(starts_at=now)
+    Round.objects.filter(section=section, number=1, status=Round.Status.SCHEDULED).update(starts_at=now)
+    round_ = cs.start_round(section_id=section.pk, number=1, now=now, force=True)
+    if round_ is None:  # cannot happen with force; a clear error rather than a silent no-op
+        raise ServiceError("not-started", f"{section.name} could not start.")
+    return round_
+
+
+def start_tournament(*, by: User, tournament: Tournament, now: datetime | None = None) -> list[Round]:
+    """Start every section still open for registration (each in its own transaction)."""
+    check_organiser(user=by, club=tournament.club)
+    sections = list(tournament.sections.filter(status__in=OPEN_SECTION))
+    if not sections:
+        raise ServiceError("nothing-to-start", "Every section has already started.")
+    return [start_section(by=by, section=section, now=now) for section in sections]

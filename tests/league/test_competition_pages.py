@@ -1,0 +1,320 @@
+"""The competition pages and exports with real data made through the services: brackets
+(byes, winners), a round robin crosstable, Swiss standings with tie-breaks, registration
+refusals in words, organiser pages, and the CSV / iCalendar / JSON exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from datetime import date, timedelta
+
+import icalendar
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as game_services
+from league import competition_services as cs
+from league import event_services
+from league.management.commands.play_section_bots import all_finished, play_pending_moves
+from league.models import Club, ClubMembership, Entry, Section, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def club():
+    return Club.objects.create(name="Riverside club", slug="riverside")
+
+
+@pytest.fixture
+def organiser(make_player, club):
+    user = make_player(username="olivia")
+    ClubMembership.objects.create(club=club, user=user, role=ClubMembership.Role.ORGANISER)
+    return user
+
+
+def make_section(club, organiser, *, format: str, players=(), variant: str = "classic", **settings) -> Section:
+    """A section starting in an hour, with ``players`` registered (in that order)."""
+    later = timezone.now() + timedelta(hours=1)
+    tournament = event_services.create_tournament(by=organiser, club=club, name=f"{format} open", starts_at=later)
+    if format == "arena":
+        settings.setdefault("arena_duration", timedelta(minutes=10))
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Open",
+                                            rule_set=game_services.standard_rule_set(variant), format=format,
+                                            **settings)
+    for user in players:
+        cs.register(section=section, user=user)
+    return section
+
+
+def play_to_the_end(section: Section, limit: int = 5000) -> None:
+    """AI moves for every seat; sweep() does what Celery would (record results, start
+    the rounds due)."""
+    for _ in range(limit):
+        if all_finished([section.pk]):
+            return
+        if not play_pending_moves([section.pk], level="random"):
+            cs.sweep()
+    raise AssertionError("the section did not finish")
+
+
+def url(name: str, section: Section, **extra) -> str:
+    t = section.tournament
+    return reverse(f"competitions:{name}", args=[t.club.slug, t.slug, section.slug], **extra)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# -- brackets -----------------------------------------------------------------------------
+
+
+def test_six_player_bracket_gives_the_two_byes_to_seeds_1_and_2(client, club, organiser, make_player):
+    people = [make_player(username=f"ko{i}") for i in range(1, 7)]
+    section = make_section(club, organiser, format="single-elimination", players=people, third_place=True)
+    event_services.start_section(by=organiser, section=section)
+
+    page = client.get(url("section", section))
+    assert page.status_code == 200
+    html = page.content.decode()
+    first_column = html.split('class="bracket-column')[1]
+    byes = re.findall(r'class="bracket-match is-bye[^"]*".*?</li>', first_column, re.S)
+    assert len(byes) == 2
+    seeds_with_bye = sorted(int(re.search(r'class="seed">(\d+)<', b).group(1)) for b in byes)
+    assert seeds_with_bye == [1, 2]
+    assert all("<em>bye</em>" in b for b in byes)
+
+    data = json.loads(client.get(url("section-bracket-json", section)).content)
+    first = data["columns"][0]
+    assert [m["bye"] for m in first["matches"]].count(True) == 2
+    bye_seeds = sorted(s["player"]["seed"] for m in first["matches"] if m["bye"] for s in m["sides"] if s["player"])
+    assert bye_seeds == [1, 2]
+    assert [c["title"] for c in data["columns"]] == ["Quarter-finals", "Semi-finals", "Final"]
+
+    play_to_the_end(section)
+    data = json.loads(client.get(url("section-bracket-json", section)).content)
+    final_column = data["columns"][-1]
+    assert {m["bracket"] for m in final_column["matches"]} == {"winners", "third-place"}
+    for match in (m for c in data["columns"] for m in c["matches"]):
+        assert match["decided"]
+        assert sum(side["winner"] for side in match["sides"]) == 1
+    champion = next(s for s in final_column["matches"][0]["sides"] if s["winner"])["player"]["username"]
+    table = list(csv.DictReader(io.StringIO(client.get(url("section-standings-csv", section)).content.decode())))
+    assert table[0]["username"] == champion and table[0]["rank"] == "1"
+    assert "Third place" in client.get(url("section", section)).content.decode()
+
+
+def test_double_elimination_shows_losers_bracket_and_grand_final(client, club, organiser, make_player):
+    people = [make_player(username=f"de{i}") for i in range(1, 6)]
+    section = make_section(club, organiser, format="double-elimination", players=people)
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+    data = json.loads(client.get(url("section-bracket-json", section)).content)
+    brackets = {c["bracket"] for c in data["columns"]}
+    assert {"winners", "losers", "final"} <= brackets
+    html = text_of(client.get(url("section", section)).content.decode())
+    assert "Grand final" in html and "Losers round 1" in html
+    assert Section.objects.get(pk=section.pk).status == Section.Status.FINISHED
+
+
+# -- round robin --------------------------------------------------------------------------
+
+
+def test_round_robin_crosstable_page_and_json(client, club, organiser, make_player):
+    people = [make_player(username=f"rr{i}") for i in range(1, 6)]  # odd: a bye each round
+    section = make_section(club, organiser, format="round-robin", players=people)
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+
+    data = json.loads(client.get(url("section-crosstable-json", section)).content)
+    rows = {row["number"]: row for row in data["rows"]}
+    assert sorted(rows) == [1, 2, 3, 4, 5]
+    value = {"1": 1.0, "½": 0.5, "0": 0.0, "+": 1.0, "-": 0.0}
+    for i, row in rows.items():
+        assert row["cells"][i - 1] == "X"
+        for j in rows:
+            if i != j:  # every pair met once, and their scores add up to one game
+                assert value[row["cells"][j - 1]] + value[rows[j]["cells"][i - 1]] == 1.0
+    # Totals: the games plus the bye (1 point by default).
+    for row in rows.values():
+        assert row["points"] == sum(value[c] for c in row["cells"] if c != "X") + 1.0
+
+    html = client.get(url("section", section)).content.decode()
+    assert "Crosstable" in html and html.count('class="cell self"') == 5
+    for name, heading in (("direct-encounter", "DE"), ("wins", "Wins"), ("sonneborn-berger", "SB")):
+        assert f'title="{name}">{heading}</th>' in html
+
+
+# -- Swiss --------------------------------------------------------------------------------
+
+
+def test_swiss_standings_with_the_organisers_tiebreaks_and_csv(client, club, organiser, make_player):
+    people = [make_player(username=f"sw{i}") for i in range(1, 9)]
+    order = ["buchholz", "sonneborn-berger", "wins"]
+    section = make_section(club, organiser, format="swiss", players=people, rounds=3, tiebreaks=order)
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+
+    html = client.get(url("section", section)).content.decode()
+    headings = re.findall(r'<th scope="col" title="([a-z-]+)">', html.split('id="st-heading"')[1])
+    assert headings == order
+
+    body = client.get(url("section-standings-csv", section))
+    assert body["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(body.content.decode())))
+    assert len(rows) == 8
+    assert list(rows[0])[:8] == ["rank", "username", "name", "seed", "points", "Buchholz", "SB", "Wins"]
+    assert sum(float(r["points"]) for r in rows) == 12.0  # 4 boards x 3 rounds, one point each
+    keys = [(-float(r["points"]), -float(r["Buchholz"]), -float(r["SB"]), -float(r["Wins"])) for r in rows]
+    assert keys == sorted(keys)
+    assert {r["final"] for r in rows} == {"yes"}
+    # Three rounds, four boards each, every one scored and linked to its game.
+    assert html.count("replay</a>") >= 12
+
+
+def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club, organiser, make_player):
+    people = [make_player(username=f"lv{i}") for i in range(1, 5)]
+    section = make_section(club, organiser, format="swiss", players=people, rounds=2)
+    event_services.start_section(by=organiser, section=section)
+    part = client.get(url("section", section), headers={"HX-Request": "true"}).content.decode()
+    assert part.lstrip().startswith('<div id="section-live"') and "<html" not in part
+    assert 'hx-trigger="every 5s"' in part and "watch</a>" in part
+
+
+# -- entries ------------------------------------------------------------------------------
+
+
+def test_ineligible_player_sees_the_reason_and_registering_changes_nothing(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="swiss", age_under=12, age_year=2026)
+    child = make_player(username="born2013", born=date(2013, 3, 1))
+    client.force_login(child)
+    html = text_of(client.get(url("section", section)).content.decode())
+    reason = "Born 2013, and this U12 section is for players born 2014 or later."
+    assert f"You cannot enter: {reason}" in html
+    assert "Register" not in html.split("Your entry")[1].split("Download")[0]
+
+    response = client.post(url("section-entry", section), {"action": "register"}, follow=True)
+    assert reason in text_of(response.content.decode())
+    assert not Entry.objects.filter(section=section, user=child).exists()
+
+
+def test_register_and_withdraw_through_the_page(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="round-robin")
+    player = make_player(username="joiner")
+    client.force_login(player)
+    client.post(url("section-entry", section), {"action": "register"})
+    assert Entry.objects.get(section=section, user=player).status == Entry.Status.REGISTERED
+    assert "You are registered" in text_of(client.get(url("section", section)).content.decode())
+    client.post(url("section-entry", section), {"action": "withdraw"})
+    assert Entry.objects.get(section=section, user=player).status == Entry.Status.WITHDRAWN
+
+
+# -- organiser pages ------------------------------------------------------------------------
+
+
+def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club, organiser, make_player):
+    client.force_login(organiser)
+    starts = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(reverse("competitions:tournament-new", args=[club.slug]),
+                           {"name": "Winter cup", "starts_at": starts, "rating_period": "game"})
+    tournament = Tournament.objects.get(club=club, name="Winter cup")
+    assert response.status_code == 302
+
+    new_section = reverse("competitions:section-new", args=[club.slug, tournament.slug])
+    form = {"name": "Juniors", "rule_set": game_services.standard_rule_set("classic").pk,
+            "format": "single-elimination", "rated": "on", "observer_policy": "anyone", "grand_final": "reset",
+            "cycles": "1", "bye_points": "1", "late_entry_rounds": "0", "age_under": "14",
+            "tiebreaks": "no-such-tiebreak"}
+    refused = client.post(new_section, form)
+    assert "Unknown tie-break" in refused.content.decode()
+    assert not tournament.sections.exists()
+    form["tiebreaks"] = ""
+    assert client.post(new_section, form).status_code == 302
+    section = tournament.sections.get()
+    assert section.age_under == 14 and section.format == "single-elimination"
+
+    page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
+    assert "Juniors" in page and "Start now" in page
+
+    client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "close"})
+    section.refresh_from_db()
+    assert section.registration_closes_at is not None
+    client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "open"})
+    section.refresh_from_db()
+    assert section.registration_closes_at is None
+
+    for i in range(3):
+        cs.register(section=section, user=make_player(username=f"jr{i}", born=date(2014, 1, 1)))
+    client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "start"})
+    section.refresh_from_db()
+    assert section.status == Section.Status.RUNNING and section.current_round == 1
+
+
+def test_only_owners_and_organisers_run_events(client, club, organiser, make_player):
+    member = make_player(username="member")
+    ClubMembership.objects.create(club=club, user=member, role=ClubMembership.Role.MEMBER)
+    section = make_section(club, organiser, format="swiss", players=[make_player(), make_player()])
+    client.force_login(member)
+    assert client.get(reverse("competitions:tournament-new", args=[club.slug])).status_code == 403
+    assert client.post(url("section-start", section)).status_code == 403
+    section.refresh_from_db()
+    assert section.status == Section.Status.REGISTRATION
+
+
+def test_draft_tournament_is_hidden_from_the_public(client, club, organiser):
+    draft = event_services.create_tournament(by=organiser, club=club, name="Secret cup",
+                                             starts_at=timezone.now() + timedelta(days=1), draft=True)
+    assert client.get(reverse("competitions:tournament", args=[club.slug, draft.slug])).status_code == 404
+    assert "Secret cup" not in client.get(reverse("competitions:club", args=[club.slug])).content.decode()
+    client.force_login(organiser)
+    assert client.get(reverse("competitions:tournament", args=[club.slug, draft.slug])).status_code == 200
+
+
+# -- calendar, season ---------------------------------------------------------------------
+
+
+def test_player_rounds_as_icalendar(client, club, organiser, make_player):
+    people = [make_player(username=f"ic{i}") for i in range(1, 5)]
+    section = make_section(club, organiser, format="round-robin", players=people)
+    event_services.start_section(by=organiser, section=section)
+    response = client.get(reverse("competitions:player-calendar", args=["ic1"]))
+    assert response["Content-Type"].startswith("text/calendar")
+    calendar = icalendar.Calendar.from_ical(response.content)
+    events = list(calendar.walk("VEVENT"))
+    assert len(events) == 1  # round 1 exists; later rounds are created as the event goes on
+    event = events[0]
+    assert str(event["summary"]) == "round-robin open, Open: round 1"
+    assert event.decoded("dtstart") == section.round_set.get(number=1).starts_at.replace(microsecond=0)
+    opponent = section.pairings.get(first__username="ic1") if section.pairings.filter(first__username="ic1") \
+        else section.pairings.get(second__username="ic1")
+    other = opponent.second.username if opponent.first.username == "ic1" else opponent.first.username
+    assert f"against {other}" in str(event["description"])
+
+    play_to_the_end(section)
+    events = list(icalendar.Calendar.from_ical(
+        client.get(reverse("competitions:player-calendar", args=["ic1"])).content).walk("VEVENT"))
+    assert len(events) == 3 and len({str(e["uid"]) for e in events}) == 3
+
+
+def test_season_page_adds_up_finished_sections(client, club, organiser, make_player):
+    from league.models import League, Season
+
+    league = League.objects.create(club=club, name="Club league", slug="club-league")
+    season = Season.objects.create(league=league, name="2026", slug="2026", year=2026)
+    people = [make_player(username=f"se{i}") for i in range(1, 5)]
+    section = make_section(club, organiser, format="round-robin", players=people)
+    Tournament.objects.filter(pk=section.tournament_id).update(season=season)
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+    html = client.get(reverse("competitions:season", args=[club.slug, league.slug, season.slug])).content.decode()
+    assert "Season standings" in html
+    assert all(f">se{i}<" in html for i in range(1, 5))
+    club_page = client.get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert "Club league" in club_page and "round-robin open" in club_page
