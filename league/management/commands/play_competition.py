@@ -12,10 +12,13 @@ players named <prefix>NNN: run it on a scratch or demo database, never on real d
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from datetime import date, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -54,6 +57,7 @@ class Command(BaseCommand):
         parser.add_argument("--prefix", default="bot")
         parser.add_argument("--timeout", type=float, default=900.0)
         parser.add_argument("--rated", action="store_true")
+        parser.add_argument("--drivers", type=int, default=1, help="Processes making the players' moves.")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         users = ensure_players(opts["prefix"], opts["players"])
@@ -70,11 +74,25 @@ class Command(BaseCommand):
             tournament=tournament, name="Open", rule_set=game_services.standard_rule_set(opts["variant"]),
             format=opts["format"], starts_at=starts_at + timedelta(seconds=0), rated=opts["rated"], **options,
         )
-        registered_at = time.monotonic()
         for user in users:
             cs.register(section=section, user=user)
         if timezone.now() >= starts_at:
             raise CommandError("Registration took longer than --start-in; give it more seconds.")
+        helpers = [
+            subprocess.Popen([sys.executable, "manage.py", "play_section_bots", str(section.pk), "--level",
+                              opts["level"], "--shard", f"{k}/{opts['drivers']}", "--timeout", str(opts["timeout"])],
+                             cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL)
+            for k in range(1, opts["drivers"])
+        ]
+        try:
+            self._drive(section, opts)
+        finally:
+            for helper in helpers:
+                helper.terminate()
+                helper.wait(timeout=30)
+
+    def _drive(self, section: Section, opts: dict[str, Any]) -> None:
+        registered_at = time.monotonic()
         started = None
         deadline = time.monotonic() + opts["timeout"]
         while not all_finished([section.pk]):
@@ -82,7 +100,7 @@ class Command(BaseCommand):
                 raise CommandError(f"Section {section.pk} did not finish in {opts['timeout']} s.")
             if started is None and Pairing.objects.filter(section=section).exists():
                 started = time.monotonic()
-            if not play_pending_moves([section.pk], level=opts["level"]):
+            if not play_pending_moves([section.pk], level=opts["level"], shard=(0, opts["drivers"])):
                 time.sleep(0.02)
         wall = time.monotonic() - (started or registered_at)
         pairings = Pairing.objects.filter(section=section)
@@ -93,7 +111,7 @@ class Command(BaseCommand):
                    .values_list("user__username", "rank", "points")[:5])
         summary = {
             "section": section.pk, "format": section.format, "status": section.status,
-            "players": len(users), "rounds": section.round_set.count(),
+            "players": section.entries.count(), "rounds": section.round_set.count(),
             "games": games.count(), "moves": moves, "wall_seconds": round(wall, 2),
             "moves_per_second": round(moves / wall, 1) if wall else None,
             "standings": Standing.objects.filter(section=section, final=True).count(),

@@ -23,13 +23,18 @@ from games.rules.ai import choose_move
 from league.models import Pairing, Section
 
 
-def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", seed: int = 0) -> int:
-    """One move for every seat to move in the sections' games in play; moves made."""
+def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", seed: int = 0,
+                       shard: tuple[int, int] = (0, 1)) -> int:
+    """One move for every seat to move in the sections' games in play; moves made.
+    ``shard`` (k, n): only games whose id is k modulo n, for n driver processes."""
     ids = list(section_ids)
     open_pairings = Pairing.objects.filter(section_id__in=ids, status=Pairing.Status.IN_PLAY)
     games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
         Q(pk__in=open_pairings.values("game_id")) | Q(match_id__in=open_pairings.values("match_id"))
     )
+    k, n = shard
+    if n > 1:
+        games = [game for game in games if game.pk % n == k]
     moves = 0
     for game in games:
         variant = get_variant(game.variant)
@@ -61,13 +66,15 @@ class Command(BaseCommand):
         parser.add_argument("section_ids", nargs="+", type=int)
         parser.add_argument("--level", default="random", choices=["random", "casual", "strong"])
         parser.add_argument("--timeout", type=float, default=600.0)
+        parser.add_argument("--shard", default="0/1", help="k/n: play only games whose id is k modulo n.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         ids = options["section_ids"]
         deadline = time.monotonic() + options["timeout"]
+        k, n = (int(part) for part in options["shard"].split("/"))
         total = 0
         while not all_finished(ids) and time.monotonic() < deadline:
-            made = play_pending_moves(ids, level=options["level"])
+            made = play_pending_moves(ids, level=options["level"], shard=(k, n))
             total += made
             if not made:
                 time.sleep(0.05)
