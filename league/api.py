@@ -136,3 +136,386 @@ class PlayerHistoryView(generics.ListAPIView):
         if list_key != LEAGUE_LIST and list_key not in clubs:
             raise ServiceError("unknown-list", f'There is no rating list {list_key!r}: "league" or "club-<id>".')
         return rating_selectors.rating_history(person, variant=variant, list_key=list_key).select_related("opponent")
+
+
+# -- competitions (docs/api.md, "Competitions") -------------------------------------------
+# Thin: reads from event_selectors / competition_selectors, writes through
+# competition_services and event_services; a refusal is a ServiceError, answered 400
+# with its code and reason by config.api.exception_handler.
+
+from django.db.models import Q  # noqa: E402
+from drf_spectacular.types import OpenApiTypes  # noqa: E402
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field  # noqa: E402
+from rest_framework import mixins, permissions, renderers, status  # noqa: E402
+from rest_framework.decorators import action  # noqa: E402
+
+from games.models import RuleSet  # noqa: E402
+
+from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from .models import Entry, Season, Section, Tournament  # noqa: E402
+
+
+class CSVRenderer(renderers.BaseRenderer):
+    """Passes a prepared CSV text through (``?format=csv``)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data.encode("utf-8") if isinstance(data, str) else data
+
+
+class ICalendarRenderer(renderers.BaseRenderer):
+    """Passes prepared iCalendar bytes through (``?format=ics``)."""
+
+    media_type = "text/calendar"
+    format = "ics"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data
+
+
+#: A section's status, as text: an enum here would collide with the tournament's in the schema.
+SECTION_STATUS_HELP = "registration, running, finished or cancelled"
+
+
+class SectionBriefSerializer(serializers.ModelSerializer):
+    entries = serializers.IntegerField(source="entry_count", read_only=True)
+    status = serializers.CharField(read_only=True, help_text=SECTION_STATUS_HELP)
+
+    class Meta:
+        model = Section
+        fields = ["id", "name", "slug", "variant", "format", "status", "rated", "capacity", "entries", "starts_at",
+                  "current_round", "total_rounds"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    season = serializers.PrimaryKeyRelatedField(read_only=True)
+    sections = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "club", "name", "slug", "description", "status", "rating_period", "starts_at",
+                  "finished_at", "season", "sections"]
+
+    @extend_schema_field(SectionBriefSerializer(many=True))
+    def get_sections(self, tournament: Tournament):
+        return SectionBriefSerializer(event_selectors.tournament_sections(tournament), many=True).data
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    name = serializers.CharField(max_length=200)
+    starts_at = serializers.DateTimeField()
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False, allow_null=True)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    rating_period = serializers.CharField(required=False, default=Tournament.RatingPeriod.GAME)
+    draft = serializers.BooleanField(required=False, default=False)
+
+
+class SectionSerializer(serializers.ModelSerializer):
+    tournament = serializers.PrimaryKeyRelatedField(read_only=True)
+    rule_set = serializers.PrimaryKeyRelatedField(read_only=True)
+    tiebreaks = serializers.SerializerMethodField(help_text="In the organiser's order (or the format's default).")
+    entries = serializers.SerializerMethodField()
+    status = serializers.CharField(read_only=True, help_text=SECTION_STATUS_HELP)
+
+    class Meta:
+        model = Section
+        fields = [
+            "id", "tournament", "name", "slug", "variant", "rule_set", "format", "status", "rated", "capacity",
+            "observer_policy", "entries",
+            "third_place", "grand_final", "cycles", "rounds", "bye_points", "arena_duration", "streak_bonus",
+            "tiebreaks", "late_entry_rounds",
+            "starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
+            "check_in_opens_at", "check_in_closes_at",
+            "age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min", "rating_max",
+            "members_only",
+            "current_round", "total_rounds", "started_at", "finished_at",
+        ]
+
+    def get_tiebreaks(self, section: Section) -> list[str]:
+        return competition_selectors.tiebreak_order(section)
+
+    def get_entries(self, section: Section) -> int:
+        return competition_selectors.active_entries(section).count()
+
+
+class SectionCreateSerializer(serializers.Serializer):
+    """Types only; competition_services.create_section judges the values."""
+
+    tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
+    name = serializers.CharField(max_length=120)
+    rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True))
+    format = serializers.ChoiceField(choices=Section.Format.choices)
+    starts_at = serializers.DateTimeField(required=False)
+    rated = serializers.BooleanField(required=False, default=True)
+    capacity = serializers.IntegerField(required=False, allow_null=True)
+    observer_policy = serializers.CharField(required=False)
+    third_place = serializers.BooleanField(required=False)
+    grand_final = serializers.CharField(required=False)
+    cycles = serializers.IntegerField(required=False)
+    rounds = serializers.IntegerField(required=False, allow_null=True)
+    bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
+    arena_duration = serializers.DurationField(required=False, allow_null=True)
+    streak_bonus = serializers.BooleanField(required=False)
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    late_entry_rounds = serializers.IntegerField(required=False)
+    round_interval = serializers.DurationField(required=False, allow_null=True)
+    round_starts = serializers.ListField(child=serializers.CharField(), required=False)
+    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    age_under = serializers.IntegerField(required=False, allow_null=True)
+    age_over = serializers.IntegerField(required=False, allow_null=True)
+    age_year = serializers.IntegerField(required=False, allow_null=True)
+    age_cutoff = serializers.DateField(required=False, allow_null=True)
+    min_age = serializers.IntegerField(required=False, allow_null=True)
+    max_age = serializers.IntegerField(required=False, allow_null=True)
+    rating_min = serializers.IntegerField(required=False, allow_null=True)
+    rating_max = serializers.IntegerField(required=False, allow_null=True)
+    members_only = serializers.BooleanField(required=False)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    name = serializers.CharField(source="user.name")
+
+    class Meta:
+        model = Entry
+        fields = ["username", "name", "status", "seed", "rating", "late", "joined_round", "registered_at",
+                  "checked_in_at", "withdrawn_at", "withdrawn_reason", "eliminated"]
+
+
+class WithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
+class PairingSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    first = serializers.CharField(source="first.username", allow_null=True, help_text="Moves first.")
+    second = serializers.CharField(source="second.username", allow_null=True, help_text="null: a bye.")
+    status = serializers.CharField(source="pairing.status")
+    result = serializers.CharField(source="pairing.result")
+    first_points = serializers.FloatField(source="pairing.first_points", allow_null=True)
+    second_points = serializers.FloatField(source="pairing.second_points", allow_null=True)
+    game = serializers.IntegerField(source="game_id", allow_null=True, help_text="Watch at /play/<id>/.")
+    clocks = serializers.ListField(child=serializers.CharField(), help_text="Clock left (m:ss), in play.")
+    bracket = serializers.CharField(source="pairing.bracket")
+    bracket_round = serializers.IntegerField(source="pairing.bracket_round", allow_null=True)
+    flags = serializers.ListField(source="pairing.flags", child=serializers.CharField())
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField(source="round.number")
+    status = serializers.CharField(source="round.status")
+    starts_at = serializers.DateTimeField(source="round.starts_at")
+    started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="round.finished_at", allow_null=True)
+    pairings = PairingSerializer(source="boards", many=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField(source="person.username")
+    name = serializers.CharField(source="person.name")
+    seed = serializers.IntegerField(source="person.seed", allow_null=True)
+    points = serializers.FloatField()
+    tiebreaks = serializers.SerializerMethodField(help_text="Tie-break name -> value, in the organiser's order.")
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    rating = serializers.FloatField(allow_null=True, help_text="Frozen at registration.")
+    final = serializers.BooleanField()
+
+    def get_tiebreaks(self, row) -> dict[str, float]:
+        return dict(zip(self.context["tiebreak_names"], row.tiebreaks, strict=True))
+
+
+class PlayerRoundSerializer(serializers.Serializer):
+    tournament = serializers.CharField(source="section.tournament.name")
+    section = serializers.IntegerField(source="section.pk")
+    section_name = serializers.CharField(source="section.name")
+    round = serializers.IntegerField(source="round.number")
+    status = serializers.CharField(source="round.status")
+    starts_at = serializers.DateTimeField(source="round.starts_at")
+    board = serializers.IntegerField(allow_null=True)
+    opponent = serializers.CharField(help_text='"" before the pairing, "bye" for a bye.')
+
+
+SERVICE_REFUSAL = OpenApiResponse(description='Refused: {"code", "message"} with the reason in words.')
+CLUB_FILTER = OpenApiParameter("club", str, description="Only this club's tournaments (its slug).")
+STATUS_FILTER = OpenApiParameter("status", str, description="draft, registration, running, finished, cancelled.")
+
+
+class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Tournaments and their sections. Drafts are listed only to their club's organisers.
+    Creating one and the actions below are for the club's owners and organisers."""
+
+    serializer_class = TournamentSerializer
+
+    def get_queryset(self):
+        rows = Tournament.objects.select_related("club", "season").order_by("-starts_at", "name")
+        params = self.request.query_params
+        if params.get("club"):
+            rows = rows.filter(club__slug=params["club"])
+        if params.get("status"):
+            rows = rows.filter(status=params["status"])
+        clubs = event_selectors.organised_clubs(self.request.user)
+        return rows.filter(~Q(status=Tournament.Status.DRAFT) | Q(club__in=clubs))
+
+    @extend_schema(parameters=[CLUB_FILTER, STATUS_FILTER])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer, 400: SERVICE_REFUSAL})
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        incoming = TournamentCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        tournament = event_services.create_tournament(by=request.user, **incoming.validated_data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    def _act(self, service, request: Request) -> Response:
+        tournament = self.get_object()
+        service(by=request.user, tournament=tournament)
+        tournament.refresh_from_db()
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request: Request, pk=None) -> Response:
+        """Publish a draft and open every unstarted section's registration until round 1."""
+        return self._act(event_services.open_registration, request)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], url_path="close-registration")
+    def close_registration(self, request: Request, pk=None) -> Response:
+        return self._act(event_services.close_registration, request)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk=None) -> Response:
+        """Start every section still open for registration now: round 1 is paired."""
+        return self._act(event_services.start_tournament, request)
+
+
+class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """A tournament's sections: entries, rounds and pairings, standings, the bracket or
+    crosstable. Registering, checking in and withdrawing act for the signed-in player."""
+
+    serializer_class = SectionSerializer
+
+    def get_queryset(self):
+        clubs = event_selectors.organised_clubs(self.request.user)
+        rows = Section.objects.select_related("tournament__club", "rule_set").order_by("starts_at", "pk")
+        if self.request.query_params.get("tournament"):
+            rows = rows.filter(tournament_id=self.request.query_params["tournament"])
+        return rows.filter(~Q(tournament__status=Tournament.Status.DRAFT) | Q(tournament__club__in=clubs))
+
+    @extend_schema(parameters=[OpenApiParameter("tournament", int, description="Only this tournament's sections.")])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=SectionCreateSerializer, responses={201: SectionSerializer, 400: SERVICE_REFUSAL})
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        incoming = SectionCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        section = event_services.create_section(by=request.user, **incoming.validated_data)
+        return Response(SectionSerializer(section).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["get"], responses={200: EntrySerializer(many=True)})
+    @extend_schema(methods=["post"], request=None, responses={201: EntrySerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    def entries(self, request: Request, pk=None) -> Response:
+        """GET: the entries. POST: register the signed-in player (refusals, eligibility
+        included, come back as 400 with the reason in words)."""
+        section = self.get_object()
+        if request.method == "POST":
+            entry = competition_services.register(section=section, user=request.user)
+            return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(event_selectors.entries(section), many=True).data)
+
+    @extend_schema(request=None, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
+    def check_in(self, request: Request, pk=None) -> Response:
+        entry = competition_services.check_in(section=self.get_object(), user=request.user)
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def withdraw(self, request: Request, pk=None) -> Response:
+        """Withdraw the signed-in player; optional ``reason``. Mid-event the game in play
+        is lost by forfeit."""
+        entry = competition_services.withdraw(section=self.get_object(), user=request.user,
+                                              reason=str(request.data.get("reason", ""))[:200])
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def start(self, request: Request, pk=None) -> Response:
+        """Organisers: start this section now (round 1, or the arena)."""
+        section = self.get_object()
+        event_services.start_section(by=request.user, section=section)
+        section.refresh_from_db()
+        return Response(SectionSerializer(section).data)
+
+    @extend_schema(responses={200: RoundSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def rounds(self, request: Request, pk=None) -> Response:
+        """Rounds, latest first, with their pairings, results, games and clocks."""
+        return Response(RoundSerializer(event_selectors.rounds(self.get_object()), many=True).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a CSV file.")],
+        responses={200: StandingSerializer(many=True), (200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], renderer_classes=[renderers.JSONRenderer, CSVRenderer])
+    def standings(self, request: Request, pk=None, format=None) -> Response:
+        """The standings with the organiser's tie-breaks; ``?format=csv`` for a CSV file."""
+        section = self.get_object()
+        if request.accepted_renderer.format == "csv":
+            return Response(exports.standings_csv(section), headers={
+                "Content-Disposition": f'attachment; filename="{exports.standings_filename(section)}"'})
+        names = [name for name, _ in event_selectors.tiebreak_columns(section)]
+        rows = event_selectors.standings(section)
+        return Response(StandingSerializer(rows, many=True, context={"tiebreak_names": names}).data)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["get"])
+    def bracket(self, request: Request, pk=None) -> Response:
+        """Elimination: the bracket as columns (rounds) of matches, byes and winners marked."""
+        section = self.get_object()
+        if section.format not in event_selectors.ELIMINATION:
+            raise ServiceError("no-bracket", "Only elimination sections have a bracket.")
+        return Response(event_selectors.bracket_json(section))
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["get"])
+    def crosstable(self, request: Request, pk=None) -> Response:
+        """Round robin: one row per player in seed order, one cell per opponent."""
+        section = self.get_object()
+        if section.format != Section.Format.ROUND_ROBIN:
+            raise ServiceError("no-crosstable", "Only round robin sections have a crosstable.")
+        return Response(event_selectors.crosstable_json(section))
+
+
+class PlayerRoundsView(APIView):
+    """A player's rounds in every section they entered; ``?format=ics`` for iCalendar."""
+
+    renderer_classes = [renderers.JSONRenderer, ICalendarRenderer]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "ics"], description="ics: an iCalendar file.")],
+        responses={200: PlayerRoundSerializer(many=True), (200, "text/calendar"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request, username: str, format=None) -> Response:
+        person = get_object_or_404(User, username=username)
+        if request.accepted_renderer.format == "ics":
+            return Response(exports.player_calendar(person, site=request.build_absolute_uri("/")[:-1]), headers={
+                "Content-Disposition": f'attachment; filename="{exports.calendar_filename(person)}"'})
+        return Response(PlayerRoundSerializer(event_selectors.player_rounds(person), many=True).data)

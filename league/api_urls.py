@@ -1,12 +1,23 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .api import ClubViewSet, LeaderboardView, PlayerHistoryView, PlayerRatingsView
+from .api import (
+    ClubViewSet,
+    LeaderboardView,
+    PlayerHistoryView,
+    PlayerRatingsView,
+    PlayerRoundsView,
+    SectionViewSet,
+    TournamentViewSet,
+)
 
 router = SimpleRouter()
 router.register("clubs", ClubViewSet, basename="club")
+router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("sections", SectionViewSet, basename="section")
 urlpatterns = router.urls + [
     path("ratings/", LeaderboardView.as_view(), name="rating-leaderboard"),
     path("ratings/players/<str:username>/", PlayerRatingsView.as_view(), name="rating-player"),
     path("ratings/players/<str:username>/history/", PlayerHistoryView.as_view(), name="rating-history"),
+    path("players/<str:username>/rounds/", PlayerRoundsView.as_view(), name="player-rounds"),
 ]
