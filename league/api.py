@@ -249,7 +249,9 @@ class SectionCreateSerializer(serializers.Serializer):
 
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     name = serializers.CharField(max_length=120)
-    rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True))
+    rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True), required=False,
+                                                  allow_null=True, help_text="A house-rule set (current version).")
+    variant = serializers.CharField(required=False, help_text="Without a rule set: this variant's standard rules.")
     format = serializers.ChoiceField(choices=Section.Format.choices)
     starts_at = serializers.DateTimeField(required=False)
     rated = serializers.BooleanField(required=False, default=True)

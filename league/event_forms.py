@@ -9,6 +9,8 @@ from typing import Any
 from django import forms
 
 from games.models import RuleSet
+from games.rules import variant_slugs
+from games.views import VARIANT_NAMES
 
 from .formats.tiebreaks import TIEBREAKS
 from .models import Club, Season, Section, Tournament
@@ -37,9 +39,11 @@ def _minutes(value: int | None) -> timedelta | None:
 
 class SectionForm(forms.Form):
     name = forms.CharField(max_length=120, initial="Open")
+    variant = forms.ChoiceField(choices=(), initial="classic",
+                                help_text="Played by its standard rules unless you choose a house-rule set.")
     rule_set = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_current=True).order_by("variant", "name"),
-                                      label="Variant and house rules",
-                                      help_text="The rule set brings the variant, the time control and the match format.")
+                                      label="House-rule set", required=False,
+                                      help_text="Brings its own variant, time control and match format.")
     format = forms.ChoiceField(choices=Section.Format.choices)
     rated = forms.BooleanField(required=False, initial=True)
     capacity = forms.IntegerField(min_value=2, required=False, help_text="Empty: no limit.")
@@ -85,6 +89,10 @@ class SectionForm(forms.Form):
     rating_min = forms.IntegerField(min_value=0, required=False)
     rating_max = forms.IntegerField(min_value=0, required=False)
     members_only = forms.BooleanField(required=False, label="Club members only")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as competition_services.create_section's keyword arguments."""

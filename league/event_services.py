@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games import services as game_services
 from games.models import RuleSet
 
 from . import competition_selectors as core
@@ -43,9 +44,15 @@ def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, s
     return tournament
 
 
-def create_section(*, by: User, tournament: Tournament, name: str, rule_set: RuleSet, format: str,
-                   **settings: Any) -> Section:
+@transaction.atomic
+def create_section(*, by: User, tournament: Tournament, name: str, format: str, rule_set: RuleSet | None = None,
+                   variant: str = "", **settings: Any) -> Section:
+    """A section played by ``rule_set``, or by ``variant``'s standard rules without one."""
     check_organiser(user=by, club=tournament.club)
+    if rule_set is None:
+        if not variant:
+            raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
+        rule_set = game_services.standard_rule_set(variant)
     return cs.create_section(tournament=tournament, name=name, rule_set=rule_set, format=format, **settings)
 
 

@@ -57,11 +57,12 @@ def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_play
     assert not Section.objects.filter(tournament_id=tournament_id).exists()
 
     made = api(organiser).post("/api/v1/sections/", {
-        "tournament": tournament_id, "name": "Open", "rule_set": rule_set, "format": "swiss",
+        "tournament": tournament_id, "name": "Open", "variant": "tactic-toe", "format": "swiss",
         "tiebreaks": ["sonneborn-berger", "buchholz"], "age_under": 14, "round_interval": "00:30:00",
     }, format="json")
     assert made.status_code == 201, made.content
     body = made.json()
+    assert body["variant"] == "tactic-toe" and body["round_interval"] == "00:30:00"
     assert body["tiebreaks"] == ["sonneborn-berger", "buchholz"] and body["age_under"] == 14
     assert body["status"] == "registration"
 

@@ -228,17 +228,18 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
     assert response.status_code == 302
 
     new_section = reverse("competitions:section-new", args=[club.slug, tournament.slug])
-    form = {"name": "Juniors", "rule_set": game_services.standard_rule_set("classic").pk,
+    form = {"name": "Juniors", "variant": "classic", "rule_set": game_services.standard_rule_set("classic").pk,
             "format": "single-elimination", "rated": "on", "observer_policy": "anyone", "grand_final": "reset",
             "cycles": "1", "bye_points": "1", "late_entry_rounds": "0", "age_under": "14",
             "tiebreaks": "no-such-tiebreak"}
     refused = client.post(new_section, form)
     assert "Unknown tie-break" in refused.content.decode()
     assert not tournament.sections.exists()
-    form["tiebreaks"] = ""
+    form.update(tiebreaks="", rule_set="", variant="nine-square")  # the variant's standard rules
     assert client.post(new_section, form).status_code == 302
     section = tournament.sections.get()
     assert section.age_under == 14 and section.format == "single-elimination"
+    assert section.variant == "nine-square" and section.rule_set.name == "Standard nine-square"
 
     page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
     assert "Juniors" in page and "Start now" in page
