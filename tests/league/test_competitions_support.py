@@ -47,3 +47,41 @@ def play_out(section_ids, *, limit: int = 20_000, level: str = "random") -> None
         if not play_pending_moves(section_ids, level=level):
             cs.sweep()  # a round due, an arena over: what beat's sweep would catch
     raise AssertionError("the sections did not finish")
+
+
+def decide(section, *, winner=None) -> int:
+    """Finish every game in play: one move, then the loser resigns. ``winner(pairing)``
+    picks the winner's user id (default: the higher seed, the lower seed number)."""
+    from games.models import Game
+    from games.rules import get_variant
+    from league.models import Entry, Pairing
+
+    seeds = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    done = 0
+    for pairing in Pairing.objects.filter(section=section, status=Pairing.Status.IN_PLAY):
+        game = pairing.game or pairing.match.games.filter(status=Game.Status.ACTIVE).first()
+        if game is None or game.status != Game.Status.ACTIVE:
+            continue
+        chosen = winner(pairing) if winner else min((pairing.first_id, pairing.second_id), key=lambda u: seeds[u])
+        loser_id = pairing.second_id if chosen == pairing.first_id else pairing.first_id
+        mover = game.seats.get(number=game.to_move[0])
+        variant = get_variant(game.variant)
+        import random
+
+        move = variant.random_move(variant.load(game.state), mover.number, random.Random(1))
+        game_services.submit_move(game_id=game.pk, user=mover.user, ply=game.ply, move=move)
+        loser = game.seats.get(user_id=loser_id).user
+        game_services.resign(game_id=game.pk, user=loser)
+        done += 1
+    return done
+
+
+def run_decided(section, *, winner=None, limit: int = 200) -> None:
+    """Decide rounds until the section finishes (Celery eager does the rest)."""
+    for _ in range(limit):
+        section.refresh_from_db()
+        if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+            return
+        if not decide(section, winner=winner):
+            cs.sweep()
+    raise AssertionError("the section did not finish")

@@ -1,0 +1,289 @@
+"""Rounds: withdrawals mid-event, idempotence (a round starts once, a result counts
+once, tasks delivered twice), races on PostgreSQL, prizes, seasons and rating periods."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from config.celery import app
+from games.models import Game
+from league import competition_selectors as sel
+from league import competition_services as cs
+from league import tasks
+from league.models import (
+    Entry,
+    League,
+    Pairing,
+    PairingPlayer,
+    PeriodGame,
+    Prize,
+    RatingChange,
+    Round,
+    Season,
+    Standing,
+)
+
+from .test_competitions_support import decide, players, run_decided, section_with
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+def seeds_of(section):
+    return {seed: user for user, seed in Entry.objects.filter(section=section).values_list("user_id", "seed")}
+
+
+# -- withdrawals ------------------------------------------------------------------------
+
+
+def test_a_swiss_withdrawal_mid_round_forfeits_the_game_and_is_never_paired_again(make_player):
+    users = players(make_player, 6)
+    section = section_with(users, format="swiss", rounds=4)
+    decide(section)  # round 1
+    assert section.round_set.get(number=2).status == Round.Status.IN_PLAY
+    pairing = section.pairings.filter(round__number=2, status=Pairing.Status.IN_PLAY).first()
+    quitter, opponent = pairing.first, pairing.second
+    game = pairing.game
+    cs.withdraw(section=section, user=quitter, reason="Feeling unwell")
+    pairing.refresh_from_db()
+    game.refresh_from_db()
+    assert pairing.result == Pairing.Result.SECOND_FORFEIT_WIN
+    assert (pairing.first_points, pairing.second_points) == (0.0, 1.0)
+    assert game.status == Game.Status.ABORTED  # not begun: aborted, never rated
+    sides = {s.user_id: s for s in pairing.players.all()}
+    assert not sides[opponent.pk].played and not sides[opponent.pk].won  # FIDE: a forfeit win is unplayed
+    run_decided(section)
+    assert not PairingPlayer.objects.filter(round__section=section, round__number__gt=2, user=quitter).exists()
+    table = {s.user_id: s for s in Standing.objects.filter(section=section)}
+    assert quitter.pk in table  # withdrawn players stay in the final table
+    # The opponent's forfeit win counts 1 point but not as a win over the board.
+    mine = PairingPlayer.objects.filter(round__section=section, user=opponent)
+    assert table[opponent.pk].points == sum(p.points for p in mine)
+    assert table[opponent.pk].wins == mine.filter(won=True).count()
+
+
+def test_a_round_robin_withdrawal_turns_the_remaining_games_into_forfeits(make_player):
+    users = players(make_player, 4)
+    section = section_with(users, format="round-robin")
+    decide(section)  # round 1 of 3
+    quitter = users[0]
+    cs.withdraw(section=section, user=quitter)
+    run_decided(section)
+    later = Pairing.objects.filter(section=section, round__number__gt=1).filter(first=quitter) | \
+        Pairing.objects.filter(section=section, round__number__gt=1).filter(second=quitter)
+    assert later.count() == 2
+    for pairing in later:
+        # Round 2 had started (its game is aborted, not begun); round 3 has no game at all.
+        if pairing.round.number == 2:
+            assert pairing.game.status == Game.Status.ABORTED
+        else:
+            assert pairing.game_id is None and pairing.match_id is None
+        assert pairing.result in (Pairing.Result.FIRST_FORFEIT_WIN, Pairing.Result.SECOND_FORFEIT_WIN)
+        assert (pairing.first_points if pairing.first_id == quitter.pk else pairing.second_points) == 0.0
+
+
+def test_a_knockout_withdrawal_sends_the_opponent_through(make_player):
+    users = players(make_player, 4)
+    section = section_with(users, format="single-elimination")
+    seeds = seeds_of(section)
+    cs.withdraw(section=section, user=users[[u.pk for u in users].index(seeds[4])])
+    run_decided(section)
+    table = dict(Standing.objects.filter(section=section).values_list("user_id", "rank"))
+    assert table[seeds[1]] == 1  # the higher seed wins every decided game
+    assert table[seeds[4]] == 3  # out in the semi-final, by forfeit
+
+
+# -- idempotence --------------------------------------------------------------------------
+
+
+def test_start_round_twice_and_the_task_delivered_twice_pair_once(make_player):
+    section = section_with(players(make_player, 6), format="swiss", rounds=3, start=False)
+    first = cs.start_round(section_id=section.pk, number=1, force=True)
+    games = Game.objects.count()
+    again = cs.start_round(section_id=section.pk, number=1, force=True)
+    tasks.start_round.apply(args=(section.pk, 1))
+    tasks.start_round.apply(args=(section.pk, 1))
+    assert first.pk == again.pk
+    assert Game.objects.count() == games == 3
+    assert Pairing.objects.filter(section=section).count() == 3
+    assert Round.objects.filter(section=section).count() == 1
+
+
+def test_a_result_delivered_twice_counts_once_and_schedules_the_next_round_once(make_player):
+    section = section_with(players(make_player, 4), format="swiss", rounds=3)
+    decide(section)
+    section.refresh_from_db()
+    round_two = Round.objects.get(section=section, number=2)
+    before = list(PairingPlayer.objects.filter(round__number=1, round__section=section)
+                  .order_by("pk").values_list("points", flat=True))
+    for pairing in Pairing.objects.filter(section=section, round__number=1):
+        tasks.record_game_result.apply(args=(pairing.game_id,))
+        cs.record_game_result(game_id=pairing.game_id)
+    after = list(PairingPlayer.objects.filter(round__number=1, round__section=section)
+                 .order_by("pk").values_list("points", flat=True))
+    assert before == after
+    assert Round.objects.filter(section=section, number=2).get().pk == round_two.pk
+    assert Pairing.objects.filter(section=section, round__number=2).count() == 2
+
+
+def test_a_round_starting_early_waits_unless_forced(make_player):
+    section = section_with(players(make_player, 4), format="round-robin", start=False, starts_in=600)
+    assert cs.start_round(section_id=section.pk, number=1) is None
+    assert Round.objects.get(section=section, number=1).status == Round.Status.SCHEDULED
+
+
+def test_the_database_refuses_a_second_pairing_for_a_player_in_a_round(make_player):
+    users = players(make_player, 4)
+    section = section_with(users, format="swiss", rounds=2)
+    round_one = section.round_set.get(number=1)
+    taken = round_one.players.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        other = Pairing.objects.create(round=round_one, section=section, board=99, first=taken.user)
+        PairingPlayer.objects.create(round=round_one, pairing=other, user=taken.user, moves_first=True)
+
+
+@pytest.mark.postgres
+def test_two_workers_starting_the_same_round_at_once_pair_it_once(make_player):
+    section = section_with(players(make_player, 8), format="swiss", rounds=3, start=False)
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def start() -> None:
+        try:
+            barrier.wait()
+            cs.start_round(section_id=section.pk, number=1, force=True)
+        except Exception as err:  # pragma: no cover - reported below
+            errors.append(err)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert Pairing.objects.filter(section=section).count() == 4
+    assert PairingPlayer.objects.filter(round__section=section).count() == 8
+    assert Game.objects.count() == 4
+
+
+@pytest.mark.postgres
+def test_two_workers_recording_the_last_results_at_once_start_the_next_round_once(make_player):
+    from games.signals import game_finished
+    from league import signals
+
+    section = section_with(players(make_player, 4), format="swiss", rounds=3)
+    # Results are recorded by the racing threads below, not by the signal's tasks.
+    game_finished.disconnect(dispatch_uid="league.score_pairing")
+    game_finished.disconnect(dispatch_uid="league.rate_finished_game")
+    try:
+        game_ids = []
+        for pairing in Pairing.objects.filter(section=section, round__number=1):
+            game_ids.append(pairing.game_id)
+        from games import services as game_services
+
+        for game_id in game_ids:
+            game = Game.objects.get(pk=game_id)
+            seat = game.seats.get(number=1)
+            game_services.resign(game_id=game_id, user=seat.user)
+        barrier = threading.Barrier(4)
+
+        def record(game_id: int) -> None:
+            try:
+                barrier.wait()
+                cs.record_game_result(game_id=game_id)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=record, args=(g,)) for g in game_ids * 2]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        game_finished.connect(signals.on_game_finished, dispatch_uid="league.rate_finished_game")
+        game_finished.connect(signals.on_game_finished_for_competitions, dispatch_uid="league.score_pairing")
+    assert Round.objects.filter(section=section, number=2).count() == 1
+    assert Pairing.objects.filter(section=section, round__number=1, status="finished").count() == 2
+
+
+# -- prizes, seasons, rating periods -------------------------------------------------------
+
+
+def test_place_age_and_rating_prizes_one_per_player(make_player):
+    from league.models import Rating
+
+    kid = make_player(born=date(2016, 3, 3))
+    adults = players(make_player, 3)
+    everyone = [*adults, kid]
+    for value, user in zip([1800, 1700, 1300, 1200], everyone):
+        Rating.objects.create(user=user, variant="classic", list_key="league", rating=value)
+    section = section_with(everyone, format="round-robin", start=False)
+    Prize.objects.create(section=section, kind="place", place=1, label="1st")
+    Prize.objects.create(section=section, kind="age", age_under=12, label="Best U12")
+    Prize.objects.create(section=section, kind="rating", rating_below=1500, label="Best under 1500")
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    run_decided(section)  # the higher seed (higher rating) wins every game
+    prizes = {p.label: p.winner_id for p in Prize.objects.filter(section=section)}
+    assert prizes["1st"] == adults[0].pk
+    assert prizes["Best U12"] == kid.pk
+    assert prizes["Best under 1500"] == adults[2].pk  # the kid already has a prize
+
+
+def test_season_standings_add_up_the_tournaments(make_player):
+    users = players(make_player, 3)
+    section_a = section_with(users, format="round-robin", start=False)
+    club = section_a.tournament.club
+    league = League.objects.create(club=club, name="League", slug="league")
+    season = Season.objects.create(league=league, name="2026", slug="2026", year=2026,
+                                   scoring=Season.Scoring.PLACE_POINTS, place_points=[10, 6, 4])
+    section_a.tournament.season = season
+    section_a.tournament.save()
+    cs.start_round(section_id=section_a.pk, number=1, force=True)
+    run_decided(section_a)
+    tournament_b = cs.create_tournament(club=club, name="Second", starts_at=timezone.now(), season=season)
+    from games import services as game_services
+
+    section_b = cs.create_section(tournament=tournament_b, name="Open", format="round-robin",
+                                  rule_set=game_services.standard_rule_set("classic"),
+                                  starts_at=timezone.now() + timedelta(minutes=5))
+    for user in users:
+        cs.register(section=section_b, user=user)
+    cs.start_round(section_id=section_b.pk, number=1, force=True)
+    run_decided(section_b, winner=lambda p: max(p.first_id, p.second_id))  # another winner
+    rows = sel.season_standings(season)
+    assert [r.tournaments for r in rows] == [2, 2, 2]
+    ranks_a = dict(Standing.objects.filter(section=section_a).values_list("user_id", "rank"))
+    ranks_b = dict(Standing.objects.filter(section=section_b).values_list("user_id", "rank"))
+    expected = {u.pk: [10, 6, 4][ranks_a[u.pk] - 1] + [10, 6, 4][ranks_b[u.pk] - 1] for u in users}
+    assert {r.user_id: r.points for r in rows} == expected
+
+
+def test_a_tournament_rating_period_rates_its_games_together_at_the_end(make_player):
+    users = players(make_player, 3)
+    section = section_with(users, format="round-robin", start=False)
+    tournament = section.tournament
+    tournament.rating_period = "tournament"
+    tournament.save()
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    decide(section)
+    assert PeriodGame.objects.count() >= 1
+    assert not RatingChange.objects.exists()  # kept out of live ratings
+    run_decided(section)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    periods = set(RatingChange.objects.values_list("period", flat=True))
+    assert periods == {tournament.rating_period_key}
+    assert RatingChange.objects.count() == 2 * 3  # three games, two players each
