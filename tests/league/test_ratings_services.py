@@ -250,3 +250,36 @@ def test_a_game_already_rated_or_in_another_period_cannot_be_deferred(make_playe
         rating_services.defer_to_period(games=[waiting], key="tournament-2")
     assert refused.value.code == "in-another-period"
     assert list(PeriodGame.objects.values_list("game_id", "period__key")) == [(waiting.pk, "tournament-1")]
+
+
+def test_the_recompute_command_shows_a_progress_bar_and_keeps_the_numbers(make_player, capsys):
+    from django.core.management import call_command
+
+    a, b, c = make_player(), make_player(), make_player()
+    for winner, loser in ((a, b), (b, c), (c, a), (a, c)):
+        rating_services.rate_game(game_id=finished_game(winner, loser).pk)
+    before = snapshot()
+    call_command("recompute_ratings")
+    out, err = capsys.readouterr()
+    assert "Rated 4 games (8 rating changes)" in out
+    assert "4/4" in err and "game" in err  # tqdm's bar, on stderr
+    assert snapshot() == before
+
+
+def test_a_junior_keeps_k_40_after_30_games_through_the_year_of_the_18th_birthday(make_player):
+    from datetime import date
+
+    from django.utils import timezone
+
+    this_year = timezone.now().year
+    # Both are 18 today (unless today is 31 December); only one turns 18 this year.
+    junior = make_player(born=date(this_year - 18, 1, 1))
+    adult = make_player(born=date(this_year - 19, 12, 31))
+    for user in (junior, adult):  # established, 40 games, 2000: K would be 20 for an adult
+        Rating.objects.create(user=user, variant="classic", list_key="league", rating=2000.0, games=40,
+                              established=True, provisional=False)
+    game = finished_game(junior, adult)
+    rating_services.rate_game(game_id=game.pk)
+    k = dict(RatingChange.objects.filter(game=game).values_list("user_id", "k"))
+    assert k == {junior.pk: 40, adult.pk: 20}
+    assert Rating.objects.get(user=junior).rating == 2020.0 and Rating.objects.get(user=adult).rating == 1990.0
