@@ -1,0 +1,155 @@
+"""Tournament pages in a real browser, against a real running platform (the same
+processes as test_live_play.py): the demo club's organiser creates a tournament with a
+knockout section and an under-12 section through the organiser pages, six players
+register with the buttons, a 15-year-old is refused in words, the organiser starts the
+knockout and everybody sees the bracket (byes to seeds 1 and 2), a player follows "my
+next game" to the game, and a withdrawal reaches the organiser's open page live.
+Screenshots go to test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.test_live_play import (  # noqa: F401 - fixtures: server, browser
+    CHROMIUM,
+    LAPTOP,
+    PASSWORD,
+    PHONE,
+    SHOTS,
+    TIMEOUT_MS,
+    browser,
+    server,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+ENTRANTS = ["sam", "mei", "kofi", "lucia", "arbiter", "organiser"]  # seeds 1..6: no ratings yet, by registration
+
+
+@pytest.fixture
+def sign_in(browser, server):  # noqa: F811 - the imported fixtures
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts = []
+
+    def open_as(username: str, viewport=LAPTOP):
+        context = browser.new_context(viewport=viewport, base_url=server)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def shoot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def no_sideways_scroll(page) -> bool:
+    """The page itself fits the screen (wide tables and brackets scroll in their own box)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_organiser_runs_a_knockout_that_players_follow(sign_in):
+    from playwright.sync_api import expect
+
+    organiser = sign_in("organiser")
+    organiser.click("nav >> text=Events")
+    organiser.click("text=Demo Noughts & Crosses Club")
+    organiser.click("text=New tournament")
+    organiser.fill("input[name=name]", "Browser cup")
+    organiser.fill("input[name=starts_at]", "2030-06-01T10:00")
+    organiser.click("button:has-text('Create the tournament')")
+
+    # The section form: a knockout with a third-place match, then an under-12 round robin.
+    expect(organiser.locator("h1")).to_contain_text("Browser cup: a new section")
+    organiser.fill("input[name=name]", "Knockout")
+    organiser.select_option("select[name=format]", "single-elimination")
+    organiser.check("input[name=third_place]")
+    organiser.fill("input[name=tiebreaks]", "median")  # not a tie-break: refused in words, nothing made
+    organiser.click("button:has-text('Create the section')")
+    expect(organiser.locator(".error")).to_contain_text("Unknown tie-break 'median'")
+    organiser.fill("input[name=tiebreaks]", "")
+    organiser.click("button:has-text('Create the section')")
+    expect(organiser.locator(".message")).to_contain_text("Section Knockout is created")
+    tournament_url = organiser.url
+    organiser.click("text=Add a section")
+    organiser.fill("input[name=name]", "Under 12")
+    organiser.select_option("select[name=format]", "round-robin")
+    organiser.select_option("select[name=age_under]", "12")
+    organiser.click("button:has-text('Create the section')")
+    expect(organiser.locator(".section-grid article")).to_have_count(2)
+    shoot(organiser, "tournament-organiser-laptop")
+
+    knockout_url = tournament_url + "knockout/"
+    under12_url = tournament_url + "under-12/"
+
+    # Six players enter with the Register button; a 15-year-old is refused in words.
+    pages = {}
+    for username in ENTRANTS:
+        page = organiser if username == "organiser" else sign_in(username, PHONE if username == "mei" else LAPTOP)
+        page.goto(knockout_url)
+        page.click("button:has-text('Register')")
+        expect(page.locator(".message")).to_contain_text("You are entered in Knockout")
+        pages[username] = page
+    jonas = sign_in("jonas", PHONE)
+    jonas.goto(under12_url)
+    expect(jonas.locator(".refusal")).to_contain_text(
+        re.compile(r"You cannot enter: Born (\d{4}), and this U12 section is for players born 2018 or later\."))
+    expect(jonas.locator("button:has-text('Register')")).to_have_count(0)
+    shoot(jonas, "section-refusal-phone")
+
+    # The organiser starts the knockout: the bracket, byes to seeds 1 and 2.
+    organiser.goto(knockout_url)
+    organiser.click("button:has-text('Start this section now')")
+    expect(organiser.locator(".message")).to_contain_text("Knockout has started")
+    first_round = organiser.locator(".bracket-column").first
+    expect(first_round.locator("h3")).to_have_text("Quarter-finals")
+    byes = first_round.locator(".bracket-match.is-bye")
+    expect(byes).to_have_count(2)
+    expect(byes.nth(0)).to_contain_text("Sam")
+    expect(byes.nth(1)).to_contain_text("Mei")
+    expect(organiser.locator(".bracket-column").last.locator(".match-label")).to_have_text("Third place")
+    shoot(organiser, "bracket-laptop")
+
+    # Mei, on a phone, sees the same bracket and the page does not scroll sideways.
+    mei = pages["mei"]
+    mei.goto(knockout_url)
+    expect(mei.locator(".bracket-match.is-bye")).to_have_count(2)
+    assert no_sideways_scroll(mei)
+    shoot(mei, "bracket-phone")
+
+    # Kofi (seed 3) meets the organiser (seed 6): "my next game" leads to the game.
+    kofi = pages["kofi"]
+    kofi.goto(knockout_url)
+    expect(kofi.locator(".my-game")).to_contain_text("round 1")
+    kofi.click(".my-game >> text=Play")
+    kofi.wait_for_url(re.compile(r"/play/\d+/$"))
+
+    # Lucia (seed 4) withdraws: the organiser's open page shows Arnav through, no reload.
+    lucia = pages["lucia"]
+    lucia.goto(knockout_url)
+    lucia.click("button:has-text('Withdraw')")
+    expect(lucia.locator(".message")).to_contain_text("You have withdrawn from Knockout")
+    winner = organiser.locator(".bracket-column").first.locator(".side.winner", has_text="Arnav")
+    expect(winner).to_have_count(1, timeout=20_000)
+    shoot(organiser, "bracket-after-withdrawal-laptop")
+
+    # The exports answer from the page's links.
+    response = organiser.request.get(knockout_url + "bracket.json")
+    assert response.ok and response.json()["columns"][0]["title"] == "Quarter-finals"
+    csv_text = organiser.request.get(knockout_url + "standings.csv").text()
+    assert csv_text.splitlines()[0].startswith("rank,username,name,seed,points")
