@@ -968,7 +968,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """What a lost task could have left behind: rounds due but not started, finished
     games whose pairing is not scored, arenas past their end. Run by beat; idempotent."""
     now = now or timezone.now()
-    done = {"rounds": 0, "results": 0, "arenas": 0}
+    done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0}
     due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now,
                                section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING])
     for section_id, number in due.values_list("section_id", "number"):
@@ -976,15 +976,76 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
             done["rounds"] += 1
     open_pairings = Pairing.objects.filter(status=Pairing.Status.IN_PLAY)
     finished = Game.objects.filter(status=Game.Status.FINISHED).filter(
-        Q(pk__in=open_pairings.values("game_id")) | Q(match_id__in=open_pairings.values("match_id"), match__status=Match.Status.FINISHED))
+        Q(pk__in=open_pairings.values("game_id"))
+        | Q(match_id__in=open_pairings.values("match_id"), match__status=Match.Status.FINISHED)
+    )
     for game_id in finished.values_list("pk", flat=True):
         if record_game_result(game_id=game_id, now=now):
             done["results"] += 1
+    for pairing_id in open_pairings.filter(game__status=Game.Status.ACTIVE).values_list("pk", flat=True):
+        if forfeit_no_show(pairing_id=pairing_id, now=now):
+            done["no_shows"] += 1
+    for pairing_id in open_pairings.filter(game__status=Game.Status.ABORTED).values_list("pk", flat=True):
+        if restart_aborted(pairing_id=pairing_id):
+            done["restarted"] += 1
     ended = Section.objects.filter(format=F.ARENA, status=Section.Status.RUNNING)
     for section in ended:
         if section.starts_at + section.arena_duration <= now and finish_arena(section_id=section.pk, now=now):
             done["arenas"] += 1
     return done
+
+
+@transaction.atomic
+def forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> Pairing | None:
+    """A player who has not made a single move of their game a grace period (the rule
+    set's ``no_show_seconds``) after their turn came loses it by forfeit (unplayed, as
+    FIDE counts a game lost without playing). Single-game pairings; the games' own
+    clock sweep already ends a game whose first move never comes."""
+    now = now or timezone.now()
+    found = Pairing.objects.filter(pk=pairing_id).values_list("section_id", flat=True).first()
+    if found is None:
+        return None
+    section = _locked_section(found)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    game = pairing.game
+    if pairing.status != Pairing.Status.IN_PLAY or game is None or game.status != Game.Status.ACTIVE:
+        return None
+    if game.turn_started_at is None or now < game.turn_started_at + timedelta(seconds=section.rule_set.no_show_seconds):
+        return None
+    to_move = [seat for seat in game.seats.select_related("user") if seat.number in game.to_move and seat.user_id]
+    absent = [seat for seat in to_move if not game.moves.filter(seat=seat.number).exists()]
+    if len(absent) != 1:
+        return None
+    no_show = absent[0].user
+    # A forfeit is not rated (FIDE); games has no forfeit service, so the game is
+    # unflagged before the no-show's resignation ends it.
+    Game.objects.filter(pk=game.pk).update(rated=False)
+    game_services.resign(game_id=game.pk, user=no_show)
+    first_lost = no_show.pk == pairing.first_id
+    _score(pairing, Pairing.Result.SECOND_FORFEIT_WIN if first_lost else Pairing.Result.FIRST_FORFEIT_WIN,
+           0.0 if first_lost else 1.0, 1.0 if first_lost else 0.0, played=False, now=now)
+    pairing.flags = [*pairing.flags, f"{no_show.username} did not show up: forfeit"]
+    pairing.save(update_fields=["flags"])
+    _after_result(section, pairing.round, now)
+    return pairing
+
+
+@transaction.atomic
+def restart_aborted(*, pairing_id: int) -> Pairing | None:
+    """A tournament game a player aborted before the first move is created again: the
+    pairing stands (a player who will not play is a no-show, and forfeits)."""
+    found = Pairing.objects.filter(pk=pairing_id).values_list("section_id", flat=True).first()
+    if found is None:
+        return None
+    section = _locked_section(found)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    if pairing.status != Pairing.Status.IN_PLAY or pairing.game is None or pairing.game.status != Game.Status.ABORTED:
+        return None
+    pairing.flags = [*pairing.flags, f"game {pairing.game_id} aborted before the first move: a new game"]
+    pairing.save(update_fields=["flags"])
+    _create_games(section, pairing)
+    _notify_players(section, pairing.round, [pairing])
+    return pairing
 
 
 # -- realtime --------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from league.models import (
     RatingChange,
     Round,
     Season,
+    Section,
     Standing,
 )
 
@@ -287,3 +288,43 @@ def test_a_tournament_rating_period_rates_its_games_together_at_the_end(make_pla
     periods = set(RatingChange.objects.values_list("period", flat=True))
     assert periods == {tournament.rating_period_key}
     assert RatingChange.objects.count() == 2 * 3  # three games, two players each
+
+
+def test_a_player_who_never_moves_forfeits_after_the_grace_period(make_player):
+    import random
+
+    from games import services as game_services
+    from games.rules import get_variant
+
+    section = section_with(players(make_player, 2), format="swiss", rounds=1)
+    pairing = section.pairings.get()
+    game = pairing.game
+    mover = game.seats.get(number=0)
+    variant = get_variant(game.variant)
+    move = variant.random_move(variant.load(game.state), 0, random.Random(3))
+    game = game_services.submit_move(game_id=game.pk, user=mover.user, ply=0, move=move)
+    grace = timedelta(seconds=section.rule_set.no_show_seconds)
+    assert cs.forfeit_no_show(pairing_id=pairing.pk, now=game.turn_started_at + grace - timedelta(seconds=1)) is None
+    cs.sweep(now=game.turn_started_at + grace + timedelta(seconds=1))
+    pairing.refresh_from_db()
+    absent = game.seats.get(number=1).user_id
+    assert pairing.status == Pairing.Status.FINISHED
+    assert pairing.result == (Pairing.Result.SECOND_FORFEIT_WIN if absent == pairing.first_id
+                              else Pairing.Result.FIRST_FORFEIT_WIN)
+    assert not pairing.players.filter(played=True).exists()
+    assert not RatingChange.objects.filter(game=game).exists()  # a forfeit is not rated
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+
+
+def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
+    from games import services as game_services
+
+    section = section_with(players(make_player, 2), format="swiss", rounds=1)
+    pairing = section.pairings.get()
+    old = pairing.game
+    game_services.abort(game_id=old.pk, user=pairing.first)
+    assert cs.sweep()["restarted"] == 1
+    pairing.refresh_from_db()
+    assert pairing.game_id != old.pk and pairing.game.status == Game.Status.ACTIVE
+    assert pairing.status == Pairing.Status.IN_PLAY
