@@ -386,3 +386,108 @@ for _model in (beat_models.PeriodicTask, beat_models.ClockedSchedule, beat_model
         _registered = type(admin.site._registry[_model])
         admin.site.unregister(_model)
         admin.site.register(_model, _superusers_only(_registered))
+
+
+# -- tournament operations (moderation/operations.py) ------------------------------------------
+# league's competition rows, shown per club and read-only; the operations are actions
+# with a confirmation step. league/admin.py registers its own admins for these models
+# (columns, filters, search): they are extended here, not replaced.
+
+from league.models import Entry, Pairing, Round, Section, Tournament  # noqa: E402
+
+from . import operations  # noqa: E402
+
+
+class ReadOnlyFieldsMixin:
+    """Every field shown, none edited: the operations are the actions."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in self.model._meta.fields]  # type: ignore[attr-defined]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The model permission (league's own admin may say read-only): it opens the
+        # actions; the fields stay read-only.
+        return admin.ModelAdmin.has_change_permission(self, request, obj)  # type: ignore[arg-type]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)  # type: ignore[misc]
+        actions.pop("delete_selected", None)
+        return actions
+
+
+class TournamentOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+    scope_to = staticmethod(lambda clubs: Tournament.objects.filter(club__in=clubs))
+
+
+class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+    scope_to = staticmethod(lambda clubs: Section.objects.filter(tournament__club__in=clubs))
+
+
+class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+    scope_to = staticmethod(lambda clubs: Round.objects.filter(section__tournament__club__in=clubs))
+    actions = ["start_now"]
+
+    @admin.action(description="Start now (pair and create the games)", permissions=["change"])
+    def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset, title="Start rounds now", button="Start now", reason_required=False,
+            run=lambda round_, reason: operations.start_round_now(actor=request.user, round_id=round_.pk,
+                                                                   reason=reason),
+        )
+
+
+def _pairing_action(name: str, description: str, call: Callable[..., Any], **kwargs: Any) -> Any:
+    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Pairing]) -> Any:
+        return confirm_with_reason(
+            modeladmin, request, queryset, title=description, button="Confirm",
+            run=lambda pairing, reason: call(actor=request.user, pairing_id=pairing.pk, reason=reason, **kwargs),
+        )
+
+    action.__name__ = name
+    return admin.action(description=description, permissions=["change"])(action)
+
+
+class PairingOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+    scope_to = staticmethod(lambda clubs: Pairing.objects.filter(section__tournament__club__in=clubs))
+    actions = [
+        _pairing_action("forfeit_first", "Forfeit: the first player loses", operations.forfeit, loser="first"),
+        _pairing_action("forfeit_second", "Forfeit: the second player loses", operations.forfeit, loser="second"),
+        _pairing_action("forfeit_both", "Forfeit: both lose", operations.forfeit, loser="both"),
+        _pairing_action("adjudicate_first", "Adjudicate: the first player wins (1-0)", operations.adjudicate,
+                        result="1-0"),
+        _pairing_action("adjudicate_second", "Adjudicate: the second player wins (0-1)", operations.adjudicate,
+                        result="0-1"),
+        _pairing_action("adjudicate_draw", "Adjudicate: a draw", operations.adjudicate, result="draw"),
+    ]
+
+
+class EntryOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+    scope_to = staticmethod(lambda clubs: Entry.objects.filter(section__tournament__club__in=clubs))
+    actions = ["withdraw"]
+
+    @admin.action(description="Withdraw from the section", permissions=["change"])
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset.exclude(status=Entry.Status.WITHDRAWN), title="Withdraw players",
+            button="Withdraw",
+            run=lambda entry, reason: operations.withdraw_player(actor=request.user, entry_id=entry.pk, reason=reason),
+        )
+
+
+def _extend(model: type, ops: type) -> None:
+    """Register ``ops`` for ``model``, on top of league's own admin if it has one."""
+    base = type(admin.site._registry[model]) if admin.site.is_registered(model) else admin.ModelAdmin
+    if admin.site.is_registered(model):
+        admin.site.unregister(model)
+    admin.site.register(model, type(f"Moderated{model.__name__}Admin", (ops, base), {}))
+
+
+for _model, _ops in ((Tournament, TournamentOps), (Section, SectionOps), (Round, RoundOps), (Pairing, PairingOps),
+                     (Entry, EntryOps)):
+    _extend(_model, _ops)

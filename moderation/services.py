@@ -247,7 +247,7 @@ def ban_user(
 def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
     from .selectors import games_of
 
-    rows = Observer.objects.select_for_update().filter(user=ban.user)
+    rows = Observer.objects.select_for_update(of=("self",)).filter(user=ban.user)
     if ban.game_id:
         rows = rows.filter(game_id=ban.game_id)
     elif ban.tournament_id:
@@ -286,12 +286,16 @@ _GROUP_PERMISSIONS = {
         "moderation.change_observerpolicy", "moderation.delete_observerpolicy",
         "moderation.view_observerban", "moderation.add_observerban", "moderation.change_observerban",
         "moderation.view_auditentry",
+        "league.view_tournament", "league.view_section", "league.view_round", "league.change_round",
+        "league.view_pairing", "league.change_pairing", "league.view_entry", "league.change_entry",
     ],
     ARBITERS_GROUP: [
         "games.view_ruleset", "games.view_game", "games.view_observer", "games.change_observer",
         "moderation.view_observerpolicy",
         "moderation.view_observerban", "moderation.add_observerban", "moderation.change_observerban",
         "moderation.view_auditentry",
+        "league.view_tournament", "league.view_section", "league.view_round",
+        "league.view_pairing", "league.change_pairing", "league.view_entry", "league.change_entry",
     ],
 }
 

@@ -1,0 +1,161 @@
+"""Tournament operations from the console (moderation/operations.py) on league's real
+competition services: start a round now, forfeit, adjudicate, withdraw; each audited,
+each refused for another club and without a reason, changing nothing then."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from games.models import Game
+from league import competition_services as cs
+from league.models import Entry, Pairing, Round, Standing
+from moderation import operations
+from moderation.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def tournament_section(world, users, *, start: bool = True, fmt: str = "round-robin"):
+    now = timezone.now()
+    tournament = cs.create_tournament(club=world.club_a, name="Spring cup", starts_at=now + timedelta(hours=1))
+    section = cs.create_section(tournament=tournament, name="Open", rule_set=world.rules_a, format=fmt,
+                                starts_at=now + timedelta(hours=1))
+    for user in users:
+        cs.register(section=section, user=user, now=now)
+    if start:
+        cs.start_round(section_id=section.pk, number=1, force=True)
+    section.refresh_from_db()
+    return section
+
+
+def refused(code, call, **kwargs):
+    before = (AuditEntry.objects.count(), list(Pairing.objects.values_list("status", "result")),
+              list(Round.objects.values_list("status", flat=True)))
+    with pytest.raises(ServiceError) as err:
+        call(**kwargs)
+    assert err.value.code == code, err.value.message
+    after = (AuditEntry.objects.count(), list(Pairing.objects.values_list("status", "result")),
+             list(Round.objects.values_list("status", flat=True)))
+    assert after == before
+
+
+def test_start_a_round_now(world):
+    section = tournament_section(world, [world.player_1, world.player_2], start=False)
+    round_1 = Round.objects.get(section=section, number=1)
+    refused("not-an-organiser", operations.start_round_now, actor=world.arbiter_a, round_id=round_1.pk)
+    refused("not-an-organiser", operations.start_round_now, actor=world.organiser_b, round_id=round_1.pk)
+    started = operations.start_round_now(actor=world.organiser_a, round_id=round_1.pk, reason="Everyone is here")
+    assert started.status == Round.Status.IN_PLAY and started.pairings.count() == 1
+    entry = AuditEntry.objects.get(action="round.start-now")
+    assert entry.club == world.club_a and entry.reason == "Everyone is here" and entry.details["round"] == 1
+    refused("round-started", operations.start_round_now, actor=world.organiser_a, round_id=round_1.pk)
+
+
+def test_forfeit_a_game_not_begun_scores_it_and_moves_the_standings(world):
+    section = tournament_section(world, [world.player_1, world.player_2])
+    pairing = Pairing.objects.get(section=section)
+    assert pairing.status == Pairing.Status.IN_PLAY and not Standing.objects.filter(section=section).exists()
+    refused("reason-required", operations.forfeit, actor=world.arbiter_a, pairing_id=pairing.pk, loser="second",
+            reason=" ")
+    refused("not-a-moderator", operations.forfeit, actor=world.organiser_b, pairing_id=pairing.pk, loser="second",
+            reason="No show")
+    refused("bad-loser", operations.forfeit, actor=world.arbiter_a, pairing_id=pairing.pk, loser="nobody",
+            reason="No show")
+    operations.forfeit(actor=world.arbiter_a, pairing_id=pairing.pk, loser="second", reason="No show")
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.FIRST_FORFEIT_WIN
+    assert (pairing.first_points, pairing.second_points) == (1.0, 0.0)
+    assert Game.objects.get(pk=pairing.game_id).status == Game.Status.ABORTED  # never rated
+    points = dict(Standing.objects.filter(section=section).values_list("user_id", "points"))
+    assert points[pairing.first_id] == 1.0 and points[pairing.second_id] == 0.0
+    audit = AuditEntry.objects.get(action="game.forfeit")
+    assert audit.actor == world.arbiter_a and audit.reason == "No show" and audit.club == world.club_a
+    refused("already-scored", operations.forfeit, actor=world.arbiter_a, pairing_id=pairing.pk, loser="first",
+            reason="Again")
+
+
+def test_forfeit_a_game_begun_resigns_it_for_the_forfeiting_player(world):
+    from games import services as games
+
+    section = tournament_section(world, [world.player_1, world.player_2])
+    pairing = Pairing.objects.get(section=section)
+    game = Game.objects.get(pk=pairing.game_id)
+    mover = game.seats.get(number=game.to_move[0]).user
+    games.submit_move(game_id=game.pk, user=mover, ply=0, move={"cell": 5})
+    operations.forfeit(actor=world.organiser_a, pairing_id=pairing.pk, loser="first", reason="Left the hall")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.seats.get(number=game.winner_seat).user_id == pairing.second_id
+
+
+def test_adjudicate(world):
+    section = tournament_section(world, [world.player_1, world.player_2])
+    pairing = Pairing.objects.get(section=section)
+    refused("game-in-play", operations.adjudicate, actor=world.arbiter_a, pairing_id=pairing.pk, result="draw",
+            reason="Dead drawn")
+    refused("bad-result", operations.adjudicate, actor=world.arbiter_a, pairing_id=pairing.pk, result="2-0",
+            reason="x")
+    operations.adjudicate(actor=world.arbiter_a, pairing_id=pairing.pk, result="0-1", reason="Flag fell on paper")
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.SECOND_WON and pairing.second_points == 1.0
+    assert AuditEntry.objects.filter(action="game.adjudicate", reason="Flag fell on paper").exists()
+
+
+def test_withdraw_a_player(world, make_player):
+    extra = make_player(username="third")
+    section = tournament_section(world, [world.player_1, world.player_2, extra])
+    entry = Entry.objects.get(section=section, user=extra)
+    refused("not-a-moderator", operations.withdraw_player, actor=world.organiser_b, entry_id=entry.pk,
+            reason="Ill")
+    operations.withdraw_player(actor=world.arbiter_a, entry_id=entry.pk, reason="Ill")
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.WITHDRAWN and entry.withdrawn_reason == "Ill"
+    assert AuditEntry.objects.filter(action="entry.withdraw", club=world.club_a).exists()
+
+
+def test_tournament_games_follow_the_section_policy_and_tournament_bans(world, make_player):
+    from league.models import Section
+    from moderation import services
+    from moderation.watching import effective_policy, watch_gate
+
+    section = tournament_section(world, [world.player_1, world.player_2])
+    game = Game.objects.get(pk=Pairing.objects.get(section=section).game_id)
+    outsider = make_player(username="outsider")
+    assert effective_policy(game).source == "section"
+    Section.objects.filter(pk=section.pk).update(observer_policy="members")
+    assert watch_gate(game.pk, outsider).code == "members-only"
+    assert watch_gate(game.pk, world.member_a) is None
+    services.set_observer_policy(actor=world.organiser_a, section=section, policy="signed-in", cap=5)
+    assert effective_policy(game).source == "section override"
+    assert watch_gate(game.pk, outsider) is None
+    services.set_observer_policy(actor=world.organiser_a, game=game, policy="none")
+    assert watch_gate(game.pk, outsider).code == "observers-not-allowed"
+    services.remove_observer_policy(actor=world.organiser_a, policy=game.observer_policy)
+    services.ban_user(actor=world.arbiter_a, user=outsider, tournament=section.tournament, reason="Heckling")
+    assert watch_gate(game.pk, outsider).code == "banned"
+    assert watch_gate(world.game_a.pk, outsider) is None  # not a game of that tournament
+
+
+@pytest.mark.parametrize("who,allowed", [("superuser", True), ("organiser_a", True), ("arbiter_a", True),
+                                         ("organiser_b", False), ("member_a", False)])
+def test_the_forfeit_action_in_the_admin(client, world, who, allowed):
+    section = tournament_section(world, [world.player_1, world.player_2])
+    pairing = Pairing.objects.get(section=section)
+    client.force_login(getattr(world, who))
+    listed = client.get("/admin/league/pairing/")
+    assert (listed.status_code == 200 and f"/{pairing.pk}/change/" in listed.content.decode()) == allowed
+    confirm = client.post("/admin/league/pairing/", {"action": "forfeit_second", "_selected_action": [pairing.pk]})
+    if allowed:
+        assert "please confirm" in confirm.content.decode()
+    client.post("/admin/league/pairing/", {"action": "forfeit_second", "_selected_action": [pairing.pk],
+                                           "confirm": "yes", "reason": "No show"})
+    pairing.refresh_from_db()
+    assert (pairing.result == Pairing.Result.FIRST_FORFEIT_WIN) == allowed
+    # Nobody edits a pairing's fields by hand.
+    client.post(f"/admin/league/pairing/{pairing.pk}/change/", {"result": "0-1"})
+    pairing.refresh_from_db()
+    assert pairing.result != Pairing.Result.SECOND_WON
