@@ -551,11 +551,15 @@ def _pair_round_robin(section: Section, round_: Round, now: datetime) -> None:
             _new_pairing(section, round_, board, first, second, now)
 
 
-def _swiss_players(section: Section, number: int) -> list[swiss.SwissPlayer]:
+def _swiss_players(section: Section, number: int) -> tuple[list[swiss.SwissPlayer], dict[str, int]]:
+    """The Swiss state from the stored rounds, keyed by username (so the pairing flags
+    read "ann floated down ... to meet bob"), and username -> user id."""
     active = _active_user_ids(section, number)
+    rows = section.entries.exclude(seed__isnull=True).values_list("user_id", "user__username", "seed")
+    name = {user_id: username for user_id, username, _ in rows}
     players = {
-        user_id: swiss.SwissPlayer(user_id, (seed or 10**6) - 1, active=user_id in active)
-        for user_id, seed in section.entries.exclude(seed__isnull=True).values_list("user_id", "seed")
+        user_id: swiss.SwissPlayer(username, (seed or 10**6) - 1, active=user_id in active)
+        for user_id, username, seed in rows
     }
     history = (
         PairingPlayer.objects.filter(round__section=section, round__number__lt=number)
@@ -569,16 +573,17 @@ def _swiss_players(section: Section, number: int) -> list[swiss.SwissPlayer]:
         if opponent_id is None:
             player.had_bye = True
             continue
-        player.opponents.add(opponent_id)
+        player.opponents.add(name.get(opponent_id, str(opponent_id)))
         if played:  # FIDE: forfeited games do not count for colours
             player.colours.append(swiss.X if moves_first else swiss.O)
-    return list(players.values())
+    return list(players.values()), {username: user_id for user_id, username in name.items()}
 
 
 def _pair_swiss(section: Section, round_: Round, now: datetime) -> None:
-    pairings = swiss.pair_round(_swiss_players(section, round_.number))
-    for pairing in pairings:
-        _new_pairing(section, round_, pairing.board, pairing.first, pairing.second, now,
+    players, user_id = _swiss_players(section, round_.number)
+    for pairing in swiss.pair_round(players):
+        second = None if pairing.second is None else user_id[pairing.second]
+        _new_pairing(section, round_, pairing.board, user_id[pairing.first], second, now,
                      flags=[str(flag) for flag in pairing.flags])
 
 

@@ -88,3 +88,12 @@ def test_arena_pairs_players_again_until_the_time_is_up(make_player, eager_celer
     assert section.status == Section.Status.FINISHED
     assert Pairing.objects.filter(section=section).count() > 3  # more than one wave
     assert len(_standings(section)) == 6
+
+
+def test_swiss_pairings_explain_themselves_by_name(make_player, eager_celery):
+    section = section_with(players(make_player, 5, prefix="ann"), format="swiss", rounds=2)
+    bye = Pairing.objects.get(section=section, round__number=1, second__isnull=True)
+    assert bye.flags and bye.flags[0].startswith("bye:")
+    play_out([section.pk])
+    flags = " ".join(f for p in Pairing.objects.filter(section=section) for f in p.flags)
+    assert "ann0" in flags or "first-move preferences met" in flags
