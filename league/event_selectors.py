@@ -16,6 +16,7 @@ from accounts.models import User
 from games.models import Game
 
 from . import competition_selectors as core
+from .formats import arena as arena_format
 from .models import (
     Club,
     ClubMembership,
@@ -341,6 +342,7 @@ class StandingRow:
     losses: int
     rating: float | None
     final: bool
+    on_fire: bool = False  # arena: on a winning streak, scoring double
 
 
 def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
@@ -350,8 +352,41 @@ def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
     return [(name, TIEBREAK_LABELS.get(name, name)) for name in core.tiebreak_order(section)]
 
 
+def _arena_rows(section: Section, who: dict[int, Person], ratings: dict[int, float | None]) -> list[StandingRow]:
+    """A running arena's table, from its finished games in order (the Standing rows are
+    written when it ends): points with streak bonuses, as league.formats.arena counts."""
+    arena = arena_format.Arena(section.arena_duration.total_seconds(), start=section.starts_at.timestamp())
+    for user_id in core.active_entries(section).values_list("user_id", flat=True):
+        arena.players[user_id] = arena_format.ArenaPlayer(user_id)
+    finished = (section.pairings.filter(status=Pairing.Status.FINISHED, second__isnull=False)
+                .order_by("finished_at", "pk")
+                .values_list("first_id", "second_id", "first_points", "second_points", "finished_at"))
+    for first, second, first_points, second_points, finished_at in finished:
+        for user_id in (first, second):
+            arena.players.setdefault(user_id, arena_format.ArenaPlayer(user_id))
+            arena.playing.add(user_id)
+        winner = None if first_points == second_points else first if first_points > second_points else second
+        arena.finish(first, second, winner, finished_at.timestamp())
+    rows: list[StandingRow] = []
+    for index, player in enumerate(arena.standings()):
+        if not section.streak_bonus:
+            player.points = sum({"win": arena_format.WIN, "draw": arena_format.DRAW}.get(kind, 0)
+                                for kind, _ in player.results)
+        tied = rows and rows[-1].points == player.points and rows[-1].played == player.games
+        kinds = [kind for kind, _ in player.results]
+        rows.append(StandingRow(
+            rows[-1].rank if tied else index + 1, who.get(player.id) or Person(player.id, "?", "?", None),
+            player.points, [], player.games, kinds.count("win"), kinds.count("draw"), kinds.count("loss"),
+            ratings.get(player.id), False, on_fire=section.streak_bonus and player.on_fire,
+        ))
+    return rows
+
+
 def standings(section: Section) -> list[StandingRow]:
+    """The section's table; a running arena's is counted live from its games."""
     who = people(section)
+    if section.format == Section.Format.ARENA and section.status == Section.Status.RUNNING:
+        return _arena_rows(section, who, dict(section.entries.values_list("user_id", "rating")))
     ratings = dict(section.entries.values_list("user_id", "rating"))
     names = [name for name, _ in tiebreak_columns(section)]
     return [

@@ -179,6 +179,42 @@ def test_swiss_standings_with_the_organisers_tiebreaks_and_csv(client, club, org
     assert html.count("replay</a>") >= 12
 
 
+def test_arena_standings_are_counted_live_while_it_runs(client, club, organiser, make_player):
+    people = [make_player(username=f"ar{i}") for i in range(1, 5)]
+    section = make_section(club, organiser, format="arena", players=people)
+    event_services.start_section(by=organiser, section=section)
+    wave = section.round_set.get(number=1)
+    assert wave.pairings.count() == 2
+    for _ in range(200):  # the first wave's two games, to their end
+        if not wave.pairings.exclude(status="finished").exists():
+            break
+        if not play_pending_moves([section.pk], level="random"):
+            cs.sweep()
+    html = client.get(url("section", section)).content.decode()
+    table = html.split('id="st-heading"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr><td>(\d+)</td><td><a[^>]*>([^<]+)</a>.*?</td><td>([\d.]+)</td><td>(\d+)</td>", table, re.S)
+    assert len(rows) == 4 and {int(played) for *_, played in rows} == {1}
+    assert sum(float(points) for _, _, points, _ in rows) == 4  # a win 2 (or a draw 1 each) per game
+    assert "Wave 1" in html and Section.objects.get(pk=section.pk).status == Section.Status.RUNNING
+
+
+def test_the_polled_live_part_costs_the_same_queries_for_a_bigger_field(client, club, organiser, make_player):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_for(n: int, prefix: str) -> int:
+        section = make_section(club, organiser, format="swiss", rounds=3,
+                               players=[make_player(username=f"{prefix}{i}") for i in range(n)])
+        event_services.start_section(by=organiser, section=section)
+        client.get(url("section", section), headers={"HX-Request": "true"})  # warm caches (sessions, sites)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url("section", section), headers={"HX-Request": "true"}).status_code == 200
+        return len(captured)
+
+    small, big = queries_for(8, "qa"), queries_for(24, "qb")
+    assert small == big, (small, big)
+
+
 def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club, organiser, make_player):
     people = [make_player(username=f"lv{i}") for i in range(1, 5)]
     section = make_section(club, organiser, format="swiss", players=people, rounds=2)
