@@ -252,6 +252,25 @@ def test_register_and_withdraw_through_the_page(client, club, organiser, make_pl
     assert Entry.objects.get(section=section, user=player).status == Entry.Status.WITHDRAWN
 
 
+def test_check_in_inside_its_window(client, club, organiser, make_player):
+    now = timezone.now()
+    section = make_section(club, organiser, format="swiss", check_in_opens_at=now - timedelta(minutes=5),
+                           check_in_closes_at=now + timedelta(minutes=30))
+    player = make_player(username="checker")
+    client.force_login(player)
+    client.post(url("section-entry", section), {"action": "register"})
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "Check in" in page and "The bracket is drawn" not in page
+    client.post(url("section-entry", section), {"action": "check-in"})
+    assert Entry.objects.get(section=section, user=player).status == Entry.Status.CHECKED_IN
+    assert "You are checked in" in text_of(client.get(url("section", section)).content.decode())
+
+
+def test_an_unstarted_bracket_says_when_it_is_drawn(client, club, organiser):
+    section = make_section(club, organiser, format="double-elimination")
+    assert "The bracket is drawn when the section starts" in client.get(url("section", section)).content.decode()
+
+
 # -- organiser pages ------------------------------------------------------------------------
 
 
