@@ -1,7 +1,8 @@
 """The moderation console in a real browser (Debian's chromium, Playwright) against a
 real running platform: a house-rule set with the letter Q refused in the engine's
-words, an observer banned from a live game and their page disconnected at once, and an
-organiser of another club who sees nothing of this one. Screenshots go to
+words, an observer banned from a live game and their page disconnected at once, a
+tournament game forfeited and the standings changed, and an organiser of another club
+who sees nothing of this one. Screenshots go to
 test-artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -57,7 +58,18 @@ services.save_house_rules(actor=rival, club=rival_club, fields={"name": "Rival c
 sam, mei = User.objects.get(username="sam"), User.objects.get(username="mei")
 game = games.create_game(creator=sam, rule_set=rules, opponent=mei)
 games.accept_challenge(game_id=game.pk, user=mei)
-print(json.dumps({"game": game.pk, "rules": rules.pk}))
+
+# A tournament of the demo club: Lucia and Edith, round 1 in play.
+from datetime import timedelta
+from django.utils import timezone
+from league import competition_services as cs
+later = timezone.now() + timedelta(hours=1)
+cup = cs.create_tournament(club=demo, name="Autumn cup", starts_at=later)
+section = cs.create_section(tournament=cup, name="Open", rule_set=rules, format="round-robin", starts_at=later)
+for name in ("lucia", "edith"):
+    cs.register(section=section, user=User.objects.get(username=name))
+cs.start_round(section_id=section.pk, number=1, force=True)
+print(json.dumps({"game": game.pk, "rules": rules.pk, "section_url": f"/clubs/{demo.slug}/{cup.slug}/{section.slug}/"}))
 """
 
 
@@ -199,3 +211,32 @@ def test_an_organiser_of_another_club_sees_nothing_of_this_one(platform, sign_in
     player = sign_in("mei")
     player.goto("/admin/")
     expect(player).to_have_url(re.compile(r"/admin/login/"))
+
+
+def test_forfeit_a_game_and_see_the_standings_change(platform, sign_in):
+    from playwright.sync_api import expect
+
+    arbiter = sign_in("arbiter")
+    arbiter.goto(platform["section_url"])
+    expect(arbiter.locator("body")).to_contain_text("Autumn cup")
+    expect(arbiter.locator("#st-heading")).to_have_count(0)  # no result yet, no standings
+
+    arbiter.goto("/admin/league/pairing/")
+    row = arbiter.locator("#result_list tbody tr", has_text="lucia")
+    row.locator("input[type=checkbox]").check()
+    arbiter.select_option("select[name=action]", "forfeit_second")
+    arbiter.click("button[name=index]")
+    expect(arbiter.locator("#confirm-action")).to_contain_text("Forfeit: the second player loses")
+    arbiter.fill("#id_reason", "Edith did not arrive")
+    arbiter.click("#confirm-button")
+    expect(arbiter.locator(".messagelist")).to_contain_text("done for 1")
+    expect(row).to_contain_text("First player won by forfeit")
+
+    arbiter.goto(platform["section_url"])
+    expect(arbiter.locator("#st-heading")).to_be_visible()
+    first = arbiter.locator("table.standings tbody tr").first
+    expect(first).to_contain_text("Lucía")
+    expect(first.locator("td").nth(2)).to_have_text("1")
+    shoot(arbiter, "admin-forfeit-standings")
+    arbiter.goto("/admin/moderation/auditentry/?action=game.forfeit")
+    expect(arbiter.locator("#result_list")).to_contain_text("Edith did not arrive")
