@@ -205,6 +205,40 @@ def _check_section(section: Section) -> None:
         refuse("bad-window", "Check-in closes before it opens.")
 
 
+@transaction.atomic
+def add_prize(
+    *,
+    section: Section,
+    label: str,
+    kind: str = Prize.Kind.PLACE,
+    place: int = 1,
+    value: str = "",
+    age_under: int | None = None,
+    age_over: int | None = None,
+    rating_below: int | None = None,
+) -> Prize:
+    """A prize of a section, awarded when it finishes (docs/competitions.md: one each)."""
+    section = _locked_section(section.pk)
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        raise ServiceError("section-over", "Prizes are set before the section ends.")
+    if kind not in Prize.Kind.values:
+        raise ServiceError("bad-prize", f"Prizes are for a {', '.join(Prize.Kind.values)}.")
+    if not (label or "").strip() or place < 1:
+        raise ServiceError("bad-prize", "A prize needs a label and a place of 1 or more.")
+    if kind == Prize.Kind.AGE and (age_under is None) == (age_over is None):
+        raise ServiceError("bad-prize", "An age prize is for one group: U<n> or <n>+.")
+    if age_under is not None and age_under not in age.YOUTH_CATEGORIES:
+        raise ServiceError("bad-prize", "Youth groups are U8, U10, U12, U14, U16 and U18.")
+    if age_over is not None and age_over not in age.SENIOR_CATEGORIES:
+        raise ServiceError("bad-prize", "Senior groups are 50+ and 65+.")
+    if kind == Prize.Kind.RATING and not rating_below:
+        raise ServiceError("bad-prize", "A rating prize needs the rating it is below.")
+    return Prize.objects.create(section=section, kind=kind, place=place, label=label.strip(), value=value,
+                                age_under=age_under if kind == Prize.Kind.AGE else None,
+                                age_over=age_over if kind == Prize.Kind.AGE else None,
+                                rating_below=rating_below if kind == Prize.Kind.RATING else None)
+
+
 # -- entries ------------------------------------------------------------------------------
 
 

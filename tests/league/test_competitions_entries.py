@@ -230,3 +230,19 @@ def test_no_late_entry_in_a_round_robin(club, make_player):
         cs.register(section=section, user=make_player(), now=BEFORE)
     cs.start_round(section_id=section.pk, number=1, now=START)
     assert refusal(section, make_player(), now=START) == "Registration is closed: this section is under way."
+
+
+def test_the_demo_has_an_open_tournament_with_its_players_entered():
+    from django.core.management import call_command
+
+    from league.models import Tournament
+
+    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo", verbosity=0)
+    tournament = Tournament.objects.get(slug="demo-open")
+    sections = {s.name: s for s in tournament.sections.all()}
+    assert set(sections) == {"Open", "Under 16"}
+    juniors = set(sections["Under 16"].entries.values_list("user__username", flat=True))
+    assert juniors == {"ada", "jonas", "emily"}
+    assert sections["Open"].entries.count() == 7
+    assert sections["Open"].prizes.count() == 2

@@ -10,6 +10,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.errors import ServiceError
 from config.celery import app
 from games.models import Game
 from league import competition_selectors as sel
@@ -232,9 +233,11 @@ def test_place_age_and_rating_prizes_one_per_player(make_player):
     for value, user in zip([1800, 1700, 1300, 1200], everyone):
         Rating.objects.create(user=user, variant="classic", list_key="league", rating=value)
     section = section_with(everyone, format="round-robin", start=False)
-    Prize.objects.create(section=section, kind="place", place=1, label="1st")
-    Prize.objects.create(section=section, kind="age", age_under=12, label="Best U12")
-    Prize.objects.create(section=section, kind="rating", rating_below=1500, label="Best under 1500")
+    cs.add_prize(section=section, label="1st")
+    cs.add_prize(section=section, kind="age", age_under=12, label="Best U12")
+    cs.add_prize(section=section, kind="rating", rating_below=1500, label="Best under 1500")
+    with pytest.raises(ServiceError, match="one group"):
+        cs.add_prize(section=section, kind="age", label="Best junior")
     cs.start_round(section_id=section.pk, number=1, force=True)
     run_decided(section)  # the higher seed (higher rating) wins every game
     prizes = {p.label: p.winner_id for p in Prize.objects.filter(section=section)}

@@ -73,9 +73,40 @@ class Command(BaseCommand):
                         token=account_services.consent_token(registration.consent)
                     )
             league_services.set_membership(club=club, user=user, role=role)
+        _demo_tournament(club, admin)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo club ready: {club.name} with {club.memberships.count()} members. "
                 f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password)."
             )
         )
+
+
+def _demo_tournament(club, organiser) -> None:
+    """An open-registration tournament a week away: a Swiss open and an under-16
+    section with an age prize, the demo players entered (docs/competitions.md)."""
+    from datetime import timedelta
+
+    from games import services as game_services
+    from league import competition_services
+    from league.models import Tournament
+
+    if Tournament.objects.filter(club=club, slug="demo-open").exists():
+        return
+    starts_at = (timezone.now() + timedelta(days=7)).replace(minute=0, second=0, microsecond=0)
+    tournament = competition_services.create_tournament(club=club, name="Demo Open", starts_at=starts_at,
+                                                        created_by=organiser)
+    rules = game_services.standard_rule_set("classic")
+    open_section = competition_services.create_section(
+        tournament=tournament, name="Open", rule_set=rules, format="swiss", rounds=5, capacity=64,
+        round_interval=timedelta(minutes=20), late_entry_rounds=2)
+    juniors = competition_services.create_section(
+        tournament=tournament, name="Under 16", rule_set=rules, format="round-robin", age_under=16,
+        round_interval=timedelta(minutes=15))
+    competition_services.add_prize(section=open_section, label="1st", value="Club trophy")
+    competition_services.add_prize(section=open_section, kind="age", age_over=65, label="Best 65+",
+                                   value="Book token")
+    competition_services.add_prize(section=juniors, label="Junior champion", value="Medal")
+    for user in User.objects.filter(username__in=[p[0] for p in DEMO_PEOPLE]):
+        section = juniors if user.username in ("ada", "jonas", "emily") else open_section
+        competition_services.register(section=section, user=user)
