@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -39,8 +40,8 @@ def main(command: str, game_id: int | None = None) -> None:
         print(finished_game(users[0], users[1]).pk)
     elif command == "run":
         tasks.rate_game.apply(args=[game_id], throw=True)
-    elif command == "send":
-        tasks.rate_game.delay(game_id)
+    elif command == "send":  # to the test's own queue: other runs' workers may share the Redis database
+        tasks.rate_game.apply_async(args=[game_id], queue=os.environ.get("RATING_TEST_QUEUE", "celery"))
     elif command == "count":
         game = Game.objects.get(pk=game_id)
         winner = game.seats.get(number=game.winner_seat).user_id
