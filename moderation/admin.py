@@ -208,11 +208,21 @@ class ModeratedObserverAdmin(ClubScopedMixin, ObserverAdmin):
 # -- observer policies and bans ----------------------------------------------------------------
 
 
+def _one_scope(form: forms.ModelForm, names: tuple[str, ...]) -> None:
+    if sum(form.cleaned_data.get(name) is not None for name in names) != 1:
+        raise forms.ValidationError(f"Set exactly one of {', '.join(names[:-1])} or {names[-1]}.")
+
+
 class ObserverPolicyForm(forms.ModelForm):
     class Meta:
         model = ObserverPolicy
         fields = ("club", "section", "game", "policy", "cap", "invited")
         help_texts = {"club": "Set exactly one of club, section or game."}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        _one_scope(self, ("club", "section", "game"))
+        return data
 
 
 @admin.register(ObserverPolicy)
@@ -267,6 +277,11 @@ class ObserverBanForm(forms.ModelForm):
         model = ObserverBan
         fields = ("user", "club", "tournament", "game", "reason")
         help_texts = {"club": "Set exactly one of club, tournament or game."}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        _one_scope(self, ("club", "tournament", "game"))
+        return data
 
 
 @admin.register(ObserverBan)

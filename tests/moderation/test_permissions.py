@@ -188,3 +188,23 @@ def test_celery_schedules_are_for_superusers_only(client, world, who):
         assert "django_celery_beat" not in client.get("/admin/").content.decode()
     else:
         assert response.status_code == 302
+
+
+def test_policy_and_ban_forms_need_exactly_one_scope(client, world):
+    client.force_login(world.organiser_a)
+    page = client.post("/admin/moderation/observerpolicy/add/", {"policy": "none", "cap": ""})
+    assert "Set exactly one of club, section or game." in page.content.decode()
+    page = client.post("/admin/moderation/observerban/add/", {"user": world.member_a.pk, "reason": "x",
+                                                             "club": world.club_a.pk, "game": world.game_a.pk})
+    assert "Set exactly one of club, tournament or game." in page.content.decode()
+    assert not ObserverPolicy.objects.exists() and not ObserverBan.objects.exists()
+    client.post("/admin/moderation/observerpolicy/add/", {"club": world.club_a.pk, "policy": "members", "cap": "3"})
+    assert ObserverPolicy.objects.get(club=world.club_a).cap == 3
+    client.post("/admin/moderation/observerban/add/", {"user": world.member_a.pk, "reason": "Heckling",
+                                                       "club": world.club_a.pk})
+    assert ObserverBan.objects.get(user=world.member_a).banned_by == world.organiser_a
+    # Another club's organiser cannot aim a policy or a ban at club A.
+    client.force_login(world.organiser_b)
+    client.post("/admin/moderation/observerban/add/", {"user": world.player_1.pk, "reason": "x",
+                                                       "game": world.game_a.pk})
+    assert not ObserverBan.objects.filter(user=world.player_1).exists()
