@@ -143,3 +143,15 @@ def test_console_access_follows_club_roles(world, make_player):
     league.set_membership(club=w.club_b, user=staff, role="member")
     staff.refresh_from_db()
     assert staff.is_staff
+
+
+def test_the_watch_gate_costs_a_handful_of_queries(world, django_assert_max_num_queries):
+    """Every observer's connect runs the gate: a bounded number of small queries."""
+    from moderation.watching import watch_gate
+
+    services.set_observer_policy(actor=world.organiser_a, club=world.club_a, policy="invited", cap=10,
+                                 invited=[world.member_a])
+    with django_assert_max_num_queries(9):
+        assert watch_gate(world.game_a.pk, world.member_a) is None
+    with django_assert_max_num_queries(9):
+        assert watch_gate(world.game_a.pk, world.player_1).code == "invited-only"
