@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games.models import Game
 from league import competition_services as competitions
 from league.models import Entry, Pairing, Round, Section
 
@@ -79,14 +80,19 @@ def _pairing_for_operation(actor: User, pairing_id: int) -> tuple[Pairing, Secti
 @transaction.atomic
 def forfeit(*, actor: User, pairing_id: int, loser: str, reason: str, now: datetime | None = None) -> Pairing:
     """Score a pairing as lost by forfeit by its first player, its second, or both
-    (unplayed, as FIDE counts forfeits), and stop its games: a game not begun is
-    aborted (never rated), one begun is resigned for the forfeiting player."""
+    (unplayed and unrated, as FIDE counts forfeits), and stop its games: a game not
+    begun is aborted, one begun is resigned for the forfeiting player."""
     reason = _reason(reason)
     if loser not in FORFEITS:
         raise ServiceError("bad-loser", "The forfeit is lost by the first player, the second, or both.")
     now = now or timezone.now()
     pairing, section = _pairing_for_operation(actor, pairing_id)
     first, second = pairing.first, pairing.second
+    # A forfeit is not rated (FIDE; league's no-show forfeit does the same): games has
+    # no forfeit service, so the games are unflagged before the resignation ends them.
+    games = Game.objects.filter(match_id=pairing.match_id) if pairing.match_id else Game.objects.filter(
+        pk=pairing.game_id)
+    games.update(rated=False)
     competitions._stop_games(pairing, second if loser == "second" else first)
     result, first_points, second_points = FORFEITS[loser]
     competitions._score(pairing, result, first_points, second_points, played=False, now=now)

@@ -90,6 +90,7 @@ def test_forfeit_a_game_begun_resigns_it_for_the_forfeiting_player(world):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.seats.get(number=game.winner_seat).user_id == pairing.second_id
+    assert not game.rated  # a forfeit is never rated
 
 
 def test_adjudicate(world):
