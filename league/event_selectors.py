@@ -147,14 +147,15 @@ class Person:
 
 
 def people(section: Section) -> dict[int, Person]:
-    """Everyone in the section's entries or pairings, by user id."""
-    seeds = dict(section.entries.values_list("user_id", "seed"))
-    ids = set(seeds) | set(section.pairings.values_list("first_id", flat=True)) | {
-        i for i in section.pairings.values_list("second_id", flat=True) if i is not None}
-    return {
-        u.pk: Person(u.pk, u.username, u.name, seeds.get(u.pk))
-        for u in User.objects.filter(pk__in=ids).select_related("profile")
-    }
+    """Everyone in the section's entries (pairings only hold entrants), by user id.
+    Kept on the section object: one page asks for it several times."""
+    cached = getattr(section, "_event_people", None)
+    if cached is not None:
+        return cached
+    rows = section.entries.select_related("user__profile")
+    found = {e.user_id: Person(e.user_id, e.user.username, e.user.name, e.seed) for e in rows}
+    section._event_people = found  # type: ignore[attr-defined]
+    return found
 
 
 # -- brackets -------------------------------------------------------------------------------
