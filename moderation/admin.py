@@ -479,6 +479,11 @@ class PairingOps(ClubScopedMixin, ReadOnlyFieldsMixin):
         _pairing_action("adjudicate_second", "Adjudicate: the second player wins (0-1)", operations.adjudicate,
                         result="0-1"),
         _pairing_action("adjudicate_draw", "Adjudicate: a draw", operations.adjudicate, result="draw"),
+        _pairing_action("correct_first", "Correct the result: the first player won (1-0)", operations.correct_result,
+                        result="1-0"),
+        _pairing_action("correct_second", "Correct the result: the second player won (0-1)",
+                        operations.correct_result, result="0-1"),
+        _pairing_action("correct_draw", "Correct the result: a draw", operations.correct_result, result="draw"),
     ]
 
 

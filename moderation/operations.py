@@ -131,6 +131,54 @@ def adjudicate(*, actor: User, pairing_id: int, result: str, reason: str, now: d
 
 
 @transaction.atomic
+def correct_result(*, actor: User, pairing_id: int, result: str, reason: str) -> Pairing:
+    """Correct a finished single-game pairing of a round robin, Swiss or arena: the
+    pairing is scored again, the game's outcome is set to match (so a recompute from the
+    game log rates it as corrected: one is queued when the game was rated), and the
+    standings are drawn again. A bracket's results stand (who went through is settled),
+    and a match's result comes from its games."""
+    from league import rating_services
+
+    reason = _reason(reason)
+    if result not in ADJUDICATIONS:
+        raise ServiceError("bad-result", 'A corrected result is "1-0", "0-1" or "draw".')
+    found = Pairing.objects.select_related("section__tournament__club").get(pk=pairing_id)
+    club = found.section.tournament.club
+    if not is_club_moderator(actor, club):
+        raise ServiceError("not-a-moderator", "Only the club's organisers and arbiters can do that.")
+    section = competitions._locked_section(found.section_id)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    if pairing.status != Pairing.Status.FINISHED:
+        raise ServiceError("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
+    if pairing.is_bye:
+        raise ServiceError("bye", "A bye has no game to correct.")
+    if section.format in competitions.ELIMINATION:
+        raise ServiceError("bracket-result", "A bracket's result stands once played: who went through is settled.")
+    if pairing.match_id:
+        raise ServiceError("match-result", "A match's result comes from its games.")
+    before = pairing.result
+    first_points, second_points = ADJUDICATIONS[result]
+    code = {"1-0": Pairing.Result.FIRST_WON, "0-1": Pairing.Result.SECOND_WON, "draw": Pairing.Result.DRAW}[result]
+    winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
+    competitions._score(pairing, code, first_points, second_points, played=True,
+                        now=pairing.finished_at or timezone.now(), won_over_board=winner)
+    game = pairing.game
+    if game is not None and game.status == Game.Status.FINISHED:
+        # games has no correction service; the outcome is set beside the pairing's so
+        # the game log (which ratings are computed from) tells the corrected story.
+        seat = None if winner is None else game.seats.get(user_id=winner).number
+        Game.objects.filter(pk=game.pk).update(result="draw" if winner is None else "win", winner_seat=seat,
+                                               end_reason=f"Result corrected by the arbiter: {reason}"[:200])
+        if game.rated:
+            rating_services.queue_recompute(requested_by=actor)
+    if pairing.round.status == Round.Status.FINISHED:
+        competitions._update_standings(section, final=section.status == Section.Status.FINISHED)
+    record(actor=actor, action="result.correct", target=pairing, club=club, reason=reason,
+           details={"before": before, "after": code, "game": pairing.game_id})
+    return pairing
+
+
+@transaction.atomic
 def withdraw_player(*, actor: User, entry_id: int, reason: str, now: datetime | None = None) -> Entry:
     """Withdraw a player from a section (league's withdraw: their game in play is lost by
     forfeit and no later round pairs them)."""

@@ -160,3 +160,43 @@ def test_the_forfeit_action_in_the_admin(client, world, who, allowed):
     client.post(f"/admin/league/pairing/{pairing.pk}/change/", {"result": "0-1"})
     pairing.refresh_from_db()
     assert pairing.result != Pairing.Result.SECOND_WON
+
+
+def test_correct_a_result_and_the_standings_and_ratings_follow(world):
+    from games import services as games
+    from league import rating_services
+    from league.models import Rating, RecomputeRun
+
+    section = tournament_section(world, [world.player_1, world.player_2])
+    pairing = Pairing.objects.get(section=section)
+    game = Game.objects.get(pk=pairing.game_id)
+    first = game.seats.get(number=0).user
+    second = game.seats.get(number=1).user
+    refused("no-result-yet", operations.correct_result, actor=world.arbiter_a, pairing_id=pairing.pk, result="0-1",
+            reason="Wrong result")
+    for ply, (user, cell) in enumerate([(first, 1), (second, 4), (first, 2), (second, 5), (first, 3)]):
+        games.submit_move(game_id=game.pk, user=user, ply=ply, move={"cell": cell})
+    cs.record_game_result(game_id=game.pk)  # what the game_finished task does
+    rating_services.rate_game(game_id=game.pk)
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.FIRST_WON
+    assert dict(Standing.objects.filter(section=section).values_list("user_id", "points"))[first.pk] == 1.0
+
+    refused("not-a-moderator", operations.correct_result, actor=world.organiser_b, pairing_id=pairing.pk,
+            result="0-1", reason="x")
+    refused("reason-required", operations.correct_result, actor=world.arbiter_a, pairing_id=pairing.pk,
+            result="0-1", reason="")
+    operations.correct_result(actor=world.arbiter_a, pairing_id=pairing.pk, result="0-1",
+                              reason="The line was completed after the flag fell")
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.SECOND_WON
+    points = dict(Standing.objects.filter(section=section).values_list("user_id", "points"))
+    assert (points[first.pk], points[second.pk]) == (0.0, 1.0)
+    game.refresh_from_db()
+    assert game.winner_seat == 1 and "corrected" in game.end_reason
+    assert RecomputeRun.objects.filter(requested_by=world.arbiter_a).exists()
+    rating_services.recompute_all()  # what the queued task runs
+    ratings = dict(Rating.objects.filter(variant="classic", list_key="league").values_list("user_id", "rating"))
+    assert ratings[second.pk] > ratings[first.pk]
+    entry = AuditEntry.objects.get(action="result.correct")
+    assert entry.details["before"] == "1-0" and entry.details["after"] == "0-1"
