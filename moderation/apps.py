@@ -7,7 +7,7 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_delete, post_migrate, post_save
 
         from games.observing import register_watch_gate
         from league.models import ClubMembership
@@ -20,3 +20,6 @@ class ModerationConfig(AppConfig):
                           dispatch_uid="moderation.membership_saved")
         post_delete.connect(signals.on_membership_changed, sender=ClubMembership,
                             dispatch_uid="moderation.membership_deleted")
+        # Roles given before this app existed (or by a bulk load, which sends no signals).
+        post_migrate.connect(signals.sync_all_console_access, sender=self,
+                             dispatch_uid="moderation.console_access_after_migrate")

@@ -15,3 +15,14 @@ def on_membership_changed(sender: Any, instance: ClubMembership, **kwargs: Any) 
     user = User.objects.filter(pk=instance.user_id).first()
     if user is not None:
         services.sync_console_access(user=user)
+
+
+def sync_all_console_access(sender: Any, **kwargs: Any) -> None:
+    """After migrate (moderation is the last app, so every permission exists by now):
+    everyone with a club role that opens the console has it."""
+    from . import services
+    from .selectors import CONSOLE_ROLES
+
+    ids = ClubMembership.objects.filter(role__in=CONSOLE_ROLES).values_list("user_id", flat=True).distinct()
+    for user in User.objects.filter(pk__in=ids, is_superuser=False, is_staff=False):
+        services.sync_console_access(user=user)

@@ -155,3 +155,16 @@ def test_the_watch_gate_costs_a_handful_of_queries(world, django_assert_max_num_
         assert watch_gate(world.game_a.pk, world.member_a) is None
     with django_assert_max_num_queries(9):
         assert watch_gate(world.game_a.pk, world.player_1).code == "invited-only"
+
+
+def test_roles_given_without_signals_open_the_console_after_migrate(world, make_player):
+    from league.models import ClubMembership
+    from moderation.signals import sync_all_console_access
+
+    bulk = make_player(username="bulk_loaded")
+    ClubMembership.objects.bulk_create([ClubMembership(club=world.club_b, user=bulk, role="arbiter")])
+    bulk.refresh_from_db()
+    assert not bulk.is_staff
+    sync_all_console_access(sender=None)
+    bulk.refresh_from_db()
+    assert bulk.is_staff and bulk.groups.filter(name=services.ARBITERS_GROUP).exists()
