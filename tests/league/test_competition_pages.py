@@ -14,6 +14,7 @@ import icalendar
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games import services as game_services
 from league import competition_services as cs
@@ -213,6 +214,24 @@ def test_the_polled_live_part_costs_the_same_queries_for_a_bigger_field(client, 
 
     small, big = queries_for(8, "qa"), queries_for(24, "qb")
     assert small == big, (small, big)
+
+
+def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organiser, make_player):
+    blitz = game_services.create_rule_set(name="Blitz", variant="classic", seconds_per_game=300)
+    people = [make_player(username=f"cl{i}") for i in range(1, 3)]
+    later = timezone.now() + timedelta(hours=1)
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Blitz cup", starts_at=later)
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=blitz,
+                                            format="round-robin")
+    for user in people:
+        cs.register(section=section, user=user)
+    event_services.start_section(by=organiser, section=section)
+    html = text_of(client.get(url("section", section), headers={"HX-Request": "true"}).content.decode())
+    clocks = re.findall(r"\b([0-5]):([0-5]\d)\b", html)
+    assert len(clocks) == 2 and all(int(m) * 60 + int(s) > 240 for m, s in clocks)  # five minutes, just begun
+    assert "in play · cl1 to move" in html or "in play · cl2 to move" in html
+    data = APIClient().get(f"/api/v1/sections/{section.pk}/rounds/").json()
+    assert len(data[0]["pairings"][0]["clocks"]) == 2 and all(data[0]["pairings"][0]["clocks"])
 
 
 def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club, organiser, make_player):
