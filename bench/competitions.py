@@ -77,10 +77,14 @@ import sys, django
 django.setup()
 from league.models import Round
 rows = Round.objects.filter(section_id=int(sys.argv[1])).order_by("number")
+from django.db.models import Max
 for r in rows:
-    pairing = (r.started_at - r.starts_at).total_seconds() if r.started_at else float("nan")
+    late = (r.started_at - r.starts_at).total_seconds() if r.started_at else float("nan")
+    paired = r.pairings.aggregate(m=Max("created_at"))["m"]
+    pairing = (paired - r.started_at).total_seconds() if paired and r.started_at else float("nan")
     play = (r.finished_at - r.started_at).total_seconds() if r.finished_at and r.started_at else float("nan")
-    print(f"round {r.number}: started {pairing:+.2f} s after due, {r.pairings.count()} boards, played in {play:.1f} s")
+    print(f"round {r.number}: started {late:+.2f} s after due, {r.pairings.count()} boards paired and their "
+          f"games created in {pairing:.2f} s, round over {play:.1f} s after its start")
 """
 
 
