@@ -272,7 +272,7 @@ def scratch_services(args: argparse.Namespace) -> Iterator[dict[str, str]]:
         CHANNEL_PREFIX=f"bench{os.getpid()}",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
-        DB_POOL_MAX="10",
+        DB_POOL_MAX=str(args.db_pool),
     )
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -657,6 +657,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for updates in flight")
     parser.add_argument("--no-deflate", action="store_true", help="clients offer no permessage-deflate")
     parser.add_argument("--keep-going", action="store_true", help="sweep on after a target fails a point")
+    parser.add_argument("--db-pool", type=int, default=10, help="DB_POOL_MAX of each server process")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="10 games, 8 s: a smoke run")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/postgres")

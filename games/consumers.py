@@ -8,18 +8,25 @@ frames into service calls and group messages into frames for one viewer.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections, connections
 
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
 from . import observing, selectors, services
 from .models import Game, Observer, PrivateNote  # reads only: services write
-from .realtime import game_group
+from .realtime import LOCAL_CHANNELS, called_from, game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -30,7 +37,52 @@ def notes_group(game_id: int, user_id: int) -> str:
     return f"game-{game_id}-notes-{user_id}"
 
 
-# -- database helpers (sync; called through database_sync_to_async) ---------------------
+# -- database helpers (sync; called through db()) -----------------------------------------
+
+
+@functools.cache
+def _db_executor() -> ThreadPoolExecutor | None:
+    """Worker threads for this process's database calls, or None for Channels' default.
+
+    Channels' ``database_sync_to_async`` runs every call of a process on ONE thread, so
+    one slow move would hold up every game of the process. With PostgreSQL's connection
+    pool, a pool of threads lets a process work on several games at once: a few fewer
+    threads than pooled connections, so the thread Django's own sync code uses (HTTP
+    views, token auth) always finds one free. SQLite allows one writer at a time, so
+    there the single thread stays.
+    """
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if not isinstance(pool, dict):
+        return None
+    return ThreadPoolExecutor(max_workers=max(2, pool.get("max_size", 4) - 2), thread_name_prefix="game-db")
+
+
+def db(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` made awaitable, with Django's connection handling around each call:
+    close_old_connections before and after, so the connection goes back to the pool
+    and a worker thread never sits on one between calls."""
+    executor = _db_executor()
+    if executor is None:
+        return database_sync_to_async(func)
+    # Make sure the connection pool exists before any worker asks for it: Django
+    # creates it on first use, and two threads doing that at once each open a pool,
+    # one of which is then never closed.
+    connections["default"].pool  # noqa: B018 - the property creates it
+
+    loop = asyncio.get_running_loop()
+
+    @functools.wraps(func)
+    def returning_connections(*args: Any, **kwargs: Any) -> Any:
+        # Not channels.db's wrapper: Channels' test communicator turns that one into a
+        # no-op, and then every worker thread would keep a pooled connection forever.
+        close_old_connections()
+        try:
+            with called_from(loop):  # broadcasts go out on our loop, not waited for
+                return func(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(returning_connections, thread_sensitive=False, executor=executor)
 
 
 def _seat_for(game_id: int, user: Any) -> tuple[bool, int | None]:
@@ -41,20 +93,42 @@ def _seat_for(game_id: int, user: Any) -> tuple[bool, int | None]:
     return True, services.seat_of(game, user)
 
 
-def _state_frame(*, game_id: int, seat: int | None, user: Any) -> dict[str, Any]:
-    game = selectors.load_game(game_id)
+def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any] | None, Any]:
+    """Everything a new socket needs, in one trip to the database: (its state frame,
+    None), or (None, the refusal) when there is no such game or a watch gate says no.
+    Someone without a seat is recorded as an observer here, before the state is read,
+    so the state's count includes them."""
+    try:
+        game = selectors.load_game(game_id)
+    except Game.DoesNotExist:
+        return None, observing.WatchRefusal("no-such-game", "There is no such game.", CLOSE_NO_SUCH_GAME)
+    seat = services.seat_of(game, user)
+    observers = None
+    if seat is None:
+        refusal = observing.check_watch(game_id=game_id, user=user)  # moderation's watch gates
+        if refusal is not None:
+            return None, refusal
+        observers = services.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
+    return _state_frame(game=game, seat=seat, user=user, observers=observers), None
+
+
+def _reload_state(*, game_id: int, seat: int | None, user: Any) -> dict[str, Any]:
+    return _state_frame(game=selectors.load_game(game_id), seat=seat, user=user)
+
+
+def _state_frame(*, game: Game, seat: int | None, user: Any, observers: int | None = None) -> dict[str, Any]:
     payload = selectors.game_payload(game, seat)
     frame: dict[str, Any] = {
         "type": "state",
         "ply": payload["ply"],
         "view": payload["view"],
         "game": payload,
-        "observers": Observer.objects.filter(game_id=game_id).count(),
+        "observers": Observer.objects.filter(game_id=game.pk).count() if observers is None else observers,
     }
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
         frame["note"] = (
-            PrivateNote.objects.filter(game_id=game_id, author=user).values_list("text", flat=True).first()
+            PrivateNote.objects.filter(game_id=game.pk, author=user).values_list("text", flat=True).first()
             or ""
         )
     return frame
@@ -75,33 +149,43 @@ class GameConsumer(SafeJsonConsumer):
         self.last_ply = -1
         self.groups_joined: list[str] = []
         self.observing = False
-        exists, seat = await database_sync_to_async(_seat_for)(self.game_id, self.user)
         await self.accept()
-        if not exists:
-            await self.send_error("no-such-game", "There is no such game.")
-            await self.close(code=CLOSE_NO_SUCH_GAME)
-            return
-        self.seat = seat
-        refusal = None if seat is not None else await database_sync_to_async(observing.check_watch)(
-            game_id=self.game_id, user=self.user)
-        if refusal is not None:  # moderation's watch gates (games/observing.py)
-            await self.send_error(refusal.code, refusal.message)
-            await self.close(code=refusal.close_code)
-            return
+        LOCAL_CHANNELS.add(self.channel_name)
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
         if self.user.is_authenticated:
             await self._join(notes_group(self.game_id, self.user.pk))
-        if seat is None:
-            await self._start_observing()
-        await self._send_state()
+        frame, refusal = await db(_open)(game_id=self.game_id, user=self.user, channel_name=self.channel_name)
+        if refusal is not None:  # no such game, or moderation's watch gates (games/observing.py)
+            await self._leave_groups()
+            await self.send_error(refusal.code, refusal.message)
+            await self.close(code=refusal.close_code)
+            return
+        self.seat = frame["game"]["you"]
+        self.observing = self.seat is None
+        self.last_ply = frame["ply"]
+        await self.send_json(frame)
+        if self.observing:
+            await self._announce_observers(frame["observers"])
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        LOCAL_CHANNELS.discard(self.channel_name)
+        await self._leave_groups()
         if getattr(self, "observing", False):
             await self._stop_observing()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels closes its sync thread's old connections before EVERY message (a
+        hop to that one thread per frame and per update). On the pool, this consumer's
+        database calls return their connections themselves (``db``), so skip it."""
+        if _db_executor() is None:
+            await super().dispatch(message)
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # -- client frames -------------------------------------------------------------
 
@@ -155,7 +239,7 @@ class GameConsumer(SafeJsonConsumer):
             await self.send_error("not-a-player", "Only the game's players can do that; observers watch.")
             return None
         try:
-            return await database_sync_to_async(service)(game_id=self.game_id, user=self.user, **kwargs)
+            return await db(service)(game_id=self.game_id, user=self.user, **kwargs)
         except ServiceError as err:
             await self.send_error(err.code, err.message)
             if stale_state and err.code == "stale-ply":
@@ -193,23 +277,19 @@ class GameConsumer(SafeJsonConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
 
+    async def _leave_groups(self) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+
     async def _send_state(self) -> None:
-        frame = await database_sync_to_async(_state_frame)(
-            game_id=self.game_id, seat=self.seat, user=self.user
-        )
+        frame = await db(_reload_state)(game_id=self.game_id, seat=self.seat, user=self.user)
         self.last_ply = max(self.last_ply, frame["ply"])
         await self.send_json(frame)
 
-    async def _start_observing(self) -> None:
-        self.observing = True
-        count = await database_sync_to_async(services.observer_joined)(
-            game_id=self.game_id, user=self.user, channel_name=self.channel_name
-        )
-        await self._announce_observers(count)
-
     async def _stop_observing(self) -> None:
         self.observing = False
-        count = await database_sync_to_async(services.observer_left)(
+        count = await db(services.observer_left)(
             game_id=self.game_id, channel_name=self.channel_name
         )
         await self._announce_observers(count)
@@ -223,7 +303,7 @@ class GameConsumer(SafeJsonConsumer):
         """An observer who accepted the open challenge now plays: switch views."""
         seats = event["views"][selectors.OBSERVER]["seats"]
         if any(seat["user"] == self.user.get_username() for seat in seats):
-            exists, seat = await database_sync_to_async(_seat_for)(self.game_id, self.user)
+            exists, seat = await db(_seat_for)(self.game_id, self.user)
             if exists and seat is not None:
                 self.seat = seat
                 await self._stop_observing()

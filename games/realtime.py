@@ -1,20 +1,106 @@
-"""What the services send to a game's websocket group, after commit."""
+"""What the services send to a game's websocket group, after commit; and which
+sockets are still alive, for sweeping observer rows a crashed server left behind."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import threading
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+#: Channel names of the sockets open in this process (the consumer keeps it). The
+#: embedded runtime is one process, so there this is the whole truth about who is alive.
+LOCAL_CHANNELS: set[str] = set()
 
 
 def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+#: Set, for the duration of one call, on a worker thread that runs a service for an
+#: ASGI consumer (games.consumers.db): the event loop that called it.
+_caller = threading.local()
+
+
+@contextlib.contextmanager
+def called_from(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """Broadcasts made in this block go out on ``loop`` without waiting for them."""
+    _caller.loop = loop
+    try:
+        yield
+    finally:
+        _caller.loop = None
+
+
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Send ``message`` to every socket of the game. Called from transaction.on_commit:
-    a move is stored before anyone hears of it; a lost broadcast costs a resync."""
+    a move is stored before anyone hears of it; a lost broadcast costs a resync.
+
+    From a consumer's worker thread the send is handed to the consumer's event loop and
+    not waited for: the worker is free at once, and the loop sends it before it gets to
+    the service's result (so before the mover's ack). Elsewhere (Celery, HTTP views) it
+    is sent and waited for."""
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(game_group(game_id), message)
+    if layer is None:
+        return
+    loop = getattr(_caller, "loop", None)
+    if loop is not None and loop.is_running():
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(game_group(game_id), message), loop)
+        future.add_done_callback(_log_failure)
+        return
+    async_to_sync(layer.group_send)(game_group(game_id), message)
+
+
+def _log_failure(future: concurrent.futures.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("broadcast lost (clients resync): %r", future.exception())
+
+
+def live_channels(names: Iterable[str]) -> set[str] | None:
+    """Which of these channel names still belong to an open socket, in any process;
+    None when the channel layer cannot tell (then nothing may be swept).
+
+    - Redis pub/sub layer: a socket's channel is a Redis subscription of its server
+      process, dropped with the process's connection, so ``PUBSUB NUMSUB`` answers
+      exactly, for every process at once.
+    - The embedded (in-process) layer: one process serves every socket, so the
+      consumer's own registry answers.
+    """
+    from channels.layers import InMemoryChannelLayer
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    wanted = list(dict.fromkeys(names))
+    layer = get_channel_layer()
+    if isinstance(layer, RedisPubSubChannelLayer):
+        return _subscribed(wanted)
+    if isinstance(layer, InMemoryChannelLayer):
+        return {name for name in wanted if name in LOCAL_CHANNELS}
+    return None
+
+
+def _subscribed(names: list[str]) -> set[str]:
+    import redis
+    from channels_redis.utils import decode_hosts
+    from django.conf import settings
+
+    alive: set[str] = set()
+    hosts = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts")
+    for host in decode_hosts(hosts):  # the channel's own shard answers; the others say 0
+        address = host.get("address") or f"redis://{host.get('host', 'localhost')}:{host.get('port', 6379)}"
+        client = redis.Redis.from_url(address, socket_connect_timeout=10)
+        try:
+            for start in range(0, len(names), 500):
+                for channel, count in client.pubsub_numsub(*names[start : start + 500]):
+                    if count:
+                        alive.add(channel.decode() if isinstance(channel, bytes) else channel)
+        finally:
+            client.close()
+    return alive

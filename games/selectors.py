@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from .models import Game, Move, RuleSet, Seat
 from .rules import get_variant
@@ -128,19 +128,28 @@ def _player_name(data: dict[str, Any]) -> str:
     return f"AI ({data.get('ai_level')})"
 
 
+def seats_prefetch() -> Prefetch:
+    """A game's seats with their users and profiles: one query, all the payload needs."""
+    # Ordered by number alone: Seat's default ordering starts with "game", which would
+    # join the games table just to sort two rows of one game.
+    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile").order_by("number"))
+
+
 def load_game(game_id: int) -> Game:
-    return (
-        Game.objects.select_related("rule_set", "match")
-        .prefetch_related("seats__user__profile")
-        .get(pk=game_id)
-    )
+    """The game with what its payload reads: rules, match, seats (two queries)."""
+    return Game.objects.select_related("rule_set", "match").prefetch_related(seats_prefetch()).get(pk=game_id)
 
 
 def update_message(game_id: int) -> dict[str, Any]:
-    """The group message after a change: one payload per kind of viewer, computed once;
-    each socket forwards only its own viewer's."""
+    """The group message after a change, read back from the database."""
     game = load_game(game_id)
-    moves = list(game.moves.order_by("ply"))
+    return update_message_for(game, list(game.moves.order_by("ply")))
+
+
+def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
+    """The group message after a change, from the game, its seats and its whole move
+    log in hand: one payload per kind of viewer, computed once; each socket forwards
+    only its own viewer's (so a secret goes only to the seat that may see it)."""
     return {
         "type": "game.update",
         "ply": game.ply,

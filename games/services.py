@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -348,8 +348,20 @@ def _check_can_move(game: Game, ply: Any) -> None:
 
 
 def _locked_game(game_id: int) -> Game:
+    """The game row locked for this transaction, with its rules and seats in hand.
+
+    Only the game row is locked (``of``): every game of a house-rule set shares its
+    RuleSet row, and locking that too would queue all their moves behind each other.
+    The seats (with users and profiles, for the broadcast) come in one more query;
+    they change only under this lock, so ``game.seats.all()`` is current all along.
+    """
     try:
-        return Game.objects.select_for_update().select_related("rule_set").get(pk=game_id)
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("rule_set")
+            .prefetch_related(selectors.seats_prefetch())
+            .get(pk=game_id)
+        )
     except (Game.DoesNotExist, ValueError, TypeError) as exc:
         raise ServiceError("no-such-game", "There is no such game.") from exc
 
@@ -363,24 +375,28 @@ def _play(game: Game, seat: int, move: Any) -> Game:
         after = variant.apply(before, seat, move)
     except RuleError as err:
         raise ServiceError(err.code, err.message) from err
-    secret = len(before.to_move) == 2 or game.moves.filter(commitment__gt="", revealed=False).exists()
+    # The log in hand: the secret check below and the broadcast both need it.
+    moves = list(game.moves.order_by("ply"))
+    secret = len(before.to_move) == 2 or any(m.commitment and not m.revealed for m in moves)
     nonce = secrets.token_hex(16) if secret else ""
     try:
-        with transaction.atomic():  # a savepoint: the unique (game, ply) guards against any race
-            Move.objects.create(
-                game=game,
-                ply=game.ply + 1,
-                seat=seat,
-                move=move,
-                commitment=commitment_for(move, nonce) if secret else "",
-                nonce=nonce,
-                revealed=not secret,
-            )
+        # No savepoint: the row lock makes a clash all but impossible, and if the unique
+        # (game, ply) still refuses the insert, the error rolls back the whole move.
+        stored = Move.objects.create(
+            game=game,
+            ply=game.ply + 1,
+            seat=seat,
+            move=move,
+            commitment=commitment_for(move, nonce) if secret else "",
+            nonce=nonce,
+            revealed=not secret,
+        )
     except IntegrityError as exc:
         raise ServiceError("stale-ply", "Another move was stored first; here is the current state.") from exc
+    moves.append(stored)
     if secret and len(before.to_move) == 1:
         # The second half of a simultaneous step: both are revealed together.
-        game.moves.filter(revealed=False).update(revealed=True)
+        _reveal(game, moves)
     _charge_clock(game, seat, now)
     game.ply += 1
     game.state = variant.dump(after)
@@ -390,11 +406,26 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     outcome = variant.outcome(after)
     fields = ["ply", "state", "to_move", "turn_started_at"]
     if outcome is not None:
-        _finish(game, result=outcome.result, winner=outcome.winner, scores=outcome.scores, reason=outcome.reason or "")
+        _finish(
+            game, result=outcome.result, winner=outcome.winner, scores=outcome.scores,
+            reason=outcome.reason or "", moves=moves,
+        )
     else:
         game.save(update_fields=fields)
-        _after_commit_announce(game)
+        _after_commit_announce(game, moves=moves)
     return game
+
+
+def _reveal(game: Game, moves: list[Move] | None) -> None:
+    """Reveal every hidden move of the game, in the database and in ``moves`` (the log
+    in hand, if any). Skips the query when the log in hand shows nothing hidden."""
+    if moves is not None:
+        hidden = [m for m in moves if not m.revealed]
+        if not hidden:
+            return
+        for m in hidden:
+            m.revealed = True
+    game.moves.filter(revealed=False).update(revealed=True)
 
 
 def _charge_clock(game: Game, seat: int, now: datetime) -> None:
@@ -402,6 +433,10 @@ def _charge_clock(game: Game, seat: int, now: datetime) -> None:
     if game.rule_set.seconds_per_game and game.turn_started_at:
         spent = int((now - game.turn_started_at).total_seconds() * 1000)
         Seat.objects.filter(game=game, number=seat).update(clock_ms=Greatest(F("clock_ms") - spent, 0))
+        # The seats in hand feed the broadcast: keep them equal to the row just updated.
+        for held in game.seats.all():
+            if held.number == seat and held.clock_ms is not None:
+                held.clock_ms = max(held.clock_ms - spent, 0)
 
 
 def deadline_for(game: Game, seat: Seat) -> datetime | None:
@@ -455,9 +490,17 @@ def flag_expired_clocks(*, now: datetime | None = None) -> int:
     """Finish every active game whose player to move ran out of time (Celery beat)."""
     now = now or timezone.now()
     flagged = 0
-    for game_id in Game.objects.filter(status=Game.Status.ACTIVE).values_list("pk", flat=True):
+    # Only games that can run out of time: a clock, or no first move yet (the no-show).
+    can_expire = Q(ply=0) | Q(rule_set__seconds_per_move__isnull=False) | Q(rule_set__seconds_per_game__isnull=False)
+    for game_id in Game.objects.filter(can_expire, status=Game.Status.ACTIVE).values_list("pk", flat=True):
         with transaction.atomic():
-            game = Game.objects.select_for_update(skip_locked=True).select_related("rule_set").filter(pk=game_id).first()
+            game = (
+                Game.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("rule_set")
+                .prefetch_related("seats")
+                .filter(pk=game_id)
+                .first()
+            )
             if game is not None and game.status == Game.Status.ACTIVE and _flag_if_expired(game, now):
                 flagged += 1
     return flagged
@@ -494,7 +537,10 @@ def abort(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _finish(game: Game, *, result: str, winner: int | None, scores: Any, reason: str) -> None:
+def _finish(
+    game: Game, *, result: str, winner: int | None, scores: Any, reason: str, moves: list[Move] | None = None
+) -> None:
+    """End the game; ``moves``: the log in hand, when the caller has it (a move's path)."""
     game.status = Game.Status.FINISHED
     game.result = result
     game.winner_seat = winner
@@ -503,8 +549,8 @@ def _finish(game: Game, *, result: str, winner: int | None, scores: Any, reason:
     game.finished_at = timezone.now()
     game.to_move = []
     game.save()
-    game.moves.filter(revealed=False).update(revealed=True)
-    _after_commit_announce(game)
+    _reveal(game, moves)
+    _after_commit_announce(game, moves=moves)
     transaction.on_commit(lambda: signals.game_finished.send(sender=Game, game_id=game.pk))
     if game.match_id:
         _advance_match(game)
@@ -513,9 +559,20 @@ def _finish(game: Game, *, result: str, winner: int | None, scores: Any, reason:
 # -- AI seats -------------------------------------------------------------------------
 
 
-def _after_commit_announce(game: Game) -> None:
+def _after_commit_announce(game: Game, *, moves: list[Move] | None = None) -> None:
+    """Broadcast the change once the transaction commits (never before: a move is
+    stored before anyone hears of it), and queue the AI seats that must act.
+
+    On a move's path the game, its seats and ``moves`` (the whole log) are in hand, so
+    the message is built from them now, as committed; elsewhere, and for a match game
+    (whose summary changes as the match advances), it is read back after the commit.
+    """
     game_id, ply = game.pk, game.ply
-    transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
+    if moves is not None and not game.match_id:
+        message = selectors.update_message_for(game, moves)
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, message))
+    else:
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
     if game.status == Game.Status.ACTIVE:
         ai_seats = [s.number for s in game.seats.all() if s.ai_level and s.number in game.to_move]
         if ai_seats:
@@ -726,11 +783,21 @@ def choose_match_version(*, match_id: int, user: User, version: str) -> Game:
 # for moderation (who is watching), not game state.
 
 
+# Two queries per connect and per disconnect (a write and a count), each on its own
+# worker thread and pooled connection, never behind a move.
+# A server that dies never runs its sockets' disconnects: ``sweep_stale_observers``
+# (Celery beat, every minute) deletes the rows whose socket is gone.
+
+#: A row younger than this is never swept (its socket may still be connecting).
+OBSERVER_SWEEP_AFTER = timedelta(seconds=30)
+
+
 def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
     """Record a watching socket; the number of observers now."""
-    Observer.objects.get_or_create(
-        channel_name=channel_name,
-        defaults={"game_id": game_id, "user": user if user.is_authenticated else None},
+    # One INSERT; a channel name already recorded (a socket counted twice) is left be.
+    Observer.objects.bulk_create(
+        [Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name)],
+        ignore_conflicts=True,
     )
     return Observer.objects.filter(game_id=game_id).count()
 
@@ -738,6 +805,36 @@ def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
 def observer_left(*, game_id: int, channel_name: str) -> int:
     Observer.objects.filter(channel_name=channel_name).delete()
     return Observer.objects.filter(game_id=game_id).count()
+
+
+def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:
+    """Delete the observer rows whose socket no longer exists (its server process
+    crashed or was killed), and send the games concerned their new count. How many
+    rows went. Does nothing when the channel layer cannot tell who is alive."""
+    rows = list(
+        Observer.objects.filter(joined_at__lt=timezone.now() - older_than).values_list(
+            "pk", "game_id", "channel_name"
+        )
+    )
+    alive = realtime.live_channels(name for _, _, name in rows) if rows else None
+    if alive is None:
+        return 0
+    dead = [(pk, game_id) for pk, game_id, name in rows if name not in alive]
+    if not dead:
+        return 0
+    with transaction.atomic():
+        Observer.objects.filter(pk__in=[pk for pk, _ in dead]).delete()
+        games = sorted({game_id for _, game_id in dead})
+        counts = dict(
+            Observer.objects.filter(game_id__in=games)
+            .values("game_id")
+            .annotate(n=Count("pk"))
+            .values_list("game_id", "n")
+        )
+        for game_id in games:
+            message = {"type": "game.observers", "count": counts.get(game_id, 0)}
+            transaction.on_commit(lambda g=game_id, m=message: realtime.send_to_game(g, m))
+    return len(dead)
 
 
 # -- notes -----------------------------------------------------------------------------

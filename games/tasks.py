@@ -16,3 +16,9 @@ def play_ai_move(game_id: int, ply: int) -> None:
 @shared_task(name="games.flag_expired_clocks", ignore_result=True)
 def flag_expired_clocks() -> int:
     return services.flag_expired_clocks()
+
+
+@shared_task(name="games.sweep_stale_observers", ignore_result=True)
+def sweep_stale_observers() -> int:
+    """Observer rows left by a server that died (docs/protocol.md, "Observers")."""
+    return services.sweep_stale_observers()

@@ -147,6 +147,7 @@
     renderPicks();
     tickClocks();
     announce();
+    setRoving(null);
   }
 
   // The board is replaced on each update, so its own live regions would be new nodes
@@ -162,9 +163,13 @@
   }
 
   // -- clicks: plain moves, plan squares, nine-square marks -----------------------------
+  // An unplayable square of the live board is aria-disabled, not disabled, so the
+  // arrow keys can still reach it; a click (or Enter/Space) on it does nothing.
+  function unavailable(el) { return el.disabled || el.getAttribute("aria-disabled") === "true"; }
+
   page.addEventListener("click", (event) => {
     const target = event.target.closest("button");
-    if (!target || target.disabled || !page.contains(target)) return;
+    if (!target || unavailable(target) || !page.contains(target)) return;
     if (target.dataset.move && !target.classList.contains("plan-square") && !target.classList.contains("mark-square")) {
       sendMove(JSON.parse(target.dataset.move));
     } else if (target.classList.contains("plan-square")) {
@@ -180,6 +185,60 @@
     } else if (target.id === "resign") {
       send({ type: "resign" });
     }
+  });
+
+  // -- keyboard: the arrow keys move between the board's squares ----------------------
+  // One tab stop for the whole board (a roving tabindex); the arrows go to the nearest
+  // square on screen in their direction, so one rule serves every variant's layout (3x3,
+  // 4x4, 5x5, Nine-Square's nine boards side by side) on a phone or a laptop. Home and
+  // End go to the first and last square; Enter or Space plays the square (a button).
+  function squares() { return Array.from(document.querySelectorAll("#board .square")); }
+  let rovingId = null;
+
+  function setRoving(target) {
+    const all = squares();
+    if (!all.length) return;
+    const chosen = target || document.getElementById(rovingId) || all.find((sq) => !unavailable(sq)) || all[0];
+    if (!all.includes(chosen)) return;
+    all.forEach((sq) => { sq.tabIndex = sq === chosen ? 0 : -1; });
+    rovingId = chosen.id;
+  }
+
+  function neighbour(from, key) {
+    const all = squares();
+    if (key === "Home") return all[0];
+    if (key === "End") return all[all.length - 1];
+    const a = from.getBoundingClientRect();
+    const ax = a.left + a.width / 2;
+    const ay = a.top + a.height / 2;
+    let best = null;
+    let bestScore = Infinity;
+    for (const sq of all) {
+      if (sq === from) continue;
+      const b = sq.getBoundingClientRect();
+      const dx = b.left + b.width / 2 - ax;
+      const dy = b.top + b.height / 2 - ay;
+      // Along the arrow it must move forward; across it, stay within the same row or column.
+      const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[key];
+      const across = key === "ArrowRight" || key === "ArrowLeft" ? Math.abs(dy) : Math.abs(dx);
+      const size = key === "ArrowRight" || key === "ArrowLeft" ? a.height : a.width;
+      if (along <= 1 || across > size / 2) continue;
+      const score = along + across * 4;
+      if (score < bestScore) { best = sq; bestScore = score; }
+    }
+    return best;
+  }
+
+  page.addEventListener("keydown", (event) => {
+    const from = event.target.closest && event.target.closest("#board .square");
+    if (!from || !["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
+    event.preventDefault();
+    const to = neighbour(from, event.key);
+    if (to) { setRoving(to); to.focus(); }
+  });
+  page.addEventListener("focusin", (event) => {
+    const sq = event.target.closest && event.target.closest("#board .square");
+    if (sq) setRoving(sq);
   });
 
   page.addEventListener("submit", (event) => {

@@ -110,6 +110,63 @@ def square(page, n: int | str):
     return page.locator(f"#sq-{n}")
 
 
+def focused(page) -> str:
+    return page.evaluate("document.activeElement ? document.activeElement.id : ''")
+
+
+def enter_board(page) -> None:
+    """Focus the board's one tab stop (a roving tabindex), as Tab would."""
+    from playwright.sync_api import expect
+
+    stop = page.locator("#board .square[tabindex='0']")
+    expect(stop).to_have_count(1)
+    stop.focus()
+
+
+def arrow_to(page, target: str) -> None:
+    """Walk the keyboard focus from the focused square to square ``target`` (an id)
+    with the arrow keys alone."""
+    for _ in range(40):
+        here = focused(page)
+        if here == target:
+            return
+        a, b = page.locator(f"#{here}").bounding_box(), page.locator(f"#{target}").bounding_box()
+        dx = (b["x"] + b["width"] / 2) - (a["x"] + a["width"] / 2)
+        dy = (b["y"] + b["height"] / 2) - (a["y"] + a["height"] / 2)
+        if abs(dx) > a["width"] / 2:
+            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+        else:
+            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    raise AssertionError(f"the arrow keys never reached {target}; stuck on {focused(page)}")
+
+
+def walk_every_square(page) -> None:
+    """From the first square (Home), snake through the board with the arrows alone
+    (right to the row's end, down, left, down, ...): every square, playable or not,
+    must be reached."""
+    enter_board(page)
+    page.keyboard.press("Home")
+    seen = {focused(page)}
+    across = "ArrowRight"
+    while True:
+        while True:
+            before = focused(page)
+            page.keyboard.press(across)
+            if focused(page) == before:
+                break
+            seen.add(focused(page))
+        before = focused(page)
+        page.keyboard.press("ArrowDown")
+        if focused(page) == before:
+            break
+        seen.add(focused(page))
+        across = "ArrowLeft" if across == "ArrowRight" else "ArrowRight"
+    everything = set(page.eval_on_selector_all("#board .square", "squares => squares.map(s => s.id)"))
+    assert len(everything) >= 9 and seen == everything, sorted(everything - seen)
+    page.keyboard.press("End")
+    assert focused(page) == page.eval_on_selector_all("#board .square", "s => s[s.length - 1].id")
+
+
 def expect_square(page, n: int, text: str) -> None:
     from playwright.sync_api import expect
 
@@ -164,7 +221,9 @@ def test_a_full_classic_game_with_an_observer(people):
         expect(viewer.locator("body")).not_to_contain_text("Mei likes corners")
     wait_live(mei, kofi)
 
-    # Sam uses the mouse, Mei the keyboard (focus a square, press Enter).
+    # Sam uses the mouse, Mei the keyboard alone: into the board, the arrows to the
+    # square (over squares already taken), then Enter or Space.
+    walk_every_square(mei)
     for ply, (page, cell) in enumerate(
         [(sam, 5), (mei, 1), (sam, 3), (mei, 7), (sam, 4), (mei, 6), (sam, 8), (mei, 2), (sam, 9)]
     ):
@@ -173,8 +232,10 @@ def test_a_full_classic_game_with_an_observer(people):
         if page is sam:
             square(page, cell).click()
         else:
-            square(page, cell).focus()
-            page.keyboard.press("Enter")
+            if not focused(page).startswith("sq-"):
+                enter_board(page)
+            arrow_to(page, f"sq-{cell}")
+            page.keyboard.press("Enter" if ply % 4 == 1 else "Space")
         mark = "X" if page is sam else "O"
         for viewer in (sam, mei, kofi):
             expect_square(viewer, cell, mark)
@@ -229,13 +290,17 @@ def test_a_tactic_toe_round_keeps_plans_secret_until_the_reveal(people):
         expect(viewer.locator("#plan-panel")).not_to_contain_text("2, 3, 7")
     shoot(kofi, "tactic-secret-phone-observer")
 
-    # Mei plans 2, 7, 1 with the keyboard, changing her mind once.
+    # Mei plans 2, 7, 1 with the keyboard, changing her mind once; the centre, not
+    # allowed this round, is still reached by the arrows and refuses the key.
+    walk_every_square(mei)
+    enter_board(mei)
     for cell in (2, 7, 9):
-        square(mei, cell).focus()
+        arrow_to(mei, f"sq-{cell}")
         mei.keyboard.press("Enter")
-    square(mei, 9).focus()
     mei.keyboard.press("Enter")  # unpick 9
-    square(mei, 1).focus()
+    arrow_to(mei, "sq-5")
+    mei.keyboard.press("Space")  # refused: not the centre in round 1
+    arrow_to(mei, "sq-1")
     mei.keyboard.press("Space")
     expect(mei.locator("#plan-output")).to_have_text("2, 7, 1")
     mei.locator("#plan-submit").focus()
@@ -295,7 +360,11 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     mover, other = to_move(sam, mei)
     need = int(mover.locator("#marks-panel").get_attribute("data-need"))
     expect(mover.locator("#marks-submit")).to_be_disabled()
-    for n in range(1, need + 1):
+    walk_every_square(mover)  # all 81 squares of the nine boards
+    # The first mark with the arrow keys and Space, the others with the mouse.
+    arrow_to(mover, "sq-1-1")
+    mover.keyboard.press("Space")
+    for n in range(2, need + 1):
         mover.locator(f"#sq-{n}-{n}").click()
     expect(mover.locator("#marks-output")).to_have_text(f"{need} of {need} chosen")
     shoot(mover, "nine-square-picked-laptop")
@@ -310,7 +379,9 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     kofi.goto(url)
     wait_live(sam, mei, kofi)
     mover, other = to_move(sam, mei)
-    square(mover, 1).click()
+    walk_every_square(mover)  # the 5 by 5 board
+    arrow_to(mover, "sq-1")
+    mover.keyboard.press("Enter")
     expect_moves(1, sam, mei, kofi)
     expect(other.locator("#action-select")).to_be_enabled()
     other.select_option("#action-select", label="place on 25")
@@ -326,6 +397,7 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     kofi.goto(url)
     wait_live(sam, mei, kofi)
     mover, other = to_move(sam, mei)
+    walk_every_square(mover)  # the 4 by 4 board, none playable during the draft
     mover.select_option("#action-select", label="pick Swap")
     mover.click("#action-form button[type=submit]")
     expect_moves(1, sam, mei, kofi)

@@ -676,3 +676,91 @@ async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pa
             assert (await communicator.receive_json_from())["game"]["you"] == 0
             await communicator.disconnect()
     assert outcomes == {"bot, no origin": True, "own page": True, "foreign page": False}
+
+
+# -- the hot path's cost ----------------------------------------------------------------
+
+DML = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+def statements(captured: list[dict[str, Any]]) -> list[str]:
+    """The SQL statements run, without transaction control (SQLite logs BEGIN and
+    COMMIT, PostgreSQL does not): the same count on both runtimes."""
+    return [q["sql"] for q in captured if q["sql"].lstrip().upper().startswith(DML)]
+
+
+def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player):
+    """Lock the game row, read its seats and its move log, insert the move, update the
+    game; the update everyone receives is built from what is in hand (Zulip's rule:
+    count the queries on hot paths)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+
+    p0, p1 = make_player(), make_player()
+    game_id = started_game_sync(p0, p1)
+    services.submit_move(game_id=game_id, user=p0, ply=0, move={"cell": 5})
+    with CaptureQueriesContext(connection) as ctx:  # on_commit (the broadcast) runs inside
+        services.submit_move(game_id=game_id, user=p1, ply=1, move={"cell": 1})
+    run = statements(ctx.captured_queries)
+    assert len(run) == 5, run
+    lock, seats, moves, insert, update = run
+    assert '"games_game"' in lock and (not connection.features.has_select_for_update or "FOR UPDATE" in lock)
+    # Only the game row is locked: every game of a house-rule set shares its RuleSet row.
+    assert not connection.features.has_select_for_update_of or 'FOR UPDATE OF "games_game"' in lock
+    assert '"games_seat"' in seats and '"games_move"' in moves
+    assert insert.startswith('INSERT INTO "games_move"') and update.startswith('UPDATE "games_game"')
+
+
+def test_a_connect_is_one_trip_to_the_database(make_player):
+    """A player's socket opening: the game, its seats, its moves, the observer count and
+    the player's note, in one call on one pooled connection."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.consumers import _open
+
+    p0, p1 = make_player(), make_player()
+    game_id = started_game_sync(p0, p1)
+    with CaptureQueriesContext(connection) as ctx:
+        frame, refusal = _open(game_id=game_id, user=p0, channel_name="test.channel!player")
+    assert refusal is None and frame["type"] == "state" and frame["game"]["you"] == 0
+    assert len(statements(ctx.captured_queries)) == 5
+
+
+# -- observer rows left by a crashed server ---------------------------------------------
+
+
+async def test_the_sweep_drops_rows_whose_socket_is_gone_and_keeps_live_ones(make_player):
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Observer
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    watcher, state = await Socket.open(game_id)
+    assert state["observers"] == 1
+    assert (await s0.recv_type("observers"))["count"] == 1
+
+    def crash_leftovers() -> None:
+        # A server that died with a socket open never ran its disconnect: its row stays.
+        Observer.objects.create(game_id=game_id, channel_name="specific.dead-process!gone")
+        # Old enough to be swept, the live row too (it must survive on its own merit).
+        Observer.objects.update(joined_at=timezone.now() - timedelta(minutes=5))
+
+    await database_sync_to_async(crash_leftovers)()
+    assert await observer_rows(game_id) == 2
+    swept = await database_sync_to_async(services.sweep_stale_observers)()
+    assert swept == 1 and await observer_rows(game_id) == 1
+    names = await database_sync_to_async(lambda: list(Observer.objects.values_list("channel_name", flat=True)))()
+    assert names != ["specific.dead-process!gone"]
+    # The game's sockets hear the corrected count.
+    assert await s0.recv_type("observers") == {"type": "observers", "count": 1}
+    # Nothing left to sweep: a second run changes nothing.
+    assert await database_sync_to_async(services.sweep_stale_observers)() == 0
+    for sock in (s0, watcher):
+        await sock.close()
+    assert await observer_rows(game_id) == 0

@@ -45,7 +45,8 @@ def buttons(html: str) -> dict[str, str]:
 
 
 def enabled(tag: str) -> bool:
-    return " disabled" not in tag
+    # A live board's unplayable square is aria-disabled (still focusable for the arrow keys).
+    return " disabled" not in tag and 'aria-disabled="true"' not in tag
 
 
 class TestLobby:
