@@ -306,7 +306,9 @@ class PairingSerializer(serializers.Serializer):
     first_points = serializers.FloatField(source="pairing.first_points", allow_null=True)
     second_points = serializers.FloatField(source="pairing.second_points", allow_null=True)
     game = serializers.IntegerField(source="game_id", allow_null=True, help_text="Watch at /play/<id>/.")
-    clocks = serializers.ListField(child=serializers.CharField(), help_text="Clock left (m:ss), in play.")
+    moves_first = serializers.CharField(help_text="Who really moves first (the rule set's decider may swap).")
+    clocks = serializers.DictField(source="clock_of", child=serializers.CharField(),
+                                   help_text="username -> clock left (m:ss), while in play with a game clock.")
     bracket = serializers.CharField(source="pairing.bracket")
     bracket_round = serializers.IntegerField(source="pairing.bracket_round", allow_null=True)
     flags = serializers.ListField(source="pairing.flags", child=serializers.CharField())

@@ -261,7 +261,8 @@ def bracket(section: Section) -> list[BracketColumn]:
         column.matches.append(BracketMatch(
             slot.match_id, slot.bracket, slot.round, sides, slot.decided, bye,
             pairing_id=slot.pairing_id, game_id=_watch_game_id(pairing) if pairing else None,
-            result=pairing.get_result_display() if pairing and pairing.result else "",
+            result=_result_words(pairing, who.get(pairing.first_id), who.get(pairing.second_id or -1))
+            if pairing else "",
         ))
     return list(columns.values())
 
@@ -422,13 +423,33 @@ def _clock_text(ms: int | None) -> str:
 class BoardView:
     pairing: Pairing
     board: int
-    first: Person | None
+    first: Person | None  # the pairing's first and second player (its result reads from first's side)
     second: Person | None
-    result: str
+    result: str  # in words, with the winner's name
     in_play: bool
     game_id: int | None
-    clocks: list[str]  # first's and second's clock left ("" without a game clock)
+    shown: list[Person | None]  # the two players in the order they really move
+    clocks: list[str]  # clock left of ``shown`` ("" without a game clock)
     to_move: str  # the username whose turn it is, in play
+
+    @property
+    def moves_first(self) -> str:
+        return self.shown[0].username if self.shown[0] else ""
+
+    @property
+    def clock_of(self) -> dict[str, str]:
+        """username -> clock left, for the players whose game has a clock."""
+        return {p.username: c for p, c in zip(self.shown, self.clocks, strict=True) if p and c}
+
+
+def _result_words(pairing: Pairing, first: Person | None, second: Person | None) -> str:
+    R = Pairing.Result
+    name = {R.FIRST_WON: first, R.FIRST_FORFEIT_WIN: first, R.SECOND_WON: second, R.SECOND_FORFEIT_WIN: second}
+    if pairing.result in (R.FIRST_WON, R.SECOND_WON):
+        return f"{name[pairing.result].name if name[pairing.result] else '?'} won"
+    if pairing.result in (R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN):
+        return f"{name[pairing.result].name if name[pairing.result] else '?'} won by forfeit"
+    return {R.DRAW: "draw", R.BYE: "bye", R.DOUBLE_FORFEIT: "both forfeited"}.get(pairing.result, "")
 
 
 def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int]]:
@@ -450,7 +471,7 @@ def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int]]
 
 def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | None = None) -> list[BoardView]:
     now = now or timezone.now()
-    pairings = list(round_.pairings.order_by("board"))
+    pairings = list(round_.pairings.order_by("board").prefetch_related("players"))
     game_ids = {p.pk: _watch_game_id(p) for p in pairings}
     games = {g.pk: g for g in Game.objects.filter(pk__in=[g for g in game_ids.values() if g])
              .prefetch_related("seats")}
@@ -460,13 +481,14 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
         in_play = pairing.status == Pairing.Status.IN_PLAY
         clocks, movers = _clocks(game, now) if in_play else ({}, set())
         first, second = people_by_id.get(pairing.first_id), people_by_id.get(pairing.second_id or -1)
-        to_move = ", ".join(p.username for p in (first, second) if p and p.user_id in movers)
+        # Who really moves first: the pairing's first player unless the rule set's decider
+        # (a coin, the seed, rock-paper-scissors) drew the other.
+        swapped = any(side.moves_first and side.user_id == pairing.second_id for side in pairing.players.all())
+        shown = [second, first] if swapped else [first, second]
+        to_move = ", ".join(p.username for p in shown if p and p.user_id in movers)
         views.append(BoardView(
-            pairing, pairing.board, first, second,
-            "bye" if pairing.is_bye and pairing.result != Pairing.Result.DOUBLE_FORFEIT
-            else pairing.get_result_display() if pairing.result else "",
-            in_play, game_ids[pairing.pk],
-            [clocks.get(pairing.first_id, ""), clocks.get(pairing.second_id or -1, "")], to_move,
+            pairing, pairing.board, first, second, _result_words(pairing, first, second), in_play,
+            game_ids[pairing.pk], shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move,
         ))
     return views
 
@@ -500,7 +522,7 @@ def next_game_view(*, section: Section, user: User | Any) -> dict[str, Any] | No
         return None
     opponent = pairing.second if pairing.first_id == user.pk else pairing.first
     return {"pairing": pairing, "round": pairing.round, "opponent": opponent, "game_id": _watch_game_id(pairing),
-            "moves_first": pairing.first_id == user.pk}
+            "moves_first": pairing.players.filter(user=user, moves_first=True).exists()}
 
 
 def next_scheduled_round(section: Section) -> Round | None:

@@ -231,7 +231,27 @@ def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organi
     assert len(clocks) == 2 and all(int(m) * 60 + int(s) > 240 for m, s in clocks)  # five minutes, just begun
     assert "in play · cl1 to move" in html or "in play · cl2 to move" in html
     data = APIClient().get(f"/api/v1/sections/{section.pk}/rounds/").json()
-    assert len(data[0]["pairings"][0]["clocks"]) == 2 and all(data[0]["pairings"][0]["clocks"])
+    board = data[0]["pairings"][0]
+    assert set(board["clocks"]) == {"cl1", "cl2"} and all(board["clocks"].values())
+    assert board["moves_first"] in {"cl1", "cl2"}
+
+
+def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, make_player):
+    from league.models import PairingPlayer
+
+    coin = game_services.create_rule_set(name="Coin toss", variant="classic", decider="coin")
+    later = timezone.now() + timedelta(hours=1)
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Coin cup", starts_at=later)
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=coin,
+                                            format="swiss", rounds=1)
+    for i in range(12):
+        cs.register(section=section, user=make_player(username=f"co{i:02d}"))
+    event_services.start_section(by=organiser, section=section)
+    table = client.get(url("section", section)).content.decode().split('class="boards"')[1]
+    shown = re.findall(r"<tr[^>]*>\s*<td>(\d+)</td>\s*<td>([^<]+?)[ <]", table)
+    movers = dict(PairingPlayer.objects.filter(round__section=section, moves_first=True)
+                  .values_list("pairing__board", "user__username"))
+    assert len(shown) == 6 and {int(board): name.strip() for board, name in shown} == movers
 
 
 def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club, organiser, make_player):
@@ -241,6 +261,14 @@ def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club,
     part = client.get(url("section", section), headers={"HX-Request": "true"}).content.decode()
     assert part.lstrip().startswith('<div id="section-live"') and "<html" not in part
     assert 'hx-trigger="every 5s"' in part and "watch</a>" in part
+    # A player sees their next game on the tournament's page and the section's, with the game's link.
+    pairing = section.pairings.get(board=1)
+    client.force_login(pairing.first)
+    play = f'href="/play/{pairing.game_id}/"'
+    tournament_page = client.get(reverse("competitions:tournament", args=[club.slug, section.tournament.slug]))
+    assert "Your next game:" in tournament_page.content.decode() and play in tournament_page.content.decode()
+    section_page = text_of(client.get(url("section", section)).content.decode())
+    assert f"Your next game: round 1, board 1, against {pairing.second.username} (you move first)" in section_page
 
 
 # -- entries ------------------------------------------------------------------------------
