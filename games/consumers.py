@@ -26,7 +26,7 @@ from accounts.realtime import SafeJsonConsumer
 
 from . import observing, selectors, services
 from .models import Game, Observer, PrivateNote  # reads only: services write
-from .realtime import LOCAL_CHANNELS, called_from, game_group
+from .realtime import LOCAL_CHANNELS, SERVING, called_from, game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -96,7 +96,7 @@ def _seat_for(game_id: int, user: Any) -> tuple[bool, int | None]:
 def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any] | None, Any]:
     """Everything a new socket needs, in one trip to the database: (its state frame,
     None), or (None, the refusal) when there is no such game or a watch gate says no.
-    Someone without a seat is recorded as an observer here, before the state is read,
+    Someone without a seat is recorded as an observer here, before the count is taken,
     so the state's count includes them."""
     try:
         game = selectors.load_game(game_id)
@@ -151,6 +151,7 @@ class GameConsumer(SafeJsonConsumer):
         self.observing = False
         await self.accept()
         LOCAL_CHANNELS.add(self.channel_name)
+        SERVING.set()
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))

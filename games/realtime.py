@@ -17,8 +17,11 @@ from channels.layers import get_channel_layer
 logger = logging.getLogger(__name__)
 
 #: Channel names of the sockets open in this process (the consumer keeps it). The
-#: embedded runtime is one process, so there this is the whole truth about who is alive.
+#: embedded runtime is one process, so there this is the whole truth about who is alive,
+#: but only in the process that serves the sockets (``SERVING``, set at the first
+#: connect): anywhere else (a shell) the registry knows nothing and must not be asked.
 LOCAL_CHANNELS: set[str] = set()
+SERVING = threading.Event()
 
 
 def game_group(game_id: int) -> str:
@@ -81,7 +84,7 @@ def live_channels(names: Iterable[str]) -> set[str] | None:
     layer = get_channel_layer()
     if isinstance(layer, RedisPubSubChannelLayer):
         return _subscribed(wanted)
-    if isinstance(layer, InMemoryChannelLayer):
+    if isinstance(layer, InMemoryChannelLayer) and SERVING.is_set():
         return {name for name in wanted if name in LOCAL_CHANNELS}
     return None
 

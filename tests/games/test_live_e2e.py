@@ -243,6 +243,55 @@ def test_the_game_goes_on_after_the_server_is_stopped_and_started_again(tmp_path
         ]
 
 
+OBSERVER_ROWS = """
+import json
+from datetime import timedelta
+from games import services
+from games.models import Observer
+swept = services.sweep_stale_observers(older_than=timedelta(0)) if {sweep} else 0
+print(json.dumps({{"swept": swept, "rows": sorted(Observer.objects.filter(game_id={game_id}).values_list("channel_name", flat=True))}}))
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+def test_observer_rows_of_a_killed_server_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
+    """A server killed outright (SIGKILL: no disconnect runs) leaves its observers' rows;
+    the sweep (Celery beat's, called at once here) deletes them and keeps the row of a
+    socket open on the server that replaced it."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        game_id = setup["game"]
+        loop = asyncio.new_event_loop()
+        try:
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                for fan in (Player(port, game_id, None), Player(port, game_id, setup["tokens"][2])):
+                    loop.run_until_complete(fan.connect())
+                server.kill()  # no graceful shutdown: the disconnects never run
+                server.wait()
+            left_behind = manage_shell(env, OBSERVER_ROWS.format(sweep=False, game_id=game_id))["rows"]
+            assert len(left_behind) == 2
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                watcher = Player(port, game_id, None)
+                assert loop.run_until_complete(watcher.connect())["observers"] == 3  # two ghosts and itself
+                after = manage_shell(env, OBSERVER_ROWS.format(sweep=True, game_id=game_id))
+                assert after["swept"] == 2 and len(after["rows"]) == 1 and after["rows"][0] not in left_behind
+                # The watcher hears its own arrival counted, then the corrected count.
+                frames = [
+                    json.loads(loop.run_until_complete(asyncio.wait_for(watcher.ws.recv(), timeout=15)))
+                    for _ in range(2)
+                ]
+                assert frames == [{"type": "observers", "count": 3}, {"type": "observers", "count": 1}]
+                loop.run_until_complete(watcher.close())
+        finally:
+            loop.close()
+
+
 # -- races --------------------------------------------------------------------------
 
 RACERS = 50
