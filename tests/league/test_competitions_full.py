@@ -97,3 +97,43 @@ def test_swiss_pairings_explain_themselves_by_name(make_player, eager_celery):
     play_out([section.pk])
     flags = " ".join(f for p in Pairing.objects.filter(section=section) for f in p.flags)
     assert "ann0" in flags or "first-move preferences met" in flags
+
+
+def test_a_double_round_robin_reverses_who_moves_first(make_player, eager_celery):
+    section = section_with(players(make_player, 4), format="round-robin", cycles=2)
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED and section.total_rounds == 6
+    for user_id in Entry.objects.filter(section=section).values_list("user_id", flat=True):
+        mine = PairingPlayer.objects.filter(round__section=section, user_id=user_id)
+        assert mine.filter(moves_first=True).count() == 3  # X in exactly half the games
+
+
+def test_best_of_three_matches_decide_a_knockout(make_player, eager_celery):
+    from games import services as game_services
+
+    rules = game_services.create_rule_set(name="Best of 3", variant="classic", match_format="best-of",
+                                          match_games=3)
+    section = section_with(players(make_player, 4), format="single-elimination", rule_set=rules)
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    pairings = Pairing.objects.filter(section=section)
+    assert all(p.match_id for p in pairings)
+    assert any(p.match.games.count() >= 2 for p in pairings)
+    assert [row[1] for row in _standings(section)] == [1, 2, 3, 3]
+
+
+def test_the_official_t_tic_t_tac_toe_match_in_a_round_robin(make_player, eager_celery):
+    from games import services as game_services
+
+    rules = game_services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
+    section = section_with(players(make_player, 3), format="round-robin", rule_set=rules)
+    play_out([section.pk], limit=100_000)
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    played = Pairing.objects.filter(section=section, second__isnull=False)
+    assert played.count() == 3
+    for pairing in played:
+        assert pairing.match.kind == "official" and pairing.match.status == "finished"
+        assert pairing.first_points + pairing.second_points == 1.0

@@ -331,3 +331,22 @@ def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
     pairing.refresh_from_db()
     assert pairing.game_id != old.pk and pairing.game.status == Game.Status.ACTIVE
     assert pairing.status == Pairing.Status.IN_PLAY
+
+
+def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypatch):
+    sent = []
+    monkeypatch.setattr(cs, "_group_send_all", sent.extend)  # what goes to the channel layer, after commit
+    from accounts.realtime import user_group
+
+    users = players(make_player, 2)
+    section = section_with(users, format="swiss", rounds=1, start=False)
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    game = Pairing.objects.get(section=section).game
+    notices = {group: message for group, message in sent if message["type"] == "user.notice"}
+    assert set(notices) == {user_group(u.pk) for u in users}
+    message = notices[user_group(users[0].pk)]
+    assert message["event"] == "pairing" and message["section"] == section.pk
+    assert message["game"] == game.pk and message["url"] == f"/play/{game.pk}/"
+    assert "your game is ready" in message["message"]
+    assert (f"section-{section.pk}", {"type": "section.update", "section": section.pk,
+                                        "event": "round-started", "round": 1}) in sent

@@ -16,10 +16,12 @@ from django.core.management.base import BaseCommand
 from django.db.models import Q
 
 from accounts.errors import ServiceError
+from accounts.models import User
 from games import services as game_services
-from games.models import Game, Seat
+from games.models import Game, Match, Seat
 from games.rules import get_variant
 from games.rules.ai import choose_move
+from games.rules.variants.ttt5.match import TTTMatch
 from league.models import Pairing, Section
 
 
@@ -35,7 +37,7 @@ def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", see
     k, n = shard
     if n > 1:
         games = [game for game in games if game.pk % n == k]
-    moves = 0
+    moves = _choose_versions(open_pairings) if k == 0 else 0
     for game in games:
         variant = get_variant(game.variant)
         for seat in Seat.objects.filter(game=game, number__in=game.to_move, user__isnull=False).select_related("user"):
@@ -52,6 +54,25 @@ def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", see
             if game.status != Game.Status.ACTIVE:
                 break
     return moves
+
+
+def _choose_versions(open_pairings: Any) -> int:
+    """The official T-Tic-T-Tac-Toe match waits for the classic game's winner to choose
+    Version 1.0 or 2.0: the bot chooses 2.0, as the platform's AI does."""
+    chosen = 0
+    waiting = Match.objects.filter(pk__in=open_pairings.values("match_id"), kind=Match.Kind.OFFICIAL,
+                                   status=Match.Status.ACTIVE).exclude(games__status=Game.Status.ACTIVE)
+    for match in waiting:
+        official = TTTMatch.load(match.state)
+        if official.stage != "version" or official.chooser is None:
+            continue
+        chooser = match.players[official.chooser].get("user")
+        try:
+            game_services.choose_match_version(match_id=match.pk, user=User.objects.get(pk=chooser), version="2.0")
+        except ServiceError:
+            continue
+        chosen += 1
+    return chosen
 
 
 def all_finished(section_ids: Iterable[int]) -> bool:
