@@ -447,6 +447,8 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
         return round_
     if not force and now + timedelta(seconds=1) < round_.starts_at:
         return None
+    if not force and section.tournament.status == Tournament.Status.DRAFT:
+        return None  # not published yet: the sweep starts the round once it is
     if number == 1 and section.status == Section.Status.REGISTRATION and not _begin_section(section, now):
         return round_
     round_.status, round_.started_at = Round.Status.PAIRING, now

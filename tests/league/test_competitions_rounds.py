@@ -350,3 +350,17 @@ def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypa
     assert "your game is ready" in message["message"]
     assert (f"section-{section.pk}", {"type": "section.update", "section": section.pk,
                                         "event": "round-started", "round": 1}) in sent
+
+
+def test_a_draft_tournament_waits_and_the_sweep_starts_it_once_published(make_player):
+    from league.models import Tournament
+
+    section = section_with(players(make_player, 2), format="swiss", rounds=1, start=False)
+    tournament = section.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.DRAFT)
+    later = section.starts_at + timedelta(seconds=5)
+    assert cs.start_round(section_id=section.pk, number=1, now=later) is None
+    assert cs.sweep(now=later)["rounds"] == 0
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.REGISTRATION)
+    assert cs.sweep(now=later)["rounds"] == 1
+    assert Pairing.objects.filter(section=section).count() == 1
