@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -27,6 +29,10 @@ from accounts.realtime import SafeJsonConsumer
 from . import observing, selectors, services
 from .models import Game, Observer, PrivateNote  # reads only: services write
 from .realtime import LOCAL_CHANNELS, SERVING, called_from, game_group
+
+#: How long a thread may hold the GIL while another waits, once database threads run
+#: beside the event loop (Python's default: 0.005).
+GIL_SWITCH_SECONDS = float(os.environ.get("GIL_SWITCH_SECONDS", "0.001"))
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -54,6 +60,10 @@ def _db_executor() -> ThreadPoolExecutor | None:
     pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
     if not isinstance(pool, dict):
         return None
+    # Threads busy in the ORM would keep the GIL for the default 5 ms each time the event
+    # loop asks for it: every frame of every socket would queue behind them. Hand over
+    # sooner (measured in docs/benchmarks-live.md).
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     return ThreadPoolExecutor(max_workers=max(2, pool.get("max_size", 4) - 2), thread_name_prefix="game-db")
 
 
