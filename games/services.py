@@ -852,3 +852,46 @@ def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
         raise ServiceError("bad-note", "A note is text of at most 10,000 characters.")
     note, _ = PrivateNote.objects.update_or_create(game=game, author=user, defaults={"text": text})
     return note
+
+
+# -- decisions from outside the board: forfeits and corrections ------------------------
+
+
+@transaction.atomic
+def forfeit(*, game_id: int, seat: int, reason: str, rated: bool | None = False) -> Game:
+    """End a game in play as lost by ``seat`` without playing it out: a no-show, a
+    withdrawal, an arbiter's decision. ``rated``: False (the default) takes the game out
+    of the ratings, as FIDE does with forfeits; None leaves the game's flag as it is.
+    Announced and signalled like any other end (league scores it)."""
+    game = _locked_game(game_id)
+    if seat not in (0, 1):
+        raise ServiceError("bad-seat", "A seat is 0 (Player One) or 1 (Player Two).")
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("game-over" if game.is_over else "not-started", "There is no game in play to forfeit.")
+    reason = (reason or "").strip() or f"Player {seat + 1} lost by forfeit."
+    if rated is not None and game.rated != rated:
+        game.rated = rated  # saved by _finish with the rest of the row
+    _finish(game, result="win", winner=1 - seat, scores=None, reason=reason[:200])
+    return game
+
+
+@transaction.atomic
+def correct_result(*, game_id: int, winner_seat: int | None, reason: str) -> Game:
+    """An arbiter's correction of a finished single game's outcome: ``winner_seat`` 0 or
+    1, or None for a draw. The moves stay as played; the end reason says it was
+    corrected, so the game log (which ratings are recomputed from) tells the story."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.FINISHED:
+        raise ServiceError("not-finished", "Only a finished game's result can be corrected.")
+    if game.match_id:
+        raise ServiceError("match-game", "A match game's result is part of its match: it cannot be corrected alone.")
+    if winner_seat not in (None, 0, 1):
+        raise ServiceError("bad-seat", "The winner is seat 0 (Player One), 1 (Player Two), or nobody (a draw).")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason-required", "A correction needs a reason.")
+    game.result = "draw" if winner_seat is None else "win"
+    game.winner_seat = winner_seat
+    game.end_reason = f"Result corrected by the arbiter: {reason}"[:200]
+    game.save(update_fields=["result", "winner_seat", "end_reason"])
+    return game

@@ -83,9 +83,16 @@ def section_group(section_id: int) -> str:
 # -- tournaments and sections -------------------------------------------------------------
 
 
-def _unique_slug(model: Any, base: str, **scope: Any) -> str:
-    slug, n = base or "event", 2
-    while model.objects.filter(slug=slug, **scope).exists():
+#: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
+#: section given one would be shadowed by the route, so the slug takes a number instead.
+RESERVED_TOURNAMENT_SLUGS = frozenset({"new-tournament", "leagues"})
+RESERVED_SECTION_SLUGS = frozenset({"new-section", "organise"})
+
+
+def _unique_slug(model: Any, base: str, reserved: frozenset[str] = frozenset(), **scope: Any) -> str:
+    base = base or "event"
+    slug, n = base, 2
+    while slug in reserved or model.objects.filter(slug=slug, **scope).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
@@ -109,7 +116,7 @@ def create_tournament(
     if season is not None and season.league.club_id != club.pk:
         raise ServiceError("bad-season", "That season belongs to another club's league.")
     return Tournament.objects.create(
-        club=club, season=season, name=name, slug=_unique_slug(Tournament, slugify(name), club=club),
+        club=club, season=season, name=name, slug=_unique_slug(Tournament, slugify(name), RESERVED_TOURNAMENT_SLUGS, club=club),
         description=description, rating_period=rating_period, starts_at=starts_at, created_by=created_by,
     )
 
@@ -142,7 +149,7 @@ def create_section(
     if not name:
         raise ServiceError("bad-name", "A section needs a name.")
     section = Section(
-        tournament=tournament, name=name, slug=_unique_slug(Section, slugify(name), tournament=tournament),
+        tournament=tournament, name=name, slug=_unique_slug(Section, slugify(name), RESERVED_SECTION_SLUGS, tournament=tournament),
         variant=rule_set.variant, rule_set=rule_set, format=format, rated=rated, capacity=capacity,
         starts_at=starts_at or tournament.starts_at, **options,
     )
@@ -353,7 +360,7 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         Pairing.objects.select_for_update()
         .filter(Q(first=user) | Q(second=user), section=section).exclude(status=Pairing.Status.FINISHED)
     ):
-        _stop_games(pairing, user)
+        _stop_games(pairing, user, reason=f"{user.username} withdrew from the section.")
         first_lost = pairing.first_id == user.pk
         if pairing.is_bye:
             _score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, None, played=False, now=now)
@@ -364,15 +371,17 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
     return entry
 
 
-def _stop_games(pairing: Pairing, user: User) -> None:
-    """End the withdrawing player's games of a pairing: resign a begun one, abort one
-    not begun (an aborted game is never rated)."""
+def _stop_games(pairing: Pairing, user: User, *, reason: str, rated: bool | None = None) -> None:
+    """End ``user``'s games of a pairing: a begun one is lost by forfeit (games'
+    ``forfeit``; ``rated`` False unrates it, None leaves it), one not begun is aborted
+    (an aborted game is never rated)."""
     games = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
     for game in games:
         if game.status == Game.Status.ACTIVE and game.ply == 0:
             game_services.abort(game_id=game.pk, user=user)
         elif game.status == Game.Status.ACTIVE:
-            game_services.resign(game_id=game.pk, user=user)
+            seat = game.seats.get(user=user).number
+            game_services.forfeit(game_id=game.pk, seat=seat, reason=reason, rated=rated)
     if pairing.match_id:  # resigning may have started the match's next game: abort it too
         for game in pairing.match.games.filter(status=Game.Status.ACTIVE):
             game_services.abort(game_id=game.pk, user=user)
@@ -445,6 +454,8 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
         return round_
     if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
         return round_
+    if section.paused_at is not None:
+        return None  # paused, even for "start now": resume_section starts what is due
     if not force and now + timedelta(seconds=1) < round_.starts_at:
         return None
     if not force and section.tournament.status == Tournament.Status.DRAFT:
@@ -455,6 +466,13 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
     round_.save(update_fields=["status", "started_at"])
     section.current_round = max(section.current_round, number)
     section.save(update_fields=["current_round"])
+    _pair_and_play(section, round_, now)
+    return round_
+
+
+def _pair_and_play(section: Section, round_: Round, now: datetime) -> None:
+    """Pair a round being paired through league/formats, create its games, tell the
+    players, and close it at once when it holds only byes and forfeits."""
     if section.format == F.ROUND_ROBIN:
         _pair_round_robin(section, round_, now)
     elif section.format == F.SWISS:
@@ -467,7 +485,6 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
     round_.save(update_fields=["status"])
     _announce_round(section, round_)
     _after_result(section, round_, now)  # a round of byes and forfeits only is over at once
-    return round_
 
 
 def _begin_section(section: Section, now: datetime) -> bool:
@@ -534,9 +551,7 @@ def _create_games(section: Section, pairing: Pairing) -> None:
     game = game_services.create_game(creator=first, rule_set=section.rule_set, opponent=second, creator_seat=0,
                                      rated=section.rated)
     if game.match_id:
-        pairing.match_id = game.match_id
-        if section.rated and not game.rated:
-            Game.objects.filter(pk=game.pk).update(rated=True)
+        pairing.match_id = game.match_id  # create_game rated the match's games already
     else:
         game_services.accept_challenge(game_id=game.pk, user=second)
         pairing.game = game
@@ -695,7 +710,7 @@ def pair_arena(*, section_id: int, now: datetime | None = None) -> Round | None:
     """An arena's next pairing wave: everybody free now. Idempotent (nobody is free twice)."""
     now = now or timezone.now()
     section = _locked_section(section_id)
-    if section.format != F.ARENA or section.status != Section.Status.RUNNING:
+    if section.format != F.ARENA or section.status != Section.Status.RUNNING or section.paused_at is not None:
         return None
     if now >= section.starts_at + section.arena_duration:
         return None
@@ -1051,17 +1066,20 @@ def forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> Pairing 
     game = pairing.game
     if pairing.status != Pairing.Status.IN_PLAY or game is None or game.status != Game.Status.ACTIVE:
         return None
-    if game.turn_started_at is None or now < game.turn_started_at + timedelta(seconds=section.rule_set.no_show_seconds):
+    if section.paused_at is not None or game.turn_started_at is None:
+        return None  # a paused section forfeits nobody
+    # After a resume the grace counts again from the resume.
+    waiting_since = max(game.turn_started_at, section.resumed_at or game.turn_started_at)
+    if now < waiting_since + timedelta(seconds=section.rule_set.no_show_seconds):
         return None
     to_move = [seat for seat in game.seats.select_related("user") if seat.number in game.to_move and seat.user_id]
     absent = [seat for seat in to_move if not game.moves.filter(seat=seat.number).exists()]
     if len(absent) != 1:
         return None
     no_show = absent[0].user
-    # A forfeit is not rated (FIDE); games has no forfeit service, so the game is
-    # unflagged before the no-show's resignation ends it.
-    Game.objects.filter(pk=game.pk).update(rated=False)
-    game_services.resign(game_id=game.pk, user=no_show)
+    # A forfeit is not rated (FIDE).
+    game_services.forfeit(game_id=game.pk, seat=absent[0].number, rated=False,
+                          reason=f"Player {absent[0].number + 1} did not show up: lost by forfeit.")
     first_lost = no_show.pk == pairing.first_id
     _score(pairing, Pairing.Result.SECOND_FORFEIT_WIN if first_lost else Pairing.Result.FIRST_FORFEIT_WIN,
            0.0 if first_lost else 1.0, 1.0 if first_lost else 0.0, played=False, now=now)
@@ -1087,6 +1105,205 @@ def restart_aborted(*, pairing_id: int) -> Pairing | None:
     _create_games(section, pairing)
     _notify_players(section, pairing.round, [pairing])
     return pairing
+
+
+# -- operations: an organiser's or arbiter's decisions (moderation's console calls these) -----
+
+#: loser -> (result, first player's points, second player's points)
+FORFEITS = {
+    "first": (Pairing.Result.SECOND_FORFEIT_WIN, 0.0, 1.0),
+    "second": (Pairing.Result.FIRST_FORFEIT_WIN, 1.0, 0.0),
+    "both": (Pairing.Result.DOUBLE_FORFEIT, 0.0, 0.0),
+}
+#: "1-0" / "0-1" / "draw" -> (result code, first player's points, second player's points)
+DECISIONS = {
+    "1-0": (Pairing.Result.FIRST_WON, 1.0, 0.0),
+    "0-1": (Pairing.Result.SECOND_WON, 0.0, 1.0),
+    "draw": (Pairing.Result.DRAW, 0.5, 0.5),
+}
+
+
+def _section_of_pairing(pairing_id: int) -> Section:
+    found = Pairing.objects.filter(pk=pairing_id).values_list("section_id", flat=True).first()
+    if found is None:
+        raise ServiceError("no-such-pairing", "There is no such pairing.")
+    return _locked_section(found)
+
+
+def _open_pairing(pairing_id: int) -> tuple[Pairing, Section]:
+    """The pairing under its section's lock: two players and no result yet."""
+    section = _section_of_pairing(pairing_id)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "match", "game").get(
+        pk=pairing_id)
+    if pairing.is_bye:
+        raise ServiceError("bye", "A bye has no game to decide.")
+    if pairing.status == Pairing.Status.FINISHED:
+        raise ServiceError("already-scored", "This pairing has its result already.")
+    return pairing, section
+
+
+@transaction.atomic
+def forfeit_pairing(*, pairing_id: int, loser: str, reason: str = "", now: datetime | None = None) -> Pairing:
+    """Score a pairing as lost by forfeit by its "first" player, its "second", or "both"
+    (unplayed and unrated, as FIDE counts forfeits), and stop its games: a game not
+    begun is aborted, one begun is lost by forfeit (unrated) by the forfeiting player."""
+    if loser not in FORFEITS:
+        raise ServiceError("bad-loser", "The forfeit is lost by the first player, the second, or both.")
+    now = now or timezone.now()
+    pairing, section = _open_pairing(pairing_id)
+    forfeiting = pairing.second if loser == "second" else pairing.first
+    _stop_games(pairing, forfeiting, rated=False,
+                reason=f"{forfeiting.username} lost by forfeit" + (f": {reason}" if reason else "."))
+    result, first_points, second_points = FORFEITS[loser]
+    _score(pairing, result, first_points, second_points, played=False, now=now)
+    _after_result(section, pairing.round, now)
+    return pairing
+
+
+@transaction.atomic
+def adjudicate_pairing(*, pairing_id: int, result: str, reason: str = "", now: datetime | None = None) -> Pairing:
+    """The arbiter decides a pairing as played: "1-0", "0-1" or "draw". A game still in
+    play is lost by the side adjudicated to lose (rated as the game is, so the rating
+    follows the decision); a draw only once no game is in play (a game has no draw by
+    decree, and ending it as a loss would rate it as one)."""
+    if result not in DECISIONS:
+        raise ServiceError("bad-result", 'An adjudicated result is "1-0", "0-1" or "draw".')
+    now = now or timezone.now()
+    pairing, section = _open_pairing(pairing_id)
+    games = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
+    in_play = [g for g in games if g.status == Game.Status.ACTIVE]
+    if result == "draw" and in_play:
+        raise ServiceError("game-in-play", "A game still in play can be adjudicated a win, not a draw.")
+    if in_play:
+        loser = pairing.second if result == "1-0" else pairing.first
+        _stop_games(pairing, loser, rated=None,
+                    reason=f"Adjudicated by the arbiter: {loser.username} loses" + (f" ({reason})" if reason else "."))
+    code, first_points, second_points = DECISIONS[result]
+    winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
+    _score(pairing, code, first_points, second_points, played=True, now=now, won_over_board=winner)
+    _after_result(section, pairing.round, now)
+    return pairing
+
+
+@transaction.atomic
+def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: User | None = None) -> Pairing:
+    """Correct a finished single-game pairing of a round robin, Swiss or arena: scored
+    again, the game's outcome corrected through games (a rating recompute from the game
+    log is queued when the game was rated), the standings drawn again. Later rounds keep
+    their pairings. A bracket's results stand (who went through is settled) and a
+    match's result comes from its games."""
+    from . import rating_services
+
+    if result not in DECISIONS:
+        raise ServiceError("bad-result", 'A corrected result is "1-0", "0-1" or "draw".')
+    if not (reason or "").strip():
+        raise ServiceError("reason-required", "A correction needs a reason.")
+    section = _section_of_pairing(pairing_id)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    if pairing.status != Pairing.Status.FINISHED:
+        raise ServiceError("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
+    if pairing.is_bye:
+        raise ServiceError("bye", "A bye has no game to correct.")
+    if section.format in ELIMINATION:
+        raise ServiceError("bracket-result", "A bracket's result stands once played: who went through is settled.")
+    if pairing.match_id:
+        raise ServiceError("match-result", "A match's result comes from its games.")
+    code, first_points, second_points = DECISIONS[result]
+    winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
+    _score(pairing, code, first_points, second_points, played=True,
+           now=pairing.finished_at or timezone.now(), won_over_board=winner)
+    game = pairing.game
+    if game is not None and game.status == Game.Status.FINISHED:
+        seat = None if winner is None else game.seats.get(user_id=winner).number
+        game_services.correct_result(game_id=game.pk, winner_seat=seat, reason=reason)
+        if game.rated:
+            rating_services.queue_recompute(requested_by=requested_by)
+    if pairing.round.status == Round.Status.FINISHED:
+        _update_standings(section, final=section.status == Section.Status.FINISHED)
+    return pairing
+
+
+@transaction.atomic
+def pause_section(*, section_id: int, now: datetime | None = None) -> Section:
+    """Pause a running (or not yet started) section: no round starts, no arena wave is
+    paired and nobody is forfeited for not showing up until it is resumed. Games in play
+    go on with their clocks, and their results count."""
+    now = now or timezone.now()
+    section = _locked_section(section_id)
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        raise ServiceError("section-over", "This section is over.")
+    if section.paused_at is not None:
+        raise ServiceError("already-paused", "This section is paused already.")
+    section.paused_at = now
+    section.save(update_fields=["paused_at"])
+    _broadcast_section(section, {"event": "paused"})
+    return section
+
+
+@transaction.atomic
+def resume_section(*, section_id: int, now: datetime | None = None) -> Section:
+    """Resume a paused section: a round due meanwhile starts now (after commit; beat's
+    sweep would start it too), an arena pairs whoever is free, and the no-show grace of
+    games in play counts again from now."""
+    now = now or timezone.now()
+    section = _locked_section(section_id)
+    if section.paused_at is None:
+        raise ServiceError("not-paused", "This section is not paused.")
+    section.paused_at, section.resumed_at = None, now
+    section.save(update_fields=["paused_at", "resumed_at"])
+    section_id = section.pk
+    if section.format == F.ARENA and section.status == Section.Status.RUNNING:
+        _queue_arena_pairing(section_id)
+    for number in section.round_set.filter(status=Round.Status.SCHEDULED, starts_at__lte=now + timedelta(seconds=1)
+                                           ).values_list("number", flat=True):
+        transaction.on_commit(lambda number=number: _send("league.start_round", section_id, number))
+    _broadcast_section(section, {"event": "resumed"})
+    return section
+
+
+#: Results an arbiter decided or a game produced: a round holding one is under way.
+_DECIDED = (Pairing.Result.FIRST_WON, Pairing.Result.SECOND_WON, Pairing.Result.DRAW)
+
+
+@transaction.atomic
+def repair_round(*, round_id: int, now: datetime | None = None) -> Round:
+    """Pair the current round again while it has not really started: no game of it has
+    a move and no result was decided over the board (byes and forfeits are made again).
+    Its games are aborted, its pairings deleted, and league/formats pairs it afresh from
+    the entries as they are now (withdrawn players left out, late entrants in); the
+    players are told their new boards. Not for an arena (it pairs whoever is free)."""
+    now = now or timezone.now()
+    found = Round.objects.filter(pk=round_id).values_list("section_id", flat=True).first()
+    if found is None:
+        raise ServiceError("no-such-round", "There is no such round.")
+    section = _locked_section(found)
+    round_ = Round.objects.select_for_update().get(pk=round_id)
+    if section.format == F.ARENA:
+        raise ServiceError("arena", "An arena pairs players as they become free: it has no round to pair again.")
+    if section.paused_at is not None:
+        raise ServiceError("paused", "This section is paused: resume it first.")
+    if round_.status == Round.Status.SCHEDULED:
+        raise ServiceError("not-paired", f"Round {round_.number} is not paired yet: it is paired when it starts.")
+    if round_.status != Round.Status.IN_PLAY or section.status != Section.Status.RUNNING:
+        raise ServiceError("round-over", f"Round {round_.number} is over: its results stand.")
+    pairings = list(round_.pairings.select_for_update(of=("self",)).select_related("first", "match", "game"))
+    games = Game.objects.filter(Q(pk__in=[p.game_id for p in pairings if p.game_id])
+                                | Q(match_id__in=[p.match_id for p in pairings if p.match_id]))
+    if games.filter(ply__gt=0).exists() or any(p.result in _DECIDED for p in pairings):
+        raise ServiceError("round-under-way",
+                           f"Round {round_.number} is under way (a game has a move or a result): it cannot be paired again.")
+    for pairing in pairings:
+        own = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
+        for game in own:
+            if game.status in (Game.Status.OPEN, Game.Status.ACTIVE):
+                game_services.abort(game_id=game.pk, user=pairing.first)
+        if pairing.match_id:
+            Match.objects.filter(pk=pairing.match_id, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
+    round_.pairings.all().delete()  # their PairingPlayer rows go with them
+    round_.status = Round.Status.PAIRING
+    round_.save(update_fields=["status"])
+    _pair_and_play(section, round_, now)
+    return round_
 
 
 # -- realtime --------------------------------------------------------------------------------

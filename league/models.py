@@ -398,6 +398,11 @@ class Section(models.Model):
     total_rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Known once the field is set.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A paused section starts no round, pairs no arena wave and forfeits no no-show;
+    # games in play go on (docs/competitions.md, "Pause and resume").
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="Set while the section is paused.")
+    resumed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="Last resume: the no-show grace counts from here.")
 
     class Meta:
         constraints = [

@@ -442,11 +442,32 @@ class TournamentOps(ClubScopedMixin, ReadOnlyFieldsMixin):
 
 class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     scope_to = staticmethod(lambda clubs: Section.objects.filter(tournament__club__in=clubs))
+    actions = ["pause", "resume"]
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return (*super().get_list_display(request), "paused_at")  # type: ignore[misc]
+
+    @admin.action(description="Pause (start nothing, forfeit nobody)", permissions=["change"])
+    def pause(self, request: HttpRequest, queryset: QuerySet[Section]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset.filter(paused_at__isnull=True), title="Pause sections", button="Pause",
+            run=lambda section, reason: operations.pause_section(actor=request.user, section_id=section.pk,
+                                                                 reason=reason),
+        )
+
+    @admin.action(description="Resume (start what fell due)", permissions=["change"])
+    def resume(self, request: HttpRequest, queryset: QuerySet[Section]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset.filter(paused_at__isnull=False), title="Resume sections", button="Resume",
+            reason_required=False,
+            run=lambda section, reason: operations.resume_section(actor=request.user, section_id=section.pk,
+                                                                  reason=reason),
+        )
 
 
 class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     scope_to = staticmethod(lambda clubs: Round.objects.filter(section__tournament__club__in=clubs))
-    actions = ["start_now"]
+    actions = ["start_now", "re_pair"]
 
     @admin.action(description="Start now (pair and create the games)", permissions=["change"])
     def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
@@ -454,6 +475,13 @@ class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
             self, request, queryset, title="Start rounds now", button="Start now", reason_required=False,
             run=lambda round_, reason: operations.start_round_now(actor=request.user, round_id=round_.pk,
                                                                    reason=reason),
+        )
+
+    @admin.action(description="Pair again (the current round, before any move)", permissions=["change"])
+    def re_pair(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        return confirm_with_reason(
+            self, request, queryset, title="Pair rounds again", button="Pair again",
+            run=lambda round_, reason: operations.repair_round(actor=request.user, round_id=round_.pk, reason=reason),
         )
 
 

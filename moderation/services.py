@@ -286,7 +286,8 @@ _GROUP_PERMISSIONS = {
         "moderation.change_observerpolicy", "moderation.delete_observerpolicy",
         "moderation.view_observerban", "moderation.add_observerban", "moderation.change_observerban",
         "moderation.view_auditentry",
-        "league.view_tournament", "league.view_section", "league.view_round", "league.change_round",
+        "league.view_tournament", "league.view_section", "league.change_section", "league.view_round",
+        "league.change_round",
         "league.view_pairing", "league.change_pairing", "league.view_entry", "league.change_entry",
     ],
     ARBITERS_GROUP: [
