@@ -26,7 +26,7 @@ from accounts.api import ErrorSerializer  # the platform's one error shape
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import selectors, services
+from . import observing, selectors, services
 from .models import Game, PrivateNote, RuleSet
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -269,6 +269,17 @@ def _payload_for(request: Request, game_id: int) -> dict[str, Any]:
     return selectors.game_payload(game, services.seat_of(game, request.user))
 
 
+def _viewable_payload_for(request: Request, game_id: int) -> dict[str, Any]:
+    """The game for a read: a viewer without a seat whom a watch gate refuses (an
+    observer ban or policy) gets 403 with the gate's code and sentence."""
+    game = _load(game_id)
+    seat = services.seat_of(game, request.user)
+    refusal = observing.view_refusal(game_id=game.pk, user=request.user, seat=seat)
+    if refusal is not None:
+        raise exceptions.PermissionDenied(refusal.message, code=refusal.code)
+    return selectors.game_payload(game, seat)
+
+
 def _status_filter(raw: str | None) -> list[str]:
     if not raw:
         return [Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED]
@@ -366,20 +377,24 @@ class GameDetailView(GamesAPIView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game as you may see it (anonymous: the observer's view)",
-        responses={200: GameSerializer, 404: ErrorSerializer},
+        responses={
+            200: GameSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="An observer ban or policy keeps you out."),
+            404: ErrorSerializer,
+        },
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_payload_for(request, pk))
+        return Response(_viewable_payload_for(request, pk))
 
 
 class GameMovesView(GamesAPIView):
     @extend_schema(
         operation_id="games_moves_list",
         summary="The move log: secret moves show their commitment, and their nonce once revealed",
-        responses={200: MoveLogSerializer, 404: ErrorSerializer},
+        responses={200: MoveLogSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
-        payload = _payload_for(request, pk)
+        payload = _viewable_payload_for(request, pk)
         return Response({key: payload[key] for key in ("id", "ply", "seed_hash", "seed", "moves")})
 
     @extend_schema(

@@ -63,3 +63,15 @@ def check_watch(*, game_id: int, user: Any) -> WatchRefusal | None:
 def kick_message(*, code: str = "kicked", message: str) -> dict[str, Any]:
     """The channel-layer message that makes one observer socket close at once."""
     return {"type": KICK_EVENT, "code": code, "message": message}
+
+
+def view_refusal(*, game_id: int, user: Any, seat: int | None) -> WatchRefusal | None:
+    """Whether a viewer may read a game over HTTP (its page, board, replay, the API):
+    the same gates as a socket for anyone without a seat, except the cap, which counts
+    open observer sockets (the page's own socket is refused when it is full)."""
+    if seat is not None:
+        return None
+    refusal = check_watch(game_id=game_id, user=user)
+    if refusal is None or refusal.close_code == CLOSE_OBSERVERS_FULL:
+        return None
+    return refusal

@@ -29,7 +29,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import selectors, services
+from . import observing, selectors, services
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -166,6 +166,15 @@ def _load(game_id: int) -> Game:
         return selectors.load_game(game_id)
     except Game.DoesNotExist as exc:
         raise Http404("There is no such game.") from exc
+
+
+def _refused(request: HttpRequest, game: Game, seat: int | None) -> HttpResponse | None:
+    """A 403 page for a viewer without a seat whom a watch gate refuses (an observer
+    ban or policy; docs/moderation.md), else None."""
+    refusal = observing.view_refusal(game_id=game.pk, user=request.user, seat=seat)
+    if refusal is None:
+        return None
+    return render(request, "games/watch_refused.html", {"game_id": game.pk, "refusal": refusal}, status=403)
 
 
 def _legal_for(game: Game, seat: int | None) -> list[dict[str, Any]]:
@@ -378,6 +387,8 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
     game = _load(game_id)
     viewer = _viewer(request)
     seat = services.seat_of(game, viewer)
+    if refused := _refused(request, game, seat):
+        return refused
     payload = selectors.game_payload(game, seat)
     context = board_context(game, payload, seat)
     if seat is not None:
@@ -395,6 +406,8 @@ def board(request: Request, game_id: int) -> HttpResponse:
     """The board partial alone: what game.js swaps in after each socket frame."""
     game = _load(game_id)
     seat = services.seat_of(game, _viewer(request))
+    if refused := _refused(request, game, seat):
+        return refused
     return render(
         request, "games/game.html#board", board_context(game, selectors.game_payload(game, seat), seat)
     )
@@ -422,6 +435,8 @@ def note(request: PlayerRequest, game_id: int) -> HttpResponse:
 def replay(request: Request, game_id: int) -> HttpResponse:
     """Step ``?step=n`` of a finished game, rebuilt with the engine from the public seed."""
     game = _load(game_id)
+    if refused := _refused(request, game, services.seat_of(game, _viewer(request))):
+        return refused
     if not game.is_over:
         raise Http404("A game can be replayed once it is over (its seed is secret until then).")
     moves = list(game.moves.order_by("ply"))

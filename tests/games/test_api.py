@@ -740,3 +740,24 @@ def test_the_lobby_form_creates_a_rated_game_and_refuses_a_rated_ai_game(client,
     assert Game.objects.filter(created_by=alice).count() == 1
     client.post(reverse("games:create"), {"variant": "classic", "opponent": "user", "username": "bob"})
     assert not Game.objects.filter(created_by=alice).order_by("-pk").first().rated  # the box unticked
+
+
+def test_a_banned_or_refused_viewer_gets_403_with_the_gate_code(alice, bob, carol):
+    from accounts.models import User
+    from moderation import services as moderation
+
+    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    game_id, a, _ = started_classic(alice, bob)
+    game = Game.objects.get(pk=game_id)
+    watcher = client_for(carol)
+    assert watcher.get(f"{GAMES}{game_id}/").status_code == 200
+    moderation.ban_user(actor=root, user=carol, game=game, reason="Relaying moves")
+    body = assert_error(watcher.get(f"{GAMES}{game_id}/"), 403, "banned")
+    assert "Relaying moves" in body["message"]
+    assert_error(watcher.get(f"{GAMES}{game_id}/moves/"), 403, "banned")
+    assert a.get(f"{GAMES}{game_id}/").status_code == 200  # a player always reads their game
+    assert client_for(root).get(f"{GAMES}{game_id}/").status_code == 200
+    assert client_for().get(f"{GAMES}{game_id}/").status_code == 200
+    moderation.set_observer_policy(actor=root, game=game, policy="signed-in")
+    assert_error(client_for().get(f"{GAMES}{game_id}/"), 403, "sign-in-to-watch")
+    assert_error(client_for().get(f"{GAMES}999999/"), 404, "no-such-game")

@@ -264,3 +264,45 @@ class TestReplay:
     def test_no_replay_while_the_game_runs(self, alice, bob):
         game = started("classic", alice, bob)
         assert Client().get(reverse("games:replay", args=[game.pk])).status_code == 404
+
+
+# -- observer bans and policies on the HTTP pages (moderation's watch gate) -----------------
+
+
+def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, make_player):
+    from accounts.models import User
+    from moderation import services as moderation
+
+    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    carol = make_player(username="carol")
+    game = started("classic", alice, bob)
+    urls = [reverse("games:game", args=[game.pk]), reverse("games:board", args=[game.pk])]
+    assert all(client_for(carol).get(url).status_code == 200 for url in urls)
+    moderation.ban_user(actor=root, user=carol, game=game, reason="Shouting moves")
+    for url in urls:
+        page = client_for(carol).get(url)
+        assert page.status_code == 403
+        assert "You are banned from watching this game: Shouting moves" in page.content.decode()
+    assert all(client_for(alice).get(url).status_code == 200 for url in urls)  # a seat always sees its game
+    assert client_for(root).get(urls[0]).status_code == 200  # moderators always watch
+    assert Client().get(urls[0]).status_code == 200  # guests: the policy is "anyone"
+    game_row = Game.objects.get(pk=game.pk)
+    moderation.set_observer_policy(actor=root, game=game_row, policy="signed-in")
+    guest = Client().get(urls[0])
+    assert guest.status_code == 403 and "Sign in to watch this game." in guest.content.decode()
+    services.resign(game_id=game.pk, user=alice)
+    assert client_for(carol).get(reverse("games:replay", args=[game.pk])).status_code == 403
+    assert client_for(bob).get(reverse("games:replay", args=[game.pk])).status_code == 200
+
+
+def test_a_full_observer_cap_does_not_close_the_page(alice, bob, make_player):
+    from accounts.models import User
+    from moderation import services as moderation
+
+    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    game = started("classic", alice, bob)
+    moderation.set_observer_policy(actor=root, game=game, policy="anyone", cap=0)
+    # The cap counts open observer sockets: the page's socket is refused, not the page.
+    assert Client().get(reverse("games:game", args=[game.pk])).status_code == 200
+    moderation.set_observer_policy(actor=root, game=game, policy="none", cap=0)
+    assert Client().get(reverse("games:game", args=[game.pk])).status_code == 403
