@@ -21,7 +21,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
@@ -74,11 +74,6 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
     executor = _db_executor()
     if executor is None:
         return database_sync_to_async(func)
-    # Make sure the connection pool exists before any worker asks for it: Django
-    # creates it on first use, and two threads doing that at once each open a pool,
-    # one of which is then never closed.
-    connections["default"].pool  # noqa: B018 - the property creates it
-
     loop = asyncio.get_running_loop()
 
     @functools.wraps(func)
