@@ -1025,7 +1025,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     games whose pairing is not scored, arenas past their end. Run by beat; idempotent."""
     now = now or timezone.now()
     done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0}
-    due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now,
+    due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now, section__paused_at__isnull=True,
                                section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING])
     for section_id, number in due.values_list("section_id", "number"):
         if start_round(section_id=section_id, number=number, now=now):
@@ -1038,7 +1038,8 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     for game_id in finished.values_list("pk", flat=True):
         if record_game_result(game_id=game_id, now=now):
             done["results"] += 1
-    for pairing_id in open_pairings.filter(game__status=Game.Status.ACTIVE).values_list("pk", flat=True):
+    in_play = open_pairings.filter(game__status=Game.Status.ACTIVE, section__paused_at__isnull=True)
+    for pairing_id in in_play.values_list("pk", flat=True):
         if forfeit_no_show(pairing_id=pairing_id, now=now):
             done["no_shows"] += 1
     for pairing_id in open_pairings.filter(game__status=Game.Status.ABORTED).values_list("pk", flat=True):
