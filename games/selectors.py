@@ -54,6 +54,7 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
         "id": game.pk,
         "variant": game.variant,
         "status": game.status,
+        "rated": game.rated,
         "ply": game.ply,
         "to_move": list(game.to_move),
         "you": viewer,

@@ -84,7 +84,13 @@
           break;
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
+      // 4403 (a ban or the observer policy) and 4410 (kicked or banned while watching)
+      // will not change by retrying: stop, and leave the reason the error frame gave.
+      if (event.code === 4403 || event.code === 4410) {
+        connection.textContent = "Disconnected"; connection.className = "offline";
+        return;
+      }
       connection.textContent = "Reconnecting…"; connection.className = "offline";
       setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
     };

@@ -177,7 +177,7 @@ def test_ban_an_observer_of_a_live_game_and_their_page_disconnects(platform, sig
     expect(arbiter.locator(".messagelist")).to_contain_text("done for 1")
 
     # Kofi's page is disconnected at once, told why, and kept out.
-    expect(kofi.locator("#connection")).to_have_text("Reconnecting…")
+    expect(kofi.locator("#connection")).to_have_text("Disconnected")
     expect(kofi.locator("#game-errors")).to_contain_text(re.compile("banned from watching"))
     expect(kofi.locator("#game-errors")).to_contain_text("Coaching Sam from the side")
     shoot(kofi, "admin-banned-observer-phone")
