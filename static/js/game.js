@@ -18,9 +18,26 @@
       const id = keys[event.key];
       if (!id) return;
       event.preventDefault();
-      const link = document.getElementById(id);
-      if (link) link.click();
+      step(id);
     });
+    // One step request at a time, read from the links as they are once the last one
+    // has been swapped in: keys pressed meanwhile wait their turn, so a quick End then
+    // Left lands on the step before the last, never on a stale link.
+    const queue = [];
+    let stepping = false;
+    function step(id) {
+      queue.push(id);
+      if (!stepping) stepNext();
+    }
+    function stepNext() {
+      const link = queue.length ? document.getElementById(queue.shift()) : null;
+      if (!link) { stepping = false; if (queue.length) stepNext(); return; }
+      const url = link.getAttribute("href");
+      stepping = true;
+      htmx.ajax("GET", url, { target: "#replay-step", swap: "outerHTML" })
+        .then(() => history.pushState(null, "", url))
+        .finally(stepNext);
+    }
     // Keep focus on the same control after htmx swaps the step in.
     let focusedId = null;
     document.body.addEventListener("htmx:beforeSwap", () => { focusedId = document.activeElement && document.activeElement.id; });
