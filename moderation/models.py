@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from league.models import Section
+
 
 class ClubRuleSet(models.Model):
     """A house-rule set (every version of one RuleSet family) owned by a club: the
@@ -23,12 +25,9 @@ class ClubRuleSet(models.Model):
         return f"{self.family} of {self.club}"
 
 
-class WatchPolicy(models.TextChoices):
-    ANYONE = "anyone", "Anyone, signed in or not"
-    SIGNED_IN = "signed-in", "Signed-in users"
-    MEMBERS = "members", "Members of the club"
-    INVITED = "invited", "Invited observers only"
-    NONE = "none", "Nobody"
+# One vocabulary of observer policies: a section's own field and the console's
+# overrides (per club, section or game) take the same values.
+WatchPolicy = Section.ObserverPolicy
 
 
 def _exactly_one_scope(*fields: str) -> Q:
