@@ -234,7 +234,7 @@ class SectionSerializer(serializers.ModelSerializer):
             "check_in_opens_at", "check_in_closes_at",
             "age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min", "rating_max",
             "members_only",
-            "current_round", "total_rounds", "started_at", "finished_at",
+            "current_round", "total_rounds", "started_at", "finished_at", "paused_at",
         ]
 
     def get_tiebreaks(self, section: Section) -> list[str]:

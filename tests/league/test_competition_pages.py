@@ -421,3 +421,17 @@ def test_season_page_adds_up_finished_sections(client, club, organiser, make_pla
     assert all(f">se{i}<" in html for i in range(1, 5))
     club_page = client.get(reverse("competitions:club", args=[club.slug])).content.decode()
     assert "Club league" in club_page and "round-robin open" in club_page
+
+
+def test_a_paused_section_says_so_on_its_page_and_in_the_api(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="swiss", players=[make_player(username=f"pz{i}") for i in range(4)])
+    assert "Paused by the organisers" not in client.get(url("section", section)).content.decode()
+    assert client.get(f"/api/v1/sections/{section.pk}/").json()["paused_at"] is None
+
+    cs.pause_section(section_id=section.pk)
+    assert "Paused by the organisers" in text_of(client.get(url("section", section)).content.decode())
+    assert client.get(f"/api/v1/sections/{section.pk}/").json()["paused_at"] is not None
+
+    cs.resume_section(section_id=section.pk)
+    assert "Paused by the organisers" not in client.get(url("section", section)).content.decode()
+    assert client.get(f"/api/v1/sections/{section.pk}/").json()["paused_at"] is None
