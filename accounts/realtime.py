@@ -98,4 +98,9 @@ class NotificationsConsumer(SafeJsonConsumer):
         await self.send_json({"type": "heartbeat", "at": event["at"]})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "notice", "message": event["message"]})
+        # What a notice is about (a pairing, ...) and where to go: a page shows a link,
+        # a bot reads the fields.
+        frame = {"type": "notice", "message": event["message"]}
+        frame.update({key: event[key] for key in ("event", "url", "game", "section", "round", "board")
+                      if event.get(key) not in (None, "")})
+        await self.send_json(frame)

@@ -3,6 +3,28 @@
   const status = document.getElementById("live-status");
   if (!status || !("WebSocket" in window)) return;
   let delay = 1000;
+  // A notice for this user (a pairing: "your game is ready") stays on the page, with
+  // its link, until they dismiss it; the footer keeps the connection's state.
+  const notices = document.getElementById("notices");
+  function showNotice(frame) {
+    if (!notices) return;
+    const item = document.createElement("p");
+    item.className = "message notice-live";
+    item.textContent = frame.message + " ";
+    if (frame.url && frame.url.startsWith("/")) {
+      const link = document.createElement("a");
+      link.href = frame.url;
+      link.textContent = frame.event === "pairing" ? "Go to the game" : "Open";
+      item.appendChild(link);
+    }
+    const close = document.createElement("button");
+    close.type = "button"; close.className = "link-button"; close.textContent = "Dismiss";
+    close.setAttribute("aria-label", "Dismiss this notice");
+    close.addEventListener("click", () => item.remove());
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(close);
+    notices.appendChild(item);
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}${status.dataset.socket}`);
@@ -13,7 +35,7 @@
         status.textContent = "Live · server checked in " + new Date(frame.at).toLocaleTimeString();
         status.className = "live";
       } else if (frame.type === "notice") {
-        status.textContent = frame.message;
+        showNotice(frame);
       }
     };
     socket.onclose = () => {

@@ -132,8 +132,15 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     assert no_sideways_scroll(mei)
     shoot(mei, "bracket-phone")
 
-    # Kofi (seed 3) meets the organiser (seed 6): "my next game" leads to the game.
+    # Kofi's page, open since he registered, is told live that his game is ready.
     kofi = pages["kofi"]
+    notice = kofi.locator("#notices .notice-live")
+    expect(notice).to_contain_text("round 1, board", timeout=15_000)
+    expect(notice).to_contain_text("your game is ready")
+    expect(notice.locator("a")).to_have_attribute("href", re.compile(r"^/play/\d+/$"))
+    shoot(kofi, "pairing-notice-laptop")
+
+    # Kofi (seed 3) meets the organiser (seed 6): "my next game" leads to the game.
     kofi.goto(knockout_url)
     expect(kofi.locator(".my-game")).to_contain_text("round 1")
     kofi.click(".my-game >> text=Play")

@@ -86,6 +86,17 @@ async def test_token_authenticated_user_receives_their_own_notices(make_player):
     assert connected
     await get_channel_layer().group_send(user_group(user.pk), {"type": "user.notice", "message": "Your round starts"})
     assert await ws.receive_json_from() == {"type": "notice", "message": "Your round starts"}
+    # A pairing notice carries where to go; empty fields are left out.
+    await get_channel_layer().group_send(user_group(user.pk), {
+        "type": "user.notice", "message": "Round 2, board 1: your game is ready.", "event": "pairing",
+        "section": 7, "round": 2, "board": 1, "game": 41, "url": "/play/41/",
+    })
+    assert await ws.receive_json_from() == {
+        "type": "notice", "message": "Round 2, board 1: your game is ready.", "event": "pairing",
+        "url": "/play/41/", "game": 41, "section": 7, "round": 2, "board": 1,
+    }
+    await get_channel_layer().group_send(user_group(user.pk), {"type": "user.notice", "message": "A bye", "url": ""})
+    assert await ws.receive_json_from() == {"type": "notice", "message": "A bye"}
     await ws.disconnect()
 
 
