@@ -16,24 +16,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.test_live_play import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    LAPTOP,
+from tests.browser.support import (
+    BROWSER_MARKS,
     PASSWORD,
     PHONE,
-    SHOTS,
-    TIMEOUT_MS,
     platform_commands,
+    shoot,
+    signed_in_pages,
     wait_live,
 )
 from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = BROWSER_MARKS
 
 # Run once against the demo data: a rival club with its own organiser, a house-rule set
 # of the demo club, and a game under it between Sam and Mei, in play.
@@ -88,39 +82,10 @@ def platform(tmp_path_factory) -> Iterator[dict]:
             yield {"url": f"http://127.0.0.1:{port}", **ids}
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def sign_in(platform, browser):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    contexts = []
-
-    def open_as(username: str, viewport: dict = LAPTOP):
-        context = browser.new_context(viewport=viewport, base_url=platform["url"])
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
-
-
-def shoot(page, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    with signed_in_pages(browser, platform["url"]) as open_as:
+        yield open_as
 
 
 def test_a_house_rule_set_with_the_letter_q_is_refused(sign_in):

@@ -5,105 +5,19 @@ worker and beat on PostgreSQL + Redis). Screenshots go to test-artifacts/screens
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 
-from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, signed_in_pages, wait_live
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-PASSWORD = "tictactoe-demo"  # the demo players' (league/management/commands/seed_demo.py)
-PHONE = {"width": 375, "height": 812}
-LAPTOP = {"width": 1280, "height": 860}
-TIMEOUT_MS = 15_000
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-]
-
-
-def platform_commands(port: int) -> list[list[str]]:
-    if settings.EMBEDDED:
-        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
-    return [
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--port",
-            str(port),
-            "--lifespan",
-            "off",
-        ],
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
-    ]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    tmp_path = tmp_path_factory.mktemp("browser")
-    port = free_port()
-    with (
-        scratch_database(tmp_path) as env,
-        running(*platform_commands(port), env=env, log_dir=tmp_path) as processes,
-    ):
-        wait_for_port(port, process=processes[0])
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
 def people(server, browser):
     """Sam (Player One) and Mei (Player Two) on laptops, Kofi watching on a phone."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    contexts = []
-    pages = {}
-    for name, viewport in (("sam", LAPTOP), ("mei", LAPTOP), ("kofi", PHONE)):
-        context = browser.new_context(viewport=viewport, base_url=server)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", name)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
-        pages[name] = page
-    yield pages
-    for context in contexts:
-        context.close()
-
-
-def shoot(page, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    with signed_in_pages(browser, server) as open_as:
+        yield {name: open_as(name, viewport) for name, viewport in (("sam", LAPTOP), ("mei", LAPTOP), ("kofi", PHONE))}
 
 
 def square(page, n: int | str):
@@ -190,13 +104,6 @@ def accept_from_lobby(page, url: str) -> None:
     page.goto("/play/")
     page.click(f"button[aria-label='Accept game {game_id}']")
     page.wait_for_url(re.compile(rf".*/play/{game_id}/$"))
-
-
-def wait_live(*pages) -> None:
-    from playwright.sync_api import expect
-
-    for page in pages:
-        expect(page.locator("#connection")).to_have_text("Live")
 
 
 def test_a_full_classic_game_with_an_observer(people):

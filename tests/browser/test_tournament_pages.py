@@ -1,5 +1,5 @@
 """Tournament pages in a real browser, against a real running platform (the same
-processes as test_live_play.py): the demo club's organiser creates a tournament with a
+processes as the other browser tests: tests/browser/support.py): the demo club's organiser creates a tournament with a
 knockout section and an under-12 section through the organiser pages, six players
 register with the buttons, a 15-year-old is refused in words, the organiser starts the
 knockout and everybody sees the bracket (byes to seeds 1 and 2), a player follows "my
@@ -12,50 +12,17 @@ import re
 
 import pytest
 
-from tests.browser.test_live_play import (  # noqa: F401 - fixtures: server, browser
-    CHROMIUM,
-    LAPTOP,
-    PASSWORD,
-    PHONE,
-    SHOTS,
-    TIMEOUT_MS,
-    browser,
-    server,
-)
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, signed_in_pages
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+pytestmark = BROWSER_MARKS
 
 ENTRANTS = ["sam", "mei", "kofi", "lucia", "arbiter", "organiser"]  # seeds 1..6: no ratings yet, by registration
 
 
 @pytest.fixture
-def sign_in(browser, server):  # noqa: F811 - the imported fixtures
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    contexts = []
-
-    def open_as(username: str, viewport=LAPTOP):
-        context = browser.new_context(viewport=viewport, base_url=server)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
-
-
-def shoot(page, name: str) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+def sign_in(browser, server):
+    with signed_in_pages(browser, server) as open_as:
+        yield open_as
 
 
 def no_sideways_scroll(page) -> bool:

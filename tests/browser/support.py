@@ -1,0 +1,100 @@
+"""What the browser tests share: Debian's Chromium, a platform started as real
+processes (runplatform on the embedded default; uvicorn, a Celery worker and beat on
+PostgreSQL + Redis), signing in, screenshots (test-artifacts/screenshots/)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from tests.processes import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+PASSWORD = "tictactoe-demo"  # the demo players' (league/management/commands/seed_demo.py)
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 860}
+TIMEOUT_MS = 15_000
+
+#: Every browser test module starts with these marks.
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+]
+
+
+def platform_commands(port: int) -> list[list[str]]:
+    if settings.EMBEDDED:
+        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+    return [
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
+    ]
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def signed_in_pages(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
+    """``open_as(username, viewport)``: a page in a context of its own, signed in as
+    that demo player; every context is closed at the end."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts = []
+
+    def open_as(username: str, viewport: dict = LAPTOP) -> Any:
+        context = browser.new_context(viewport=viewport, base_url=base_url)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        return page
+
+    try:
+        yield open_as
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def shoot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_live(*pages: Any) -> None:
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(page.locator("#connection")).to_have_text("Live")
