@@ -7,7 +7,8 @@ the third and later wins count 4, a draw on fire 2). A draw or a loss ends the s
 
 Pairing: free players are sorted by points (then by how long they have waited) and
 paired neighbour to neighbour, avoiding their immediate last opponent when anyone else
-is free. Nobody is paired once the time is up; games already running still count.
+is free; among the nearest three (by points) the one who best balances who moves first
+is chosen, and the player who has moved first more often moves second. Nobody is paired once the time is up; games already running still count.
 Time is passed in (seconds), so the class is pure and testable.
 """
 
@@ -17,6 +18,14 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 WIN, DRAW, LOSS = 2, 1, 0
+#: How many of the nearest free players in points may be chosen among to balance who
+#: moves first (the first of them is the nearest one who is not a rematch).
+BALANCE_WINDOW = 3
+
+
+def _first_moves_over(p: ArenaPlayer) -> int:
+    """Games moved first minus games moved second (0 when balanced)."""
+    return 2 * p.firsts - p.games
 
 
 @dataclass
@@ -74,9 +83,10 @@ class Arena:
                 ),
                 0,
             )
+            pick = self._balancing_pick(pa, free, pick)
             b = free.pop(pick)
             pb = self.players[b]
-            first, second = (a, b) if (pa.firsts - pa.games / 2) <= (pb.firsts - pb.games / 2) else (b, a)
+            first, second = (a, b) if _first_moves_over(pa) <= _first_moves_over(pb) else (b, a)
             pairs.append((first, second))
         for first, second in pairs:
             for p in (first, second):
@@ -84,6 +94,25 @@ class Arena:
                 self.playing.add(p)
             self.players[first].firsts += 1
         return pairs
+
+    def _balancing_pick(self, pa: ArenaPlayer, free: list[Hashable], nearest: int) -> int:
+        """Among the nearest few in points (never a rematch the nearest avoided), the one
+        whose first moves best offset ``pa``'s: greedy allocation alone lets two players
+        who both moved first too often meet again and again, and the drift grows."""
+        def fits(i: int) -> bool:
+            b = free[i]
+            return i == nearest or (b != pa.last_opponent and self.players[b].last_opponent != pa.id)
+
+        window = [i for i in range(nearest, min(nearest + BALANCE_WINDOW, len(free))) if fits(i)]
+
+        def worst_after(i: int) -> int:
+            mine, theirs = _first_moves_over(pa), _first_moves_over(self.players[free[i]])
+            # The one further over moves second: each side moves by one towards or away from 0.
+            if mine <= theirs:
+                return max(abs(mine + 1), abs(theirs - 1))
+            return max(abs(mine - 1), abs(theirs + 1))
+
+        return min(window, key=lambda i: (worst_after(i), i))
 
     def finish(self, first: Hashable, second: Hashable, winner: Hashable | None, now: float) -> None:
         """Record a finished game (``winner`` None: a draw); both players are free again."""
