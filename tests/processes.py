@@ -17,6 +17,20 @@ from urllib.parse import urlparse, urlunparse
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def platform_commands(port: int) -> list[list[str]]:
+    """The platform as it runs: one `runplatform` process on the embedded default;
+    uvicorn, a Celery worker and beat with DATABASE_URL and REDIS_URL."""
+    from django.conf import settings
+
+    if settings.EMBEDDED:
+        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+    return [
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off"],
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
+    ]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import chromium, platform_commands
-from tests.processes import free_port, running, scratch_database, wait_for_port
+from tests.browser.support import chromium
+from tests.processes import free_port, platform_commands, running, scratch_database, wait_for_port
 
 
 @pytest.fixture(scope="module")

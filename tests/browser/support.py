@@ -4,14 +4,12 @@ PostgreSQL + Redis), signing in, screenshots (test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from tests.processes import ROOT
 
@@ -40,16 +38,6 @@ BROWSER_MARKS = [
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
     ),
 ]
-
-
-def platform_commands(port: int) -> list[list[str]]:
-    if settings.EMBEDDED:
-        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
-    return [
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off"],
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
-    ]
 
 
 @contextmanager

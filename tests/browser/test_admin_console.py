@@ -20,12 +20,11 @@ from tests.browser.support import (
     BROWSER_MARKS,
     PASSWORD,
     PHONE,
-    platform_commands,
     shoot,
     signed_in_pages,
     wait_live,
 )
-from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 pytestmark = BROWSER_MARKS
 

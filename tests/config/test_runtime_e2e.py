@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import urllib.request
 
 import pytest
 import websockets
-from django.conf import settings
 
-from tests.processes import free_port, running, scratch_database, wait_for_port
+from tests.processes import free_port, platform_commands, running, scratch_database, wait_for_port
 
 pytestmark = pytest.mark.slow
-
-
-def platform_commands(port: int) -> list[list[str]]:
-    if settings.EMBEDDED:
-        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
-    return [
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off"],
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
-    ]
 
 
 async def first_heartbeat(port: int) -> dict:
