@@ -1,14 +1,19 @@
-"""Websocket pieces every app uses: token auth, a safe JSON consumer, notifications."""
+"""Websocket pieces every app uses: authentication, a safe JSON consumer, notifications."""
 
 from __future__ import annotations
 
 import json
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
+from django.http import parse_cookie
 
 PLATFORM_GROUP = "platform"
 
@@ -17,33 +22,60 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-@database_sync_to_async
 def _user_for_token(key: str) -> Any:
     from rest_framework.authtoken.models import Token
 
-    try:
-        return Token.objects.select_related("user").get(key=key).user
-    except Token.DoesNotExist:
-        return None
+    token = Token.objects.select_related("user").filter(key=key).first()
+    return token.user if token is not None and token.user.is_active else AnonymousUser()
 
 
-class TokenAuthMiddleware:
-    """Authenticate API clients by "Authorization: Token <key>", as REST does.
+def _user_for_session(session_key: str) -> Any:
+    # Django's own check (session hash, backend, fallback secret keys) on the session
+    # the cookie names; it reads only request.session.
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return get_user(SimpleNamespace(session=session))
 
-    Runs inside AuthMiddlewareStack: a browser's session user stays unless a token
-    header is present; a bad token leaves the connection anonymous.
-    """
+
+def _off_the_shared_thread(func: Any) -> Any:
+    """``func`` awaitable on a worker thread of the loop's pool, with Django's
+    connection handling around it. Channels' database_sync_to_async runs every call
+    of a process on ONE thread: each connect's lookup would queue behind every other."""
+
+    def returning_connections(*args: Any) -> Any:
+        close_old_connections()
+        try:
+            return func(*args)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(returning_connections, thread_sensitive=False)
+
+
+class WebsocketAuthMiddleware:
+    """Who is on the socket, in ``scope["user"]``: an API client by "Authorization:
+    Token <key>", as REST does (a bad token: anonymous); a browser by its session
+    cookie; anyone else is anonymous without a database read.
+
+    Instead of Channels' cookie, session and auth middleware: no consumer writes the
+    session, and those wrap every frame the socket sends to look for a session to save."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        return await self.inner(dict(scope, user=await self.user(scope)), receive, send)
+
+    @staticmethod
+    async def user(scope: dict[str, Any]) -> Any:
         headers = dict(scope.get("headers") or [])
         auth = headers.get(b"authorization", b"").decode("latin-1")
         if auth.lower().startswith("token "):
-            user = await _user_for_token(auth[6:].strip())
-            scope = dict(scope, user=user if user is not None and user.is_active else AnonymousUser())
-        return await self.inner(scope, receive, send)
+            return await _off_the_shared_thread(_user_for_token)(auth[6:].strip())
+        cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+        session_key = cookies.get(settings.SESSION_COOKIE_NAME)
+        if session_key:
+            return await _off_the_shared_thread(_user_for_session)(session_key)
+        return AnonymousUser()
 
 
 class SafeJsonConsumer(AsyncJsonWebsocketConsumer):

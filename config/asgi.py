@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -11,10 +12,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 # Django must be set up before anything imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
-from accounts.realtime import TokenAuthMiddleware  # noqa: E402
+from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -24,7 +25,14 @@ application = ProtocolTypeRouter(
         # same token as REST, in an "Authorization: Token ..." header. Foreign
         # origins are refused; clients that send no Origin (bots) pass.
         "websocket": browser_origin_validator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )
+
+# Everything made at start-up (Django, the apps, the URL confs, imported now rather
+# than at the first request) lives as long as the process: keep it out of the cycle
+# collector, whose full passes over it paused the event loop for ~100 ms under load
+# (docs/benchmarks-live.md).
+get_resolver().url_patterns  # noqa: B018 - imported for its side effect
+gc.freeze()

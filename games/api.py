@@ -274,7 +274,7 @@ def _viewable_payload_for(request: Request, game_id: int) -> dict[str, Any]:
     observer ban or policy) gets 403 with the gate's code and sentence."""
     game = _load(game_id)
     seat = services.seat_of(game, request.user)
-    refusal = observing.view_refusal(game_id=game.pk, user=request.user, seat=seat)
+    refusal = observing.view_refusal(game=game, user=request.user, seat=seat)
     if refusal is not None:
         raise exceptions.PermissionDenied(refusal.message, code=refusal.code)
     return selectors.game_payload(game, seat)

@@ -110,7 +110,7 @@ def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any]
     seat = services.seat_of(game, user)
     observers = None
     if seat is None:
-        refusal = observing.check_watch(game_id=game_id, user=user)  # moderation's watch gates
+        refusal = observing.check_watch(game=game, user=user)  # moderation's watch gates
         if refusal is not None:
             return None, refusal
         observers = services.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
@@ -255,16 +255,13 @@ class GameConsumer(SafeJsonConsumer):
     # -- group messages ------------------------------------------------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A stored change: forward only this viewer's payload (computed once for all)."""
+        """A stored change: forward only this viewer's frame (encoded once for all)."""
         if event["ply"] < self.last_ply:
             return  # an older broadcast overtaken by a newer one: never go backwards
         if self.seat is None and self.user.is_authenticated:
             await self._maybe_take_seat(event)
-        payload = event["views"][selectors.viewer_key(self.seat)]
         self.last_ply = event["ply"]
-        await self.send_json(
-            {"type": "update", "ply": event["ply"], "view": payload["view"], "game": payload}
-        )
+        await self.send(text_data=event["frames"][selectors.viewer_key(self.seat)])
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
@@ -307,8 +304,7 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""
-        seats = event["views"][selectors.OBSERVER]["seats"]
-        if any(seat["user"] == self.user.get_username() for seat in seats):
+        if self.user.get_username() in event["players"]:
             exists, seat = await db(_seat_for)(self.game_id, self.user)
             if exists and seat is not None:
                 self.seat = seat

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import Game
 
 #: Close codes of refused observer sockets (4000-4999 are the application's own).
 CLOSE_WATCH_REFUSED = 4403  # not allowed by the observer policy, or banned
@@ -35,9 +38,10 @@ class WatchRefusal:
     close_code: int = CLOSE_WATCH_REFUSED
 
 
-#: A gate gets the game's id and the viewer (a User or AnonymousUser) and answers None
-#: (no objection) or a WatchRefusal. Gates run in a sync context: they may query.
-WatchGate = Callable[[int, Any], WatchRefusal | None]
+#: A gate gets the game (with its rules, as the consumer holds it) and the viewer (a
+#: User or AnonymousUser) and answers None (no objection) or a WatchRefusal. Gates run
+#: in a sync context: they may query, and on every observer's connect, so cheaply.
+WatchGate = Callable[["Game", Any], WatchRefusal | None]
 
 _gates: dict[str, WatchGate] = {}
 
@@ -51,10 +55,10 @@ def unregister_watch_gate(name: str) -> None:
     _gates.pop(name, None)
 
 
-def check_watch(*, game_id: int, user: Any) -> WatchRefusal | None:
+def check_watch(*, game: Game, user: Any) -> WatchRefusal | None:
     """The first refusal a registered gate gives this viewer, or None: they may watch."""
     for gate in list(_gates.values()):
-        refusal = gate(game_id, user)
+        refusal = gate(game, user)
         if refusal is not None:
             return refusal
     return None
@@ -65,13 +69,13 @@ def kick_message(*, code: str = "kicked", message: str) -> dict[str, Any]:
     return {"type": KICK_EVENT, "code": code, "message": message}
 
 
-def view_refusal(*, game_id: int, user: Any, seat: int | None) -> WatchRefusal | None:
+def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | None:
     """Whether a viewer may read a game over HTTP (its page, board, replay, the API):
     the same gates as a socket for anyone without a seat, except the cap, which counts
     open observer sockets (the page's own socket is refused when it is full)."""
     if seat is not None:
         return None
-    refusal = check_watch(game_id=game_id, user=user)
+    refusal = check_watch(game=game, user=user)
     if refusal is None or refusal.close_code == CLOSE_OBSERVERS_FULL:
         return None
     return refusal

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
+from . import sql
 from .models import Game, Move, RuleSet, Seat
 from .rules import get_variant
 
@@ -48,7 +50,7 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
     variant = get_variant(game.variant)
     state = variant.load(game.state)
     if moves is None:
-        moves = list(game.moves.order_by("ply"))
+        moves = sql.moves(game.pk)
     seats = sorted(game.seats.all(), key=lambda s: s.number)
     payload: dict[str, Any] = {
         "id": game.pk,
@@ -129,32 +131,37 @@ def _player_name(data: dict[str, Any]) -> str:
     return f"AI ({data.get('ai_level')})"
 
 
-def seats_prefetch() -> Prefetch:
-    """A game's seats with their users and profiles: one query, all the payload needs."""
-    # Ordered by number alone: Seat's default ordering starts with "game", which would
-    # join the games table just to sort two rows of one game.
-    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile").order_by("number"))
-
-
 def load_game(game_id: int) -> Game:
     """The game with what its payload reads: rules, match, seats (two queries)."""
-    return Game.objects.select_related("rule_set", "match").prefetch_related(seats_prefetch()).get(pk=game_id)
+    game = sql.game(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return game
 
 
 def update_message(game_id: int) -> dict[str, Any]:
     """The group message after a change, read back from the database."""
     game = load_game(game_id)
-    return update_message_for(game, list(game.moves.order_by("ply")))
+    return update_message_for(game, sql.moves(game_id))
 
 
 def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
     """The group message after a change, from the game, its seats and its whole move
-    log in hand: one payload per kind of viewer, computed once; each socket forwards
-    only its own viewer's (so a secret goes only to the seat that may see it)."""
+    log in hand: the ``update`` frame of each kind of viewer, encoded once here for
+    every socket of the game; each socket forwards only its own viewer's (so a secret
+    goes only to the seat that may see it), and the channel layer carries three strings
+    instead of three nested payloads."""
+    frames = {}
+    for viewer in (0, 1, None):
+        payload = game_payload(game, viewer, moves=moves)
+        frame = {"type": "update", "ply": game.ply, "view": payload["view"], "game": payload}
+        frames[viewer_key(viewer)] = json.dumps(frame)
     return {
         "type": "game.update",
         "ply": game.ply,
-        "views": {viewer_key(v): game_payload(game, v, moves=moves) for v in (0, 1, None)},
+        "frames": frames,
+        # Who sits where: an observer who has just accepted the open challenge takes its seat.
+        "players": [seat.user.username for seat in game.seats.all() if seat.user_id],
     }
 
 

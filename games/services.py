@@ -26,7 +26,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import realtime, selectors, signals
+from . import realtime, selectors, signals, sql
 from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules import match as match_rules
@@ -348,22 +348,16 @@ def _check_can_move(game: Game, ply: Any) -> None:
 
 
 def _locked_game(game_id: int) -> Game:
-    """The game row locked for this transaction, with its rules and seats in hand.
-
-    Only the game row is locked (``of``): every game of a house-rule set shares its
-    RuleSet row, and locking that too would queue all their moves behind each other.
-    The seats (with users and profiles, for the broadcast) come in one more query;
-    they change only under this lock, so ``game.seats.all()`` is current all along.
-    """
+    """The game row locked for this transaction, with its rules and seats in hand
+    (games/sql.py). The seats change only under this lock, so ``game.seats.all()`` is
+    current all along."""
     try:
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("rule_set")
-            .prefetch_related(selectors.seats_prefetch())
-            .get(pk=game_id)
-        )
-    except (Game.DoesNotExist, ValueError, TypeError) as exc:
-        raise ServiceError("no-such-game", "There is no such game.") from exc
+        game = sql.game(int(game_id), lock=True)
+    except (ValueError, TypeError):
+        game = None
+    if game is None:
+        raise ServiceError("no-such-game", "There is no such game.")
+    return game
 
 
 def _play(game: Game, seat: int, move: Any) -> Game:
@@ -376,7 +370,7 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     except RuleError as err:
         raise ServiceError(err.code, err.message) from err
     # The log in hand: the secret check below and the broadcast both need it.
-    moves = list(game.moves.order_by("ply"))
+    moves = sql.moves(game.pk)
     secret = len(before.to_move) == 2 or any(m.commitment and not m.revealed for m in moves)
     nonce = secrets.token_hex(16) if secret else ""
     try:

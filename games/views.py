@@ -171,7 +171,7 @@ def _load(game_id: int) -> Game:
 def _refused(request: HttpRequest, game: Game, seat: int | None) -> HttpResponse | None:
     """A 403 page for a viewer without a seat whom a watch gate refuses (an observer
     ban or policy; docs/moderation.md), else None."""
-    refusal = observing.view_refusal(game_id=game.pk, user=request.user, seat=seat)
+    refusal = observing.view_refusal(game=game, user=request.user, seat=seat)
     if refusal is None:
         return None
     return render(request, "games/watch_refused.html", {"game_id": game.pk, "refusal": refusal}, status=403)

@@ -56,11 +56,12 @@ def moderated_clubs(user: Any, *, roles: tuple[str, ...] = CONSOLE_ROLES) -> Que
     return Club.objects.filter(memberships__user=user, memberships__role__in=roles)
 
 
-def is_club_moderator(user: Any, club: Club | None) -> bool:
+def is_club_moderator(user: Any, club: Club | int | None) -> bool:
+    """Whether ``user`` moderates ``club`` (a Club or its id)."""
     clubs = moderated_clubs(user)
     if clubs is None:
         return True
-    return club is not None and clubs.filter(pk=club.pk).exists()
+    return club is not None and clubs.filter(pk=getattr(club, "pk", club)).exists()
 
 
 def is_organiser(user: Any, club: Club | None) -> bool:

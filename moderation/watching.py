@@ -6,14 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 from games.models import Game, Observer
 from games.observing import CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED, WatchRefusal
-from league.models import ClubMembership
+from league.models import ClubMembership, Pairing, Section, Tournament
 
-from .models import ObserverBan, ObserverPolicy, WatchPolicy
-from .selectors import GamePlace, is_club_moderator, place_of_game
+from .models import ClubRuleSet, ObserverBan, ObserverPolicy, WatchPolicy
+from .selectors import is_club_moderator
 
 
 @dataclass(frozen=True)
@@ -26,52 +27,100 @@ class EffectivePolicy:
     invited_ids: frozenset[int] = field(default_factory=frozenset)
 
 
-def effective_policy(game: Game, place: GamePlace | None = None) -> EffectivePolicy:
+@dataclass(frozen=True)
+class WatchPlace:
+    """Where a game belongs (as ``selectors.place_of_game`` decides), in the ids the
+    gate needs: it runs on every observer's connect, so one query, no model rows."""
+
+    section_id: int | None
+    section_policy: str | None  # the section's own observer policy
+    tournament_id: int | None
+    club_id: int | None
+
+
+def _table(model: Any) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def watch_place(game: Game) -> WatchPlace:
+    """A tournament game's section and club, else the club owning its house-rule set."""
+    family = ClubRuleSet._meta.get_field("family").get_db_prep_value(game.rule_set.family, connection)
+    with connection.cursor() as cursor:
+        # Hand-written (docs/benchmarks-live.md): the tournament pairing first, if any.
+        cursor.execute(
+            f"SELECT s.id, s.observer_policy, s.tournament_id, t.club_id, 0 AS rank"
+            f" FROM {_table(Pairing)} p JOIN {_table(Section)} s ON s.id = p.section_id"
+            f" JOIN {_table(Tournament)} t ON t.id = s.tournament_id"
+            f" WHERE p.game_id = %s OR p.match_id = %s"
+            f" UNION ALL SELECT NULL, NULL, NULL, c.club_id, 1 FROM {_table(ClubRuleSet)} c WHERE c.family = %s"
+            f" ORDER BY rank LIMIT 1",
+            [game.pk, game.match_id, family],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return WatchPlace(None, None, None, None)
+    return WatchPlace(*row[:4])
+
+
+def effective_policy(game: Game, place: WatchPlace | None = None, *, with_invited: bool = True) -> EffectivePolicy:
     """The most specific policy set wins, as a whole: the game's own row, then the
     section's moderation row, then the section's own observer policy (a section always
-    states one), then the club's row, then anyone with no cap."""
-    place = place or place_of_game(game)
-    row = ObserverPolicy.objects.filter(game=game).first()
-    source = "game"
-    if row is None and place.section is not None:
-        row, source = ObserverPolicy.objects.filter(section=place.section).first(), "section override"
-        if row is None:
-            section = place.section
-            invited = frozenset(section.invited_observers.values_list("pk", flat=True))
-            return EffectivePolicy(policy=section.observer_policy, cap=None, source="section", invited_ids=invited)
-    if row is None and place.club is not None:
-        row, source = ObserverPolicy.objects.filter(club=place.club).first(), "club"
+    states one, so its club's row never reaches a tournament game), then the club's
+    row, then anyone with no cap. One query for the rows; the invited list only under
+    the "invited" policy, and only ``with_invited`` (no one anonymous is ever invited)."""
+    place = place or watch_place(game)
+    scopes = Q(game_id=game.pk)
+    if place.section_id is not None:
+        scopes |= Q(section_id=place.section_id)
+    elif place.club_id is not None:
+        scopes |= Q(club_id=place.club_id)
+    rows = {_source_of(row): row for row in ObserverPolicy.objects.filter(scopes)}
+    row = rows.get("game") or rows.get("section override")
+    if row is None and place.section_id is not None:
+        invited: frozenset[int] = frozenset()
+        if with_invited and place.section_policy == WatchPolicy.INVITED:
+            through = Section.invited_observers.through.objects.filter(section_id=place.section_id)
+            invited = frozenset(through.values_list("user_id", flat=True))
+        return EffectivePolicy(policy=place.section_policy or WatchPolicy.ANYONE, cap=None, source="section",
+                               invited_ids=invited)
+    row = row or rows.get("club")
     if row is None:
         return EffectivePolicy(policy=WatchPolicy.ANYONE, cap=None, source="default")
-    invited = frozenset(row.invited.values_list("pk", flat=True))
-    return EffectivePolicy(policy=row.policy, cap=row.cap, source=source, invited_ids=invited)
+    invited = frozenset()
+    if with_invited and row.policy == WatchPolicy.INVITED:
+        invited = frozenset(row.invited.values_list("pk", flat=True))
+    return EffectivePolicy(policy=row.policy, cap=row.cap, source=_source_of(row), invited_ids=invited)
 
 
-def active_ban(*, user: Any, game: Game, place: GamePlace) -> ObserverBan | None:
+def _source_of(row: ObserverPolicy) -> str:
+    if row.game_id:
+        return "game"
+    return "section override" if row.section_id else "club"
+
+
+def active_ban(*, user: Any, game: Game, place: WatchPlace) -> ObserverBan | None:
     """The newest ban that keeps ``user`` from watching ``game``, if any."""
     scope = Q(game=game)
-    if place.section is not None:
-        scope |= Q(tournament_id=place.section.tournament_id)
-    if place.club is not None:
-        scope |= Q(club=place.club)
+    if place.tournament_id is not None:
+        scope |= Q(tournament_id=place.tournament_id)
+    if place.club_id is not None:
+        scope |= Q(club_id=place.club_id)
     return ObserverBan.objects.filter(scope, user=user, lifted_at__isnull=True).order_by("-created_at").first()
 
 
-def watch_gate(game_id: int, user: Any) -> WatchRefusal | None:
-    """games.observing gate: None lets the viewer watch; a refusal closes the socket."""
-    game = Game.objects.select_related("rule_set").filter(pk=game_id).first()
-    if game is None:
-        return None  # the consumer answers no-such-game itself
-    place = place_of_game(game)
+def watch_gate(game: Game, user: Any) -> WatchRefusal | None:
+    """games.observing gate: None lets the viewer watch; a refusal closes the socket.
+    For anyone not signed in (most observers) two queries: the place, the policy rows."""
+    place = watch_place(game)
     signed_in = bool(getattr(user, "is_authenticated", False))
     # The club's moderators (and superusers) always watch: they moderate.
-    if signed_in and is_club_moderator(user, place.club):
+    if signed_in and is_club_moderator(user, place.club_id):
         return None
     if signed_in:
         ban = active_ban(user=user, game=game, place=place)
         if ban is not None:
             return WatchRefusal("banned", f"You are banned from watching this {_ban_scope(ban)}: {ban.reason}")
-    policy = effective_policy(game, place)
+    policy = effective_policy(game, place, with_invited=signed_in)
     refusal = _policy_refusal(policy, user, signed_in, place)
     if refusal is not None:
         return refusal
@@ -84,7 +133,7 @@ def watch_gate(game_id: int, user: Any) -> WatchRefusal | None:
     return None
 
 
-def _policy_refusal(policy: EffectivePolicy, user: Any, signed_in: bool, place: GamePlace) -> WatchRefusal | None:
+def _policy_refusal(policy: EffectivePolicy, user: Any, signed_in: bool, place: WatchPlace) -> WatchRefusal | None:
     if policy.policy == WatchPolicy.NONE:
         return WatchRefusal("observers-not-allowed", "This game is closed to observers.", CLOSE_WATCH_REFUSED)
     if policy.policy == WatchPolicy.ANYONE:
@@ -92,7 +141,7 @@ def _policy_refusal(policy: EffectivePolicy, user: Any, signed_in: bool, place: 
     if not signed_in:
         return WatchRefusal("sign-in-to-watch", "Sign in to watch this game.", CLOSE_WATCH_REFUSED)
     if policy.policy == WatchPolicy.MEMBERS:
-        member = place.club is not None and ClubMembership.objects.filter(club=place.club, user=user).exists()
+        member = place.club_id is not None and ClubMembership.objects.filter(club_id=place.club_id, user=user).exists()
         if not member:
             return WatchRefusal("members-only", "Only members of the club may watch this game.", CLOSE_WATCH_REFUSED)
     if policy.policy == WatchPolicy.INVITED and user.pk not in policy.invited_ids:

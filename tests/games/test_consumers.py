@@ -316,6 +316,9 @@ async def test_session_and_token_authentication_seat_the_user(make_player):
     assert state["game"]["you"] == 0  # the token's user
     bad, state = await Socket.open(game_id, headers=[(b"authorization", b"Token not-a-real-token")])
     assert state["game"]["you"] is None  # a bad token watches, anonymous
+    stale, state = await Socket.open(game_id, headers=[(b"cookie", b"sessionid=no-such-session")])
+    assert state["game"]["you"] is None  # so does an unknown session
+    await stale.close()
     await bot.send({"type": "move", "ply": 0, "move": {"cell": 9}})
     assert (await bot.recv_type("ack"))["ply"] == 1
     await browser.recv_type("update")
@@ -651,17 +654,14 @@ def test_bad_frames_each_get_an_error_change_nothing_and_leave_the_socket_usable
 
 
 async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pages_out(make_player):
-    from channels.auth import AuthMiddlewareStack
     from channels.routing import URLRouter
 
-    from accounts.realtime import TokenAuthMiddleware
+    from accounts.realtime import WebsocketAuthMiddleware
     from config.routing import browser_origin_validator, websocket_urlpatterns
 
     p0, p1 = await players(make_player)
     game_id = await started_game(p0, p1)
-    stack = browser_origin_validator(
-        AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-    )
+    stack = browser_origin_validator(WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns)))
     token = (b"authorization", f"Token {await token_for(p0)}".encode())
     outcomes = {}
     for label, headers in {
@@ -708,7 +708,9 @@ def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player):
     lock, seats, moves, insert, update = run
     assert '"games_game"' in lock and (not connection.features.has_select_for_update or "FOR UPDATE" in lock)
     # Only the game row is locked: every game of a house-rule set shares its RuleSet row.
-    assert not connection.features.has_select_for_update_of or 'FOR UPDATE OF "games_game"' in lock
+    # (games/sql.py: the games table is "g" there, the rule set "r".)
+    assert '"games_game" g' in lock and '"games_ruleset" r' in lock
+    assert not connection.features.has_select_for_update_of or lock.endswith("FOR UPDATE OF g")
     assert '"games_seat"' in seats and '"games_move"' in moves
     assert insert.startswith('INSERT INTO "games_move"') and update.startswith('UPDATE "games_game"')
 

@@ -128,17 +128,45 @@ def test_tournament_games_follow_the_section_policy_and_tournament_bans(world, m
     outsider = make_player(username="outsider")
     assert effective_policy(game).source == "section"
     Section.objects.filter(pk=section.pk).update(observer_policy="members")
-    assert watch_gate(game.pk, outsider).code == "members-only"
-    assert watch_gate(game.pk, world.member_a) is None
+    assert watch_gate(game, outsider).code == "members-only"
+    assert watch_gate(game, world.member_a) is None
     services.set_observer_policy(actor=world.organiser_a, section=section, policy="signed-in", cap=5)
     assert effective_policy(game).source == "section override"
-    assert watch_gate(game.pk, outsider) is None
+    assert watch_gate(game, outsider) is None
     services.set_observer_policy(actor=world.organiser_a, game=game, policy="none")
-    assert watch_gate(game.pk, outsider).code == "observers-not-allowed"
+    assert watch_gate(game, outsider).code == "observers-not-allowed"
     services.remove_observer_policy(actor=world.organiser_a, policy=game.observer_policy)
     services.ban_user(actor=world.arbiter_a, user=outsider, tournament=section.tournament, reason="Heckling")
-    assert watch_gate(game.pk, outsider).code == "banned"
-    assert watch_gate(world.game_a.pk, outsider) is None  # not a game of that tournament
+    assert watch_gate(game, outsider).code == "banned"
+    assert watch_gate(world.game_a, outsider) is None  # not a game of that tournament
+
+
+def test_the_watch_gates_one_query_place_agrees_with_place_of_game(world, make_player):
+    """watch_place (hand-written SQL) and selectors.place_of_game (the ORM) must say the
+    same for a tournament game, a club's game, a match game and a platform game."""
+    from games import services as games
+    from moderation.selectors import place_of_game
+    from moderation.watching import watch_place
+
+    section = tournament_section(world, [world.player_1, world.player_2])
+    tournament_game = Game.objects.get(pk=Pairing.objects.get(section=section).game_id)
+    platform_game = games.create_game(creator=world.player_1, variant="classic", opponent=world.player_2)
+    best_of_3 = games.create_rule_set(variant="classic", name="A's best of 3", match_format="best-of", match_games=3)
+    from moderation.models import ClubRuleSet
+
+    ClubRuleSet.objects.create(family=best_of_3.family, club=world.club_b)
+    match_game = games.create_game(creator=world.player_1, rule_set=best_of_3, opponent=world.player_2)
+    assert match_game.match_id is not None
+    for game in (tournament_game, world.game_a, world.game_b, platform_game, match_game):
+        game = Game.objects.select_related("rule_set").get(pk=game.pk)
+        place, fast = place_of_game(game), watch_place(game)
+        assert fast.club_id == (place.club.pk if place.club else None), game
+        assert fast.section_id == (place.section.pk if place.section else None), game
+        assert fast.tournament_id == (place.section.tournament_id if place.section else None)
+        assert fast.section_policy == (place.section.observer_policy if place.section else None)
+    assert watch_place(tournament_game).club_id == world.club_a.pk
+    assert watch_place(match_game).club_id == world.club_b.pk
+    assert watch_place(platform_game).club_id is None
 
 
 @pytest.mark.parametrize("who,allowed", [("superuser", True), ("organiser_a", True), ("arbiter_a", True),

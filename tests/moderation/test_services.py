@@ -145,16 +145,24 @@ def test_console_access_follows_club_roles(world, make_player):
     assert staff.is_staff
 
 
-def test_the_watch_gate_costs_a_handful_of_queries(world, django_assert_max_num_queries):
-    """Every observer's connect runs the gate: a bounded number of small queries."""
+def test_the_watch_gate_costs_a_handful_of_queries(world, django_assert_max_num_queries,
+                                                  django_assert_num_queries):
+    """Every observer's connect runs the gate: two small queries for anyone not signed
+    in (the game's place, its policy rows), a few more for a signed-in viewer."""
+    from django.contrib.auth.models import AnonymousUser
+
     from moderation.watching import watch_gate
 
+    with django_assert_num_queries(2):
+        assert watch_gate(world.game_a, AnonymousUser()) is None
     services.set_observer_policy(actor=world.organiser_a, club=world.club_a, policy="invited", cap=10,
                                  invited=[world.member_a])
-    with django_assert_max_num_queries(9):
-        assert watch_gate(world.game_a.pk, world.member_a) is None
-    with django_assert_max_num_queries(9):
-        assert watch_gate(world.game_a.pk, world.player_1).code == "invited-only"
+    with django_assert_max_num_queries(6):
+        assert watch_gate(world.game_a, world.member_a) is None
+    with django_assert_max_num_queries(6):
+        assert watch_gate(world.game_a, world.player_1).code == "invited-only"
+    with django_assert_num_queries(2):
+        assert watch_gate(world.game_a, AnonymousUser()).code == "sign-in-to-watch"
 
 
 def test_roles_given_without_signals_open_the_console_after_migrate(world, make_player):

@@ -1,0 +1,123 @@
+"""games/sql.py: the hand-written reads of the live path give what the ORM gives.
+
+Every concrete field of the game, its rules, its match, its seats (with users and
+profiles) and its moves is compared with the ORM's own read, for games in the states
+the live path meets: an open challenge, an AI seat, a match game, a user without a
+profile, secret moves (Tactic-Toe's commitments), a finished game with its result.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import transaction
+
+from accounts.models import Profile
+from games import services, sql
+from games.models import Game, Match, Move, RuleSet, Seat
+from games.rules import get_variant
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def fields_of(instance) -> dict:
+    if instance is None:
+        return {}
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def assert_same_game(game_id: int) -> None:
+    fast = sql.game(game_id)
+    orm = Game.objects.select_related("rule_set", "match").get(pk=game_id)
+    assert fields_of(fast) == fields_of(orm)
+    assert fields_of(fast.rule_set) == fields_of(orm.rule_set)
+    assert fields_of(fast.match) == fields_of(orm.match)
+    orm_seats = list(Seat.objects.filter(game_id=game_id).select_related("user__profile").order_by("number"))
+    # The seats come with the game, and game.seats.all() asks nothing more.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        fast_seats = list(fast.seats.all())
+        names = [(s.user.username, s.user.name) if s.user_id else None for s in fast_seats]
+    assert len(queries) == 0
+    assert [fields_of(s) for s in fast_seats] == [fields_of(s) for s in orm_seats]
+    assert names == [(s.user.username, s.user.name) if s.user_id else None for s in orm_seats]
+    assert all(s.game is fast for s in fast_seats)
+    assert [fields_of(m) for m in sql.moves(game_id)] == [
+        fields_of(m) for m in Move.objects.filter(game_id=game_id).order_by("ply")
+    ]
+
+
+def play(game: Game, plies: int, rng: random.Random) -> Game:
+    variant = get_variant(game.variant)
+    for _ in range(plies):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        for seat_number in list(game.to_move):
+            seat = game.seats.get(number=seat_number)
+            if seat.ai_level:
+                services.play_ai_move(game_id=game.pk, ply=game.ply)
+                break
+            move = variant.random_move(variant.load(game.state), seat_number, rng)
+            services.submit_move(game_id=game.pk, user=seat.user, ply=game.ply, move=move)
+            game.refresh_from_db()
+    game.refresh_from_db()
+    return game
+
+
+def test_the_hand_written_reads_equal_the_orms_in_every_state(make_player):
+    rng = random.Random(7)
+    alice, bob = make_player(username="alice"), make_player(username="bob")
+    carol = make_player(username="carol")
+
+    open_challenge = services.create_game(creator=alice, variant="classic")
+    assert_same_game(open_challenge.pk)
+
+    against_ai = services.create_game(creator=alice, variant="classic", ai_level="random")
+    assert_same_game(against_ai.pk)
+
+    secret = services.accept_challenge(
+        game_id=services.create_game(creator=alice, variant="tactic-toe", opponent=bob).pk, user=bob
+    )
+    variant = get_variant("tactic-toe")
+    state = variant.load(secret.state)
+    services.submit_move(game_id=secret.pk, user=alice, ply=0, move=variant.random_move(state, 0, rng))
+    assert Move.objects.filter(game=secret, revealed=False).exists()  # a commitment, not yet revealed
+    assert_same_game(secret.pk)
+
+    finished = services.accept_challenge(
+        game_id=services.create_game(creator=carol, variant="classic", opponent=bob).pk, user=bob
+    )
+    finished = play(finished, 20, rng)
+    assert finished.status == Game.Status.FINISHED
+    assert_same_game(finished.pk)
+    # A user whose profile is gone (an admin's doing): the name falls back, no query.
+    Profile.objects.filter(user=carol).delete()
+    assert_same_game(finished.pk)
+
+    best_of = services.create_rule_set(variant="classic", name="Best of 3", match_format="best-of", match_games=3)
+    in_match = services.create_game(creator=alice, rule_set=best_of, opponent=bob)
+    assert in_match.match_id is not None and Match.objects.filter(pk=in_match.match_id).exists()
+    assert_same_game(in_match.pk)
+    clocked = services.create_rule_set(variant="classic", name="Blitz", seconds_per_game=60)
+    with_clock = services.accept_challenge(
+        game_id=services.create_game(creator=alice, rule_set=clocked, opponent=bob).pk, user=bob
+    )
+    play(with_clock, 2, rng)
+    assert Seat.objects.filter(game=with_clock, clock_ms__isnull=False).exists()
+    assert_same_game(with_clock.pk)
+    assert RuleSet.objects.filter(pk=with_clock.rule_set_id, seconds_per_game=60).exists()
+
+
+def test_a_missing_or_impossible_game_is_none_and_the_lock_works(make_player):
+    alice, bob = make_player(username="alice"), make_player(username="bob")
+    game = services.create_game(creator=alice, variant="classic", opponent=bob)
+    assert sql.game(game.pk + 1000) is None
+    assert sql.game(0) is None and sql.game(-1) is None
+    assert sql.game(2**63) is None  # past the largest id: no query the database would refuse
+    with transaction.atomic():
+        locked = sql.game(game.pk, lock=True)
+        assert locked is not None and locked.pk == game.pk
