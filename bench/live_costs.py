@@ -1,0 +1,158 @@
+"""What each database call of live play costs the server, in CPU and SQL statements:
+a move, an observer's and a player's connect (with the token lookup), an observer's
+disconnect. bench/live.py measures the whole stack under load; this isolates the part
+the platform adds to the bare relay, one call at a time, so a change to the services
+shows up here without the noise of a loaded machine (CPU time, not wall time).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ttt .venv/bin/python bench/live_costs.py
+    .venv/bin/python bench/live_costs.py --calls 500          # embedded SQLite
+
+A scratch database (tests.processes.scratch_database: created, migrated, dropped). Each
+call runs in this process as the consumer's worker thread runs it (games.consumers'
+database helpers), with no channel layer (the broadcast is built, not sent). Printed
+per call: the median and p90 of this thread's CPU time, the median wall time, and the
+SQL statements (counted in a separate pass, as counting costs time itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.processes import scratch_database  # noqa: E402
+
+
+def measure(name: str, calls: list[Callable[[], Any]]) -> None:
+    """Run every call, timing each; then count one call's statements on a fresh call."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    *timed, counted = calls
+    cpu, wall = [], []
+    for call in timed:
+        cpu_start, wall_start = time.thread_time(), time.perf_counter()
+        call()
+        cpu.append((time.thread_time() - cpu_start) * 1000)
+        wall.append((time.perf_counter() - wall_start) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        counted()
+    statements = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN",)]
+    print(
+        f"{name:<34} {statistics.median(cpu):>8.2f} {statistics.quantiles(cpu, n=10)[-1]:>8.2f}"
+        f" {statistics.median(wall):>9.2f} {len(statements):>6}"
+    )
+    if os.environ.get("SHOW_SQL"):
+        for sql in statements:
+            print("      ", sql[:160])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=300, help="calls timed per kind (default 300)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ttt-live-costs-") as tmp, scratch_database(Path(tmp)) as env:
+        os.environ.update({k: v for k, v in env.items() if k in ("DATABASE_URL", "SQLITE_PATH")})
+        os.environ.pop("REDIS_URL", None)
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+        os.environ["DJANGO_DEBUG"] = "0"
+        import django
+
+        django.setup()
+        from django.conf import settings
+
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # setup speed only
+        settings.CHANNEL_LAYERS = {}  # build each broadcast, send none
+        run(args.calls)
+
+
+def run(count: int) -> None:
+    from datetime import date
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import close_old_connections, connection
+    from rest_framework.authtoken.models import Token
+
+    from accounts import realtime
+    from accounts.services import register_player
+    from games import consumers, services
+    from games.models import Game
+    from games.rules import get_variant
+
+    print(f"database: {connection.vendor}; {count} calls of each kind")
+    users = [
+        register_player(username=f"costs{i}", password="bench-Passw0rd-long", date_of_birth=date(1990, 1, 1),
+                        country="GB").user
+        for i in range(2)
+    ]
+    token = Token.objects.create(user=users[0]).key
+    variant = get_variant("classic")
+    rng = random.Random(1)
+
+    def new_game() -> Game:
+        game = services.create_game(creator=users[0], variant="classic", opponent=users[1])
+        return services.accept_challenge(game_id=game.pk, user=users[1])
+
+    games = [new_game() for _ in range(count // 4 + 2)]
+
+    def in_worker(func: Callable[..., Any], **kwargs: Any) -> Callable[[], Any]:
+        # As games.consumers.db runs it: connections closed around each call.
+        def call() -> Any:
+            close_old_connections()
+            try:
+                return func(**kwargs)
+            finally:
+                close_old_connections()
+
+        return call
+
+    print(f"{'call':<34} {'cpu p50':>8} {'cpu p90':>8} {'wall p50':>9} {'stmts':>6}  (ms)")
+    # Moves: a legal move of one game after another (each played to its end, then a
+    # new one), so the log grows as in play.
+    playing = {g.pk: (0, variant.load(g.state)) for g in games}
+
+    def next_move() -> Callable[[], Any]:
+        while True:
+            live = [gid for gid, (_, state) in playing.items() if variant.outcome(state) is None]
+            if live:
+                break
+            fresh = new_game()
+            playing[fresh.pk] = (0, variant.load(fresh.state))
+        game_id = rng.choice(live)
+        ply, state = playing[game_id]
+        seat = state.to_move[0]
+        move = rng.choice(variant.legal_moves(state, seat))
+        playing[game_id] = (ply + 1, variant.apply(state, seat, move))
+        return in_worker(services.submit_move, game_id=game_id, user=users[seat], ply=ply, move=move)
+
+    measure("move (submit_move)", [next_move() for _ in range(count + 1)])
+
+    target = games[0].pk
+    observer_channels = [f"costs.{uuid.uuid4().hex}" for _ in range(count + 1)]
+    measure("observer connect (_open)", [
+        in_worker(consumers._open, game_id=target, user=AnonymousUser(), channel_name=name)
+        for name in observer_channels
+    ])
+    measure("observer disconnect (observer_left)", [
+        in_worker(services.observer_left, game_id=target, channel_name=name) for name in observer_channels
+    ])
+    measure("player connect (_open)", [
+        in_worker(consumers._open, game_id=target, user=users[0], channel_name="unused") for _ in range(count + 1)
+    ])
+    lookup = getattr(realtime._user_for_token, "func", realtime._user_for_token)
+    measure("token lookup (websocket auth)", [in_worker(lookup, key=token) for _ in range(count + 1)])
+
+
+if __name__ == "__main__":
+    main()
