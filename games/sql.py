@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -35,20 +34,20 @@ class Shape:
     alias: str
     only: tuple[str, ...] = ()
 
-    @cached_property
+    @functools.cached_property
     def fields(self) -> list[Any]:
         fields = self.model._meta.concrete_fields
         return [f for f in fields if f.attname in self.only] if self.only else list(fields)
 
-    @cached_property
+    @functools.cached_property
     def attnames(self) -> list[str]:
         return [f.attname for f in self.fields]
 
-    @cached_property
+    @functools.cached_property
     def pk_index(self) -> int:
         return self.fields.index(self.model._meta.pk)
 
-    @cached_property
+    @functools.cached_property
     def columns(self) -> list[Any]:
         return [f.get_col(self.alias) for f in self.fields]
 
