@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from config.celery import app
 from league.models import Entry, Pairing, PairingPlayer, Round, Section, Standing
 
 from .test_competitions_support import play_out, players, section_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def eager_celery():
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
 
 
 def _standings(section):

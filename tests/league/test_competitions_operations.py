@@ -11,7 +11,6 @@ import pytest
 from django.utils import timezone
 
 from accounts.errors import ServiceError
-from config.celery import app
 from games import services as game_services
 from games.models import Game
 from games.rules import get_variant
@@ -20,14 +19,7 @@ from league.models import Entry, Pairing, PairingPlayer, Round, Section
 
 from .test_competitions_support import players, section_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def eager_celery():
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
 
 def refused(code, call, **kwargs):

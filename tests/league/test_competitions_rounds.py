@@ -11,7 +11,6 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.errors import ServiceError
-from config.celery import app
 from games.models import Game
 from league import competition_selectors as sel
 from league import competition_services as cs
@@ -32,14 +31,7 @@ from league.models import (
 
 from .test_competitions_support import decide, players, run_decided, section_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def eager_celery():
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
 
 def seeds_of(section):
