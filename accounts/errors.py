@@ -9,5 +9,9 @@ class ServiceError(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[ServiceError], tuple[str, str]]:
+        # Pickled as (code, message): the default would call __init__ with the message alone.
+        return (self.__class__, (self.code, self.message))
+
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

@@ -23,7 +23,9 @@ For each G it runs the control, then the platform, with the same clients:
 
 The platform: a scratch PostgreSQL database (created, migrated, dropped), an unused
 Redis database number (checked empty, flushed after), N ``uvicorn config.asgi:application``
-processes (settings config.settings.dev, DJANGO_DEBUG=0), a Celery worker and beat.
+processes (settings config.settings.dev, DJANGO_DEBUG=0), each with ``--db-processes``
+database worker processes (``LIVE_DB_PROCESSES``, games/workers.py; 0: threads), a
+Celery worker and beat. Server CPU counts the servers and everything under them.
 Players and games are made through ``accounts.services`` and ``games.services`` in
 helper processes (so the client's event loop does not share a GIL with the ORM), and
 players authenticate with ``Authorization: Token <key>``. The control: N
@@ -212,13 +214,32 @@ class Processes:
                 self.children.remove(process)
 
 
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def with_descendants(pids: list[int]) -> list[int]:
+    """The given processes and every process under them (a server's database workers,
+    Celery's pool), from /proc."""
+    parent_of: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parent_of[int(entry.name)] = int(_stat(int(entry.name))[1])
+    found, frontier = set(pids), set(pids)
+    while frontier:
+        frontier = {pid for pid, parent in parent_of.items() if parent in frontier} - found
+        found |= frontier
+    return sorted(found)
+
+
 def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU of the given processes so far (Linux /proc)."""
+    """User + system CPU of the given processes and their descendants so far (Linux /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    for pid in pids:
+    for pid in with_descendants(pids):
         with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = _stat(pid)
             total += (int(fields[11]) + int(fields[12])) / ticks
     return total
 
@@ -273,6 +294,7 @@ def scratch_services(args: argparse.Namespace) -> Iterator[dict[str, str]]:
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
         DB_POOL_MAX=str(args.db_pool),
+        LIVE_DB_PROCESSES=str(args.db_processes),
     )
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -658,6 +680,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-deflate", action="store_true", help="clients offer no permessage-deflate")
     parser.add_argument("--keep-going", action="store_true", help="sweep on after a target fails a point")
     parser.add_argument("--db-pool", type=int, default=10, help="DB_POOL_MAX of each server process")
+    parser.add_argument(
+        "--db-processes", type=int, default=2,
+        help="LIVE_DB_PROCESSES of each server process: its database worker processes (0: threads)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="10 games, 8 s: a smoke run")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/postgres")
@@ -673,8 +699,11 @@ def main(argv: list[str] | None = None) -> int:
         not 1 <= args.processes <= MAX_PROCESSES
         or not 0 < args.seconds <= MAX_SECONDS
         or not 0 < args.rate <= 10
+        or not 0 <= args.db_processes <= MAX_PROCESSES
     ):
-        parser.error(f"processes 1..{MAX_PROCESSES}, seconds up to {MAX_SECONDS}, rate up to 10")
+        parser.error(
+            f"processes 1..{MAX_PROCESSES}, db-processes 0..{MAX_PROCESSES}, seconds up to {MAX_SECONDS}, rate up to 10"
+        )
     for url in (args.database_url, args.redis_url):
         if urlparse(url).hostname not in ("127.0.0.1", "localhost"):
             parser.error("only services on 127.0.0.1")
@@ -682,7 +711,8 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM ends the run like Ctrl-C: through the finally blocks that stop everything.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(
-        f"live bench: games={points} processes={args.processes} seconds={args.seconds} "
+        f"live bench: games={points} processes={args.processes} db-processes={args.db_processes} "
+        f"seconds={args.seconds} "
         f"observers={args.observers} rate={args.rate}/s deflate={not args.no_deflate} "
         f"cpus={os.cpu_count()} load={os.getloadavg()}",
         flush=True,

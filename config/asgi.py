@@ -17,6 +17,7 @@ from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
+from games import workers  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -29,6 +30,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Database worker processes, when configured, start with the server, not under the
+# first players' moves (games/workers.py).
+if workers.enabled():
+    workers.start()
 
 # Everything made at start-up (Django, the apps, the URL confs, imported now rather
 # than at the first request) lives as long as the process: keep it out of the cycle

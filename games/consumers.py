@@ -26,8 +26,8 @@ from django.db import close_old_connections
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
-from . import observing, selectors, services
-from .models import Game, Observer, PrivateNote  # reads only: services write
+from . import observing, selectors, services, sql, workers
+from .models import Game, Observer  # reads only: services write
 from .realtime import LOCAL_CHANNELS, SERVING, called_from, game_group
 
 #: How long a thread may hold the GIL while another waits, once database threads run
@@ -67,10 +67,14 @@ def _db_executor() -> ThreadPoolExecutor | None:
     return ThreadPoolExecutor(max_workers=max(2, pool.get("max_size", 4) - 2), thread_name_prefix="game-db")
 
 
-def db(func: Callable[..., Any]) -> Callable[..., Any]:
+def db(func: Callable[..., Any], lane: str = workers.SOCKETS) -> Callable[..., Any]:
     """``func`` made awaitable, with Django's connection handling around each call:
     close_old_connections before and after, so the connection goes back to the pool
-    and a worker thread never sits on one between calls."""
+    and a worker thread never sits on one between calls. With ``LIVE_DB_PROCESSES``,
+    the call runs in a database worker process of ``lane`` instead (games/workers.py);
+    then ``func`` is called with keyword arguments only."""
+    if workers.enabled():
+        return functools.partial(workers.call, func, lane)
     executor = _db_executor()
     if executor is None:
         return database_sync_to_async(func)
@@ -90,7 +94,27 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
     return sync_to_async(returning_connections, thread_sensitive=False, executor=executor)
 
 
-def _seat_for(game_id: int, user: Any) -> tuple[bool, int | None]:
+# The services' results, cut down to what a socket's answer needs: small enough to
+# cross back from a database worker process cheaply.
+
+
+def _play(**kwargs: Any) -> int:
+    return services.submit_move(**kwargs).ply
+
+
+def _resign(**kwargs: Any) -> int:
+    return services.resign(**kwargs).ply
+
+
+def _claim_timeout(**kwargs: Any) -> int:
+    return services.claim_timeout(**kwargs).ply
+
+
+def _save_note(**kwargs: Any) -> str:
+    return services.save_note(**kwargs).text
+
+
+def _seat_for(*, game_id: int, user: Any) -> tuple[bool, int | None]:
     """(the game exists, the user's seat or None)."""
     game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
     if game is None:
@@ -128,14 +152,11 @@ def _state_frame(*, game: Game, seat: int | None, user: Any, observers: int | No
         "ply": payload["ply"],
         "view": payload["view"],
         "game": payload,
-        "observers": Observer.objects.filter(game_id=game.pk).count() if observers is None else observers,
+        "observers": sql.count(Observer, "game", game.pk) if observers is None else observers,
     }
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
-        frame["note"] = (
-            PrivateNote.objects.filter(game_id=game.pk, author=user).values_list("text", flat=True).first()
-            or ""
-        )
+        frame["note"] = sql.note_text(game.pk, user.pk)
     return frame
 
 
@@ -184,8 +205,9 @@ class GameConsumer(SafeJsonConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels closes its sync thread's old connections before EVERY message (a
         hop to that one thread per frame and per update). On the pool, this consumer's
-        database calls return their connections themselves (``db``), so skip it."""
-        if _db_executor() is None:
+        database calls return their connections themselves (``db``), and in worker
+        processes they are not ours at all, so skip it."""
+        if not workers.enabled() and _db_executor() is None:
             await super().dispatch(message)
             return
         handler = getattr(self, get_handler_name(message), None)
@@ -206,28 +228,26 @@ class GameConsumer(SafeJsonConsumer):
         await self._send_state()
 
     async def on_move(self, content: dict[str, Any]) -> None:
-        game = await self._call(
-            services.submit_move, ply=content.get("ply"), move=content.get("move"), stale_state=True
-        )
-        if game is not None:
-            await self.send_json({"type": "ack", "ply": game.ply})
+        ply = await self._call(_play, ply=content.get("ply"), move=content.get("move"), stale_state=True)
+        if ply is not None:
+            await self.send_json({"type": "ack", "ply": ply})
 
     async def on_resign(self, content: dict[str, Any]) -> None:
-        game = await self._call(services.resign)
-        if game is not None:
-            await self.send_json({"type": "ack", "ply": game.ply, "for": "resign"})
+        ply = await self._call(_resign)
+        if ply is not None:
+            await self.send_json({"type": "ack", "ply": ply, "for": "resign"})
 
     async def on_claim_timeout(self, content: dict[str, Any]) -> None:
-        game = await self._call(services.claim_timeout)
-        if game is not None:
-            await self.send_json({"type": "ack", "ply": game.ply, "for": "claim-timeout"})
+        ply = await self._call(_claim_timeout)
+        if ply is not None:
+            await self.send_json({"type": "ack", "ply": ply, "for": "claim-timeout"})
 
     async def on_note(self, content: dict[str, Any]) -> None:
-        note = await self._call(services.save_note, text=content.get("text"))
-        if note is not None:
+        text = await self._call(_save_note, text=content.get("text"))
+        if text is not None:
             # To the author's own sockets only (other tabs included); never the game group.
             await self.channel_layer.group_send(
-                notes_group(self.game_id, self.user.pk), {"type": "game.note", "text": note.text}
+                notes_group(self.game_id, self.user.pk), {"type": "game.note", "text": text}
             )
 
     handlers: dict[str, Callable[[GameConsumer, dict[str, Any]], Any]] = {
@@ -245,10 +265,10 @@ class GameConsumer(SafeJsonConsumer):
             await self.send_error("not-a-player", "Only the game's players can do that; observers watch.")
             return None
         try:
-            return await db(service)(game_id=self.game_id, user=self.user, **kwargs)
+            return await db(service, workers.MOVES)(game_id=self.game_id, user=self.user, **kwargs)
         except ServiceError as err:
             await self.send_error(err.code, err.message)
-            if stale_state and err.code == "stale-ply":
+            if stale_state and err.code in ("stale-ply", "try-again"):
                 await self._send_state()
             return None
 
@@ -262,6 +282,10 @@ class GameConsumer(SafeJsonConsumer):
             await self._maybe_take_seat(event)
         self.last_ply = event["ply"]
         await self.send(text_data=event["frames"][selectors.viewer_key(self.seat)])
+
+    async def game_resync(self, event: dict[str, Any]) -> None:
+        """A database worker died mid-call (games/workers.py): its broadcast may be lost."""
+        await self._send_state()
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
@@ -305,7 +329,7 @@ class GameConsumer(SafeJsonConsumer):
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""
         if self.user.get_username() in event["players"]:
-            exists, seat = await db(_seat_for)(self.game_id, self.user)
+            exists, seat = await db(_seat_for)(game_id=self.game_id, user=self.user)
             if exists and seat is not None:
                 self.seat = seat
                 await self._stop_observing()

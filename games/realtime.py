@@ -43,14 +43,32 @@ def called_from(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         _caller.loop = None
 
 
+@contextlib.contextmanager
+def collecting() -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    """Broadcasts made in this block are not sent but kept, as (game id, message), in
+    the list it yields: a database worker process (games/workers.py) hands them to the
+    server process that called it."""
+    outbox: list[tuple[int, dict[str, Any]]] = []
+    _caller.outbox = outbox
+    try:
+        yield outbox
+    finally:
+        _caller.outbox = None
+
+
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Send ``message`` to every socket of the game. Called from transaction.on_commit:
     a move is stored before anyone hears of it; a lost broadcast costs a resync.
 
     From a consumer's worker thread the send is handed to the consumer's event loop and
     not waited for: the worker is free at once, and the loop sends it before it gets to
-    the service's result (so before the mover's ack). Elsewhere (Celery, HTTP views) it
-    is sent and waited for."""
+    the service's result (so before the mover's ack). In a database worker process it
+    is collected for the server to send. Elsewhere (Celery, HTTP views) it is sent and
+    waited for."""
+    outbox = getattr(_caller, "outbox", None)
+    if outbox is not None:
+        outbox.append((game_id, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -60,6 +78,12 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
         future.add_done_callback(_log_failure)
         return
     async_to_sync(layer.group_send)(game_group(game_id), message)
+
+
+async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(game_group(game_id), message)
 
 
 def _log_failure(future: concurrent.futures.Future[Any]) -> None:

@@ -376,14 +376,16 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     try:
         # No savepoint: the row lock makes a clash all but impossible, and if the unique
         # (game, ply) still refuses the insert, the error rolls back the whole move.
-        stored = Move.objects.create(
-            game=game,
-            ply=game.ply + 1,
-            seat=seat,
-            move=move,
-            commitment=commitment_for(move, nonce) if secret else "",
-            nonce=nonce,
-            revealed=not secret,
+        stored = sql.insert(
+            Move(
+                game=game,
+                ply=game.ply + 1,
+                seat=seat,
+                move=move,
+                commitment=commitment_for(move, nonce) if secret else "",
+                nonce=nonce,
+                revealed=not secret,
+            )
         )
     except IntegrityError as exc:
         raise ServiceError("stale-ply", "Another move was stored first; here is the current state.") from exc
@@ -405,7 +407,7 @@ def _play(game: Game, seat: int, move: Any) -> Game:
             reason=outcome.reason or "", moves=moves,
         )
     else:
-        game.save(update_fields=fields)
+        sql.update(game, fields)
         _after_commit_announce(game, moves=moves)
     return game
 
@@ -789,16 +791,16 @@ OBSERVER_SWEEP_AFTER = timedelta(seconds=30)
 def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
     """Record a watching socket; the number of observers now."""
     # One INSERT; a channel name already recorded (a socket counted twice) is left be.
-    Observer.objects.bulk_create(
-        [Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name)],
+    sql.insert(
+        Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name),
         ignore_conflicts=True,
     )
-    return Observer.objects.filter(game_id=game_id).count()
+    return sql.count(Observer, "game", game_id)
 
 
 def observer_left(*, game_id: int, channel_name: str) -> int:
-    Observer.objects.filter(channel_name=channel_name).delete()
-    return Observer.objects.filter(game_id=game_id).count()
+    sql.delete(Observer, "channel_name", channel_name)
+    return sql.count(Observer, "game", game_id)
 
 
 def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:

@@ -82,6 +82,7 @@ TEMPLATES = [
 ]
 
 # -- database -------------------------------------------------------------------
+LIVE_DB_PROCESSES = 0  # SQLite: one writer, one database thread (games/consumers.py)
 DATABASE_URL = env("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
@@ -99,6 +100,10 @@ if DATABASE_URL:
         # each query text in Python, and PostgreSQL skips parsing and planning it.
         # A move cost ~25% less CPU (bench/live_costs.py; docs/benchmarks-live.md).
         DATABASES["default"]["OPTIONS"]["server_side_binding"] = env.bool("DB_SERVER_SIDE_BINDING", default=True)
+        # Each server process runs its websockets' database calls in this many worker
+        # processes of its own (games/workers.py); 0: in threads beside its event loop.
+        # Two held 50 games where threads held 35 (docs/benchmarks-live.md).
+        LIVE_DB_PROCESSES = env.int("LIVE_DB_PROCESSES", default=2)
 else:
     VAR_DIR.mkdir(exist_ok=True)
     DATABASES = {

@@ -21,6 +21,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_RUN}"}
 
+# The consumers under test run in this process, on the test database: their database
+# calls stay in threads here. Real servers started by the tests (config.settings.dev)
+# keep their worker processes (games/workers.py).
+LIVE_DB_PROCESSES = 0
+
 # Serve static files straight from the finders: tests never run collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -154,10 +156,12 @@ async def play_moves(
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.slow
-def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path) -> None:
+@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-threads", "db-worker-processes"])
+def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path, db_processes: int) -> None:
     ports = [free_port(), free_port()]
     with scratch_database(tmp_path) as env:
         env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"  # alone on the shared Redis
+        env["LIVE_DB_PROCESSES"] = str(db_processes)  # games/workers.py
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         commands = [server_command(port) for port in ports]
         with running(*commands, env=env, log_dir=tmp_path) as processes:
@@ -240,6 +244,94 @@ def test_the_game_goes_on_after_the_server_is_stopped_and_started_again(tmp_path
             [3, 0, {"cell": 9}],
             [4, 1, {"cell": 3}],
             [5, 0, {"cell": 7}],
+        ]
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    return [
+        pid
+        for pid in children_of(server_pid)
+        if b"multiprocessing.spawn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_database_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:
+    """With LIVE_DB_PROCESSES, a worker killed while it holds a move costs that move a
+    "try-again" (with the state) and every socket a fresh state; the move is not stored
+    half-way, a new worker takes over, the mover sends it again and play goes on. The
+    workers leave with their server."""
+    import psycopg
+
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        env["LIVE_DB_PROCESSES"] = "1"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        game_id, tokens = setup["game"], setup["tokens"]
+        loop = asyncio.new_event_loop()
+        try:
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
+                fan = Player(port, game_id, None)
+                for client in (one, two, fan):
+                    loop.run_until_complete(client.connect())
+                loop.run_until_complete(play_moves([one, two], [fan], [5, 1], first_ply=0))
+                (worker,) = worker_pids(server.pid)
+                # Hold the game's row so the worker's next move waits on it, then kill it there.
+                with psycopg.connect(env["DATABASE_URL"]) as blocker:
+                    blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
+                    loop.run_until_complete(one.move(2, 9))
+                    deadline = time.monotonic() + 10
+                    while time.monotonic() < deadline and not blocker.execute(
+                        "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+                        " WHERE NOT l.granted AND a.query LIKE '%FOR UPDATE%'"
+                    ).fetchone()[0]:
+                        time.sleep(0.05)
+                    os.kill(worker, signal.SIGKILL)
+                    refused = loop.run_until_complete(one.recv("error"))
+                    blocker.rollback()
+                assert refused["code"] == "try-again"
+                # The mover gets the state with its refusal and again with everyone's resync.
+                for client in (one, one, two, fan):
+                    assert loop.run_until_complete(client.recv("state"))["ply"] == 2
+                final = loop.run_until_complete(play_moves([one, two], [fan], [9, 3], first_ply=2))
+                assert final["ply"] == 4 and final["game"]["status"] == "active"
+                (replacement,) = worker_pids(server.pid)
+                assert replacement != worker and server.poll() is None
+                for client in (one, two, fan):
+                    loop.run_until_complete(client.close())
+                server.kill()  # outright: no shutdown runs, the worker must notice alone
+                server.wait()
+            deadline = time.monotonic() + 10
+            while Path(f"/proc/{replacement}").exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert not Path(f"/proc/{replacement}").exists()
+        finally:
+            loop.close()
+        stored = manage_shell(env, STORED.format(game_id=game_id))
+        assert [m[:3] for m in stored["moves"]] == [
+            [1, 0, {"cell": 5}],
+            [2, 1, {"cell": 1}],
+            [3, 0, {"cell": 9}],
+            [4, 1, {"cell": 3}],
         ]
 
 

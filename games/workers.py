@@ -1,0 +1,285 @@
+"""Worker processes for the database calls of the game websocket (``LIVE_DB_PROCESSES``).
+
+Why: in one process, the event loop that relays frames and the threads that run the
+services share one interpreter lock, and every database round trip hands it back and
+forth (docs/benchmarks-live.md). With ``LIVE_DB_PROCESSES = n`` (PostgreSQL only) each
+server process runs its consumers' service calls in ``n`` worker processes of its own
+instead, each with its own interpreter lock and its own database connection.
+
+- Each worker does one call at a time; the event loop writes the call down the worker's
+  pipe and reads the answer back (no helper threads: ``loop.add_reader``).
+- Moves jump the queue: when every worker is busy, a waiting move, resignation or
+  time-out claim goes before waiting connects and disconnects, so a crowd arriving
+  never holds up play.
+- A call's broadcasts (``realtime.send_to_game`` in on_commit) are collected in the
+  worker and handed back with its result; the server sends them before it answers the
+  caller, as the in-process path does.
+- A worker that dies takes no stored move with it (its transaction is rolled back or
+  committed): the call is refused with ``try-again``, the game's sockets are told to
+  resync (its broadcast may have died with it), and a new worker takes its place.
+- Workers leave with their server, even one killed outright.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from accounts.errors import ServiceError
+
+from . import realtime
+
+logger = logging.getLogger(__name__)
+
+#: What a call is: something a player waits on, or a socket coming or going.
+MOVES, SOCKETS = "moves", "sockets"
+
+#: How often a worker checks that the server that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+Outcome = tuple[Any, ServiceError | None, list[tuple[int, Any]]]
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "LIVE_DB_PROCESSES", 0))
+
+
+# -- in a worker --------------------------------------------------------------------------
+
+
+def run(func: Callable[..., Any], kwargs: dict[str, Any]) -> Outcome:
+    """``func(**kwargs)`` with Django's connection handling around it. Returns (result,
+    the ServiceError it raised or None, its broadcasts). A refusal travels back as a
+    value, with the broadcasts of anything committed before it (a move refused for a
+    time-out still ends the game)."""
+    close_old_connections()
+    with realtime.collecting() as outbox:
+        try:
+            return func(**kwargs), None, outbox
+        except ServiceError as err:
+            return None, err, outbox
+        finally:
+            close_old_connections()
+
+
+def _worker_main(conn: Connection, parent_pid: int) -> None:
+    # Interrupts are the server's to handle: it stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True, name="parent-watch").start()
+    from django.conf import settings as worker_settings
+
+    # One call at a time on one connection, kept: no pool to borrow from and give back.
+    database = worker_settings.DATABASES["default"]
+    database.get("OPTIONS", {}).pop("pool", None)
+    database["CONN_MAX_AGE"] = None
+    import django
+
+    django.setup()
+    conn.send("ready")
+    while True:
+        try:
+            func, kwargs = conn.recv()
+        except EOFError:
+            return  # the server closed our pipe: it is stopping
+        try:
+            outcome = run(func, kwargs)
+            answer = pickle.dumps(("done", outcome))
+        except Exception as exc:  # not a refusal: a bug, a lost database, an unpicklable result
+            logger.exception("database worker call failed")
+            answer = pickle.dumps(("failed", repr(exc)))
+        conn.send_bytes(answer)
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """A server killed outright never closes our pipe: leave when it is gone."""
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)  # an open transaction dies with its connection: rolled back
+
+
+# -- in the server --------------------------------------------------------------------------
+
+
+class WorkerDied(Exception):
+    pass
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    ready: bool = False
+    busy: asyncio.Future[Any] | None = None
+
+
+@dataclass
+class _Call:
+    func: Callable[..., Any]
+    kwargs: dict[str, Any]
+    future: asyncio.Future[Any]
+
+
+class Workers:
+    """A server process's database workers. Started with the server (``start``), and
+    driven from its event loop once the first socket arrives (``attach``)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.workers: list[_Worker] = []
+        self.waiting: dict[str, collections.deque[_Call]] = {
+            MOVES: collections.deque(),
+            SOCKETS: collections.deque(),
+        }
+        self.delivering: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
+
+    def start(self) -> None:
+        for _ in range(self.count):
+            self._spawn()
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        for worker in self.workers:
+            loop.add_reader(worker.conn.fileno(), self._on_answer, worker)
+
+    def _spawn(self) -> None:
+        context = multiprocessing.get_context("spawn")  # not fork: the server has threads and sockets
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_worker_main, args=(theirs, os.getpid()), daemon=True, name="game-db")
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self.workers.append(worker)
+        if self.loop is not None:
+            self.loop.add_reader(ours.fileno(), self._on_answer, worker)
+
+    def _on_answer(self, worker: _Worker) -> None:
+        assert self.loop is not None
+        try:
+            answer = worker.conn.recv()
+        except (EOFError, OSError):
+            self._replace(worker)
+            return
+        if answer == "ready":
+            worker.ready = True
+        elif worker.busy is not None:
+            kind, value = answer
+            if kind == "done":
+                # Its own task: the broadcasts go out even if the caller has gone.
+                task = self.loop.create_task(self._deliver(worker.busy, value))
+                self.delivering.add(task)
+                task.add_done_callback(self.delivering.discard)
+            elif not worker.busy.done():
+                worker.busy.set_exception(RuntimeError(f"database call failed in a worker: {value}"))
+        worker.busy = None
+        self._dispatch()
+
+    @staticmethod
+    async def _deliver(future: asyncio.Future[Any], outcome: Outcome) -> None:
+        """Send a finished call's broadcasts, then answer its caller (so, as in-process,
+        everyone's update goes out before the mover's ack)."""
+        result, error, outbox = outcome
+        for game_id, message in outbox:
+            await realtime.send_to_game_async(game_id, message)
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def _replace(self, dead: _Worker) -> None:
+        assert self.loop is not None
+        self.loop.remove_reader(dead.conn.fileno())
+        dead.conn.close()
+        dead.process.join(timeout=0.5)
+        self.workers.remove(dead)
+        if dead.busy is not None and not dead.busy.done():
+            dead.busy.set_exception(WorkerDied())
+        logger.error("a database worker died (exit code %s); starting another", dead.process.exitcode)
+        self._spawn()
+
+    def submit(self, lane: str, func: Callable[..., Any], kwargs: dict[str, Any]) -> asyncio.Future[Any]:
+        assert self.loop is not None
+        future = self.loop.create_future()
+        self.waiting[lane].append(_Call(func, kwargs, future))
+        self._dispatch()
+        return future
+
+    def _dispatch(self) -> None:
+        for worker in list(self.workers):
+            if not worker.ready or worker.busy is not None:
+                continue
+            queue = self.waiting[MOVES] or self.waiting[SOCKETS]  # moves first
+            if not queue:
+                return
+            call = queue.popleft()
+            try:
+                worker.conn.send((call.func, call.kwargs))
+            except OSError:  # it died since its last answer
+                queue.appendleft(call)
+                self._replace(worker)
+                continue
+            worker.busy = call.future
+
+
+    def stop(self) -> None:
+        """Close every worker's pipe (it reads the end and exits) and wait for them."""
+        for worker in self.workers:
+            if self.loop is not None:
+                self.loop.remove_reader(worker.conn.fileno())
+            worker.conn.close()
+        for worker in self.workers:
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.kill()
+        self.workers.clear()
+
+
+_workers: Workers | None = None
+
+
+def start() -> Workers:
+    """Start this process's workers now (the server calls this as it starts), so that
+    the first players do not wait for them."""
+    global _workers
+    if _workers is None:
+        _workers = Workers(int(settings.LIVE_DB_PROCESSES))
+        _workers.start()
+    return _workers
+
+
+def _running_workers() -> Workers:
+    loop = asyncio.get_running_loop()
+    pool = start()
+    if pool.loop is not loop:
+        pool.attach(loop)
+    return pool
+
+
+async def call(func: Callable[..., Any], lane: str, **kwargs: Any) -> Any:
+    """``func(**kwargs)`` (a game's call: ``game_id`` among them) in a worker; its
+    broadcasts sent from here. ``func`` must be a module-level function, its arguments
+    and result picklable."""
+    try:
+        return await _running_workers().submit(lane, func, kwargs)
+    except WorkerDied:
+        # Whatever it stored stays stored, but its broadcast may be gone: resync everyone.
+        await realtime.send_to_game_async(kwargs["game_id"], {"type": "game.resync"})
+        raise ServiceError(
+            "try-again", "The server lost track of that request; here is the current state."
+        ) from None

@@ -1,0 +1,150 @@
+"""games/workers.py: what a database worker process runs for a socket, and what it hands
+back to the server (result, refusal, broadcasts), called here in-process. The worker
+processes themselves, and one killed mid-game, are in test_live_e2e.py."""
+
+from __future__ import annotations
+
+import pickle
+from datetime import timedelta
+
+import pytest
+from django.db.models import F
+
+from accounts.errors import ServiceError
+from games import consumers, services, workers
+from games.models import Game, Move
+from games.observing import WatchRefusal
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def started(p0, p1, **kwargs) -> int:
+    game = services.create_game(creator=p0, variant=kwargs.pop("variant", "classic"), opponent=p1, **kwargs)
+    services.accept_challenge(game_id=game.pk, user=p1)
+    return game.pk
+
+
+def crossed(value):
+    """``value`` as the server gets it back from a worker: pickled and unpickled."""
+    return pickle.loads(pickle.dumps(value))
+
+
+def test_a_move_returns_its_ply_and_its_broadcast_instead_of_sending_it(make_player, monkeypatch):
+    p0, p1 = make_player(), make_player()
+    game_id = started(p0, p1)
+    sent = []  # anything the worker tried to send itself
+    monkeypatch.setattr("games.realtime.get_channel_layer", lambda: sent.append("layer"))
+    result, error, outbox = crossed(
+        workers.run(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
+    )
+    assert (result, error) == (1, None)
+    assert [(target, message["type"], message["ply"]) for target, message in outbox] == [(game_id, "game.update", 1)]
+    assert sent == []  # collected, not sent: the server sends it
+    assert Move.objects.filter(game_id=game_id, ply=1).exists()
+
+
+def test_a_refusal_comes_back_as_a_value_with_what_was_committed_before_it(make_player):
+    """A move on an expired clock: the time-out is committed and broadcast, then the move
+    is refused. Both must reach the server."""
+    rules = services.create_rule_set(name="Blitz", variant="classic", seconds_per_move=5)
+    p0, p1 = make_player(), make_player()
+    game_id = started(p0, p1, variant=None, rule_set=rules)
+    Game.objects.filter(pk=game_id).update(turn_started_at=F("turn_started_at") - timedelta(hours=1))
+    result, error, outbox = crossed(
+        workers.run(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
+    )
+    assert result is None and isinstance(error, ServiceError) and error.code == "time-out"
+    assert error.message == "Time ran out; the game is over."
+    assert [m["type"] for _, m in outbox] == ["game.update"]
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    assert not Move.objects.filter(game_id=game_id).exists()
+
+
+def test_a_refused_move_changes_nothing_and_sends_nothing(make_player):
+    p0, p1 = make_player(), make_player()
+    game_id = started(p0, p1)
+    result, error, outbox = crossed(
+        workers.run(consumers._play, {"game_id": game_id, "user": p1, "ply": 0, "move": {"cell": 5}})
+    )
+    assert result is None and error.code == "not-your-turn" and outbox == []
+    assert not Move.objects.filter(game_id=game_id).exists()
+
+
+def test_a_connect_state_frame_and_a_refusal_cross_intact(make_player):
+    p0, p1 = make_player(), make_player()
+    game_id = started(p0, p1)
+    (frame, refusal), error, outbox = crossed(
+        workers.run(consumers._open, {"game_id": game_id, "user": p0, "channel_name": "test.one"})
+    )
+    assert refusal is None and error is None and outbox == []
+    assert frame["type"] == "state" and frame["game"]["you"] == 0 and frame["note"] == ""
+    (frame, refusal), _, _ = crossed(
+        workers.run(consumers._open, {"game_id": 10**9, "user": p0, "channel_name": "test.two"})
+    )
+    assert frame is None and refusal == WatchRefusal("no-such-game", "There is no such game.", 4404)
+
+
+def test_service_errors_pickle_with_their_code():
+    err = crossed(ServiceError("stale-ply", "The game is at ply 3."))
+    assert (err.code, err.message, str(err)) == ("stale-ply", "The game is at ply 3.", "The game is at ply 3.")
+
+
+# -- the pool itself, with real worker processes (calls that touch no database) ------------------
+
+
+def pause_then_answer(*, seconds: float, answer: str) -> str:
+    import time
+
+    time.sleep(seconds)
+    return answer
+
+
+def refuse(**kwargs) -> None:
+    raise ServiceError("no-way", "Refused in the worker.")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=False)
+async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced():
+    import asyncio
+    import os
+    import signal
+
+    pool = workers.Workers(1)
+    pool.start()
+    pool.attach(asyncio.get_running_loop())
+    try:
+        for _ in range(600):  # a spawned worker sets Django up first
+            if pool.workers[0].ready:
+                break
+            await asyncio.sleep(0.1)
+        finished: list[str] = []
+
+        async def run(lane: str, answer: str, seconds: float = 0.0) -> None:
+            finished.append(await pool.submit(lane, pause_then_answer, {"seconds": seconds, "answer": answer}))
+
+        first = asyncio.create_task(run(workers.SOCKETS, "connect-1", 0.5))
+        await asyncio.sleep(0.05)
+        waiting = [
+            asyncio.create_task(run(workers.SOCKETS, "connect-2")),
+            asyncio.create_task(run(workers.MOVES, "move")),
+        ]
+        await asyncio.wait_for(asyncio.gather(first, *waiting), timeout=60)
+        assert finished == ["connect-1", "move", "connect-2"]  # the move went before the waiting connect
+
+        with pytest.raises(ServiceError) as refused:
+            await pool.submit(workers.MOVES, refuse, {})
+        assert refused.value.code == "no-way"
+
+        (worker,) = pool.workers
+        held = pool.submit(workers.MOVES, pause_then_answer, {"seconds": 30, "answer": "never"})
+        await asyncio.sleep(0.3)
+        os.kill(worker.process.pid, signal.SIGKILL)
+        with pytest.raises(workers.WorkerDied):
+            await asyncio.wait_for(held, timeout=10)
+        (replacement,) = pool.workers
+        assert replacement is not worker
+        assert await asyncio.wait_for(pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": "on"}), 60) == "on"
+    finally:
+        pool.stop()
+    assert not replacement.process.is_alive()
