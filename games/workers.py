@@ -194,7 +194,10 @@ class Workers:
         everyone's update goes out before the mover's ack)."""
         result, error, outbox = outcome
         for game_id, message in outbox:
-            await realtime.send_to_game_async(game_id, message)
+            try:
+                await realtime.send_to_game_async(game_id, message)
+            except Exception as exc:  # the caller is answered all the same
+                logger.warning("broadcast lost (clients resync): %r", exc)
         if future.done():
             return
         if error is not None:

@@ -103,9 +103,16 @@ def refuse(**kwargs) -> None:
     raise ServiceError("no-way", "Refused in the worker.")
 
 
+def announce(**kwargs) -> str:
+    from games import realtime
+
+    realtime.send_to_game(7, {"type": "game.test"})  # as a service's on_commit does
+    return "announced"
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=False)
-async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced():
+async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced(monkeypatch):
     import asyncio
     import os
     import signal
@@ -135,6 +142,23 @@ async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced
         with pytest.raises(ServiceError) as refused:
             await pool.submit(workers.MOVES, refuse, {})
         assert refused.value.code == "no-way"
+
+        # A worker's broadcasts are sent by the server, before the caller is answered;
+        # one that cannot be sent is logged, and the caller is answered all the same.
+        sent = []
+
+        async def send(game_id, message):
+            sent.append((game_id, message))
+
+        monkeypatch.setattr("games.realtime.send_to_game_async", send)
+        assert await pool.submit(workers.MOVES, announce, {}) == "announced"
+        assert sent == [(7, {"type": "game.test"})]
+
+        async def fail(game_id, message):
+            raise ConnectionError("Redis is gone")
+
+        monkeypatch.setattr("games.realtime.send_to_game_async", fail)
+        assert await asyncio.wait_for(pool.submit(workers.MOVES, announce, {}), 10) == "announced"
 
         (worker,) = pool.workers
         held = pool.submit(workers.MOVES, pause_then_answer, {"seconds": 30, "answer": "never"})
