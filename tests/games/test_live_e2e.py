@@ -27,7 +27,7 @@ import pytest
 import websockets
 from django.conf import settings
 
-from tests.processes import ROOT, free_port, running, scratch_database, wait_for_port
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 SETUP = """
 import json
@@ -245,6 +245,63 @@ def test_the_game_goes_on_after_the_server_is_stopped_and_started_again(tmp_path
             [4, 1, {"cell": 3}],
             [5, 0, {"cell": 7}],
         ]
+
+
+AI_SETUP = """
+import json
+from datetime import date
+from rest_framework.authtoken.models import Token
+from accounts.services import register_player
+from games import services
+
+user = register_player(username=f"{prefix}-human", password="a-long-Passw0rd!", date_of_birth=date(1990, 1, 1),
+                       country="GB").user
+game = services.create_game(creator=user, variant="classic", ai_level="random", creator_seat=0)
+print(json.dumps({"game": game.pk, "token": Token.objects.create(user=user).key}))
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_game_against_the_ai_on_the_whole_platform(tmp_path: Path) -> None:
+    """uvicorn (its database calls in worker processes), a Celery worker and beat: the
+    human's move, stored by a worker process, queues the AI's reply in Celery, and the
+    AI's move reaches the human's socket."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        env["LIVE_DB_PROCESSES"] = "2"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + AI_SETUP)
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+
+            async def play() -> list[dict]:
+                human = Player(port, setup["game"], setup["token"])
+                assert (await human.connect())["ply"] == 0
+                updates = []
+                for ply in (0, 2):
+                    state_cells = await human_move_cell(human, ply)
+                    await human.move(ply, state_cells)
+                    assert (await human.recv("ack"))["ply"] == ply + 1
+                    updates.append(await human.recv("update"))  # the human's own move
+                    updates.append(await human.recv("update"))  # the AI's reply, from Celery
+                await human.close()
+                return updates
+
+            updates = asyncio.run(play())
+            assert [u["ply"] for u in updates] == [1, 2, 3, 4]
+            assert [m["seat"] for m in updates[-1]["game"]["moves"]] == [0, 1, 0, 1]
+            assert all(p.poll() is None for p in processes)
+
+
+async def human_move_cell(human: Player, ply: int) -> int:
+    """A free cell for the human's move at ``ply`` (asks the server for the state)."""
+    await human.ws.send(json.dumps({"type": "sync"}))
+    state = await human.recv("state")
+    assert state["ply"] == ply
+    taken = {m["move"]["cell"] for m in state["game"]["moves"]}
+    return next(cell for cell in range(1, 10) if cell not in taken)
 
 
 def children_of(pid: int) -> list[int]:
