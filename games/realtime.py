@@ -69,18 +69,16 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     if outbox is not None:
         outbox.append((game_id, message))
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
     loop = getattr(_caller, "loop", None)
     if loop is not None and loop.is_running():
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(game_group(game_id), message), loop)
+        future = asyncio.run_coroutine_threadsafe(send_to_game_async(game_id, message), loop)
         future.add_done_callback(_log_failure)
         return
-    async_to_sync(layer.group_send)(game_group(game_id), message)
+    async_to_sync(send_to_game_async)(game_id, message)
 
 
 async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:
+    """``send_to_game`` on an event loop: sent and waited for."""
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(game_group(game_id), message)

@@ -239,7 +239,6 @@ class Workers:
                 continue
             worker.busy = call.future
 
-
     def stop(self) -> None:
         """Close every worker's pipe (it reads the end and exits) and wait for them."""
         for worker in self.workers:
