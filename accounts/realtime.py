@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -22,14 +23,14 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def _user_for_token(key: str) -> Any:
+def _user_for_token(*, key: str) -> Any:
     from rest_framework.authtoken.models import Token
 
     token = Token.objects.select_related("user").filter(key=key).first()
     return token.user if token is not None and token.user.is_active else AnonymousUser()
 
 
-def _user_for_session(session_key: str) -> Any:
+def _user_for_session(*, session_key: str) -> Any:
     # Django's own check (session hash, backend, fallback secret keys) on the session
     # the cookie names; it reads only request.session.
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
@@ -41,14 +42,19 @@ def _off_the_shared_thread(func: Any) -> Any:
     connection handling around it. Channels' database_sync_to_async runs every call
     of a process on ONE thread: each connect's lookup would queue behind every other."""
 
-    def returning_connections(*args: Any) -> Any:
+    def returning_connections(**kwargs: Any) -> Any:
         close_old_connections()
         try:
-            return func(*args)
+            return func(**kwargs)
         finally:
             close_old_connections()
 
     return sync_to_async(returning_connections, thread_sensitive=False)
+
+
+async def in_a_thread(func: Callable[..., Any], **kwargs: Any) -> Any:
+    """How the middleware runs its lookups unless told otherwise: on a worker thread."""
+    return await _off_the_shared_thread(func)(**kwargs)
 
 
 class WebsocketAuthMiddleware:
@@ -57,24 +63,28 @@ class WebsocketAuthMiddleware:
     cookie; anyone else is anonymous without a database read.
 
     Instead of Channels' cookie, session and auth middleware: no consumer writes the
-    session, and those wrap every frame the socket sends to look for a session to save."""
+    session, and those wrap every frame the socket sends to look for a session to save.
 
-    def __init__(self, inner: Any) -> None:
+    ``run(func, **kwargs)`` runs a lookup: on a thread by default; config/asgi.py hands
+    it to the database worker processes when there are some (games/workers.py), so no
+    thread of the server contends with its event loop."""
+
+    def __init__(self, inner: Any, run: Callable[..., Awaitable[Any]] = in_a_thread) -> None:
         self.inner = inner
+        self.run = run
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         return await self.inner(dict(scope, user=await self.user(scope)), receive, send)
 
-    @staticmethod
-    async def user(scope: dict[str, Any]) -> Any:
+    async def user(self, scope: dict[str, Any]) -> Any:
         headers = dict(scope.get("headers") or [])
         auth = headers.get(b"authorization", b"").decode("latin-1")
         if auth.lower().startswith("token "):
-            return await _off_the_shared_thread(_user_for_token)(auth[6:].strip())
+            return await self.run(_user_for_token, key=auth[6:].strip())
         cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
         session_key = cookies.get(settings.SESSION_COOKIE_NAME)
         if session_key:
-            return await _off_the_shared_thread(_user_for_session)(session_key)
+            return await self.run(_user_for_session, session_key=session_key)
         return AnonymousUser()
 
 

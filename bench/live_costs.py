@@ -8,8 +8,8 @@ shows up here without the noise of a loaded machine (CPU time, not wall time).
     .venv/bin/python bench/live_costs.py --calls 500          # embedded SQLite
 
 A scratch database (tests.processes.scratch_database: created, migrated, dropped). Each
-call runs in this process as the consumer's worker thread runs it (games.consumers'
-database helpers), with no channel layer (the broadcast is built, not sent). Printed
+call runs in this process as a database worker process runs it (``games.workers.run``:
+the broadcast built and collected, not sent; the outcome pickled for the pipe). Printed
 per call: the median and p90 of this thread's CPU time, the median wall time, and the
 SQL statements (counted in a separate pass, as counting costs time itself).
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import random
 import statistics
 import sys
@@ -81,12 +82,12 @@ def run(count: int) -> None:
     from datetime import date
 
     from django.contrib.auth.models import AnonymousUser
-    from django.db import close_old_connections, connection
+    from django.db import connection
     from rest_framework.authtoken.models import Token
 
     from accounts import realtime
     from accounts.services import register_player
-    from games import consumers, services
+    from games import consumers, services, workers
     from games.models import Game
     from games.rules import get_variant
 
@@ -107,13 +108,10 @@ def run(count: int) -> None:
     games = [new_game() for _ in range(count // 4 + 2)]
 
     def in_worker(func: Callable[..., Any], **kwargs: Any) -> Callable[[], Any]:
-        # As games.consumers.db runs it: connections closed around each call.
+        # As a database worker process runs it (games/workers.py): broadcasts collected,
+        # not sent, and the outcome pickled for the pipe back to the server.
         def call() -> Any:
-            close_old_connections()
-            try:
-                return func(**kwargs)
-            finally:
-                close_old_connections()
+            return pickle.dumps(workers.run(func, kwargs))
 
         return call
 
@@ -150,8 +148,7 @@ def run(count: int) -> None:
     measure("player connect (_open)", [
         in_worker(consumers._open, game_id=target, user=users[0], channel_name="unused") for _ in range(count + 1)
     ])
-    lookup = getattr(realtime._user_for_token, "func", realtime._user_for_token)
-    measure("token lookup (websocket auth)", [in_worker(lookup, key=token) for _ in range(count + 1)])
+    measure("token lookup (websocket auth)", [in_worker(realtime._user_for_token, key=token) for _ in range(count + 1)])
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 
@@ -19,6 +20,9 @@ from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 from games import workers  # noqa: E402
 
+# With database worker processes, the socket's token or session is looked up there too.
+auth_lookups = {"run": functools.partial(workers.call, lane=workers.SOCKETS)} if workers.enabled() else {}
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
@@ -26,7 +30,7 @@ application = ProtocolTypeRouter(
         # same token as REST, in an "Authorization: Token ..." header. Foreign
         # origins are refused; clients that send no Origin (bots) pass.
         "websocket": browser_origin_validator(
-            WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns))
+            WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), **auth_lookups)
         ),
     }
 )

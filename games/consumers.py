@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import sys
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -37,10 +39,45 @@ GIL_SWITCH_SECONDS = float(os.environ.get("GIL_SWITCH_SECONDS", "0.001"))
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
 
+#: A game's observer count goes out at most this often from one server process.
+OBSERVER_COUNT_SECONDS = 0.25
 
-def notes_group(game_id: int, user_id: int) -> str:
-    """Every socket one player has open on one game: where their private notes go."""
-    return f"game-{game_id}-notes-{user_id}"
+logger = logging.getLogger(__name__)
+
+
+class ObserverCounts:
+    """The observer counts one event loop has to announce, one game at a time: the first
+    change starts a short wait, and the newest count when it ends goes out, once. The
+    crowd that comes with a new game (or goes with a finished one) makes one frame to
+    every socket, not one per observer: at full load those frames were a third of all
+    the frames the platform sent."""
+
+    def __init__(self) -> None:
+        self.newest: dict[int, int] = {}
+        self.sending: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
+
+    def announce(self, layer: Any, game_id: int, count: int) -> None:
+        if game_id not in self.newest:
+            task = asyncio.get_running_loop().create_task(self._send_soon(layer, game_id))
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
+        self.newest[game_id] = count
+
+    async def _send_soon(self, layer: Any, game_id: int) -> None:
+        await asyncio.sleep(OBSERVER_COUNT_SECONDS)
+        count = self.newest.pop(game_id)
+        try:
+            await layer.group_send(game_group(game_id), {"type": "game.observers", "count": count})
+        except Exception as exc:  # a count is no move: the next change or a sync corrects it
+            logger.warning("observer count not sent: %r", exc)
+
+
+_observer_counts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ObserverCounts] = weakref.WeakKeyDictionary()
+
+
+def observer_counts() -> ObserverCounts:
+    """This event loop's (each test has a loop of its own)."""
+    return _observer_counts.setdefault(asyncio.get_running_loop(), ObserverCounts())
 
 
 # -- database helpers (sync; called through db()) -----------------------------------------
@@ -181,8 +218,6 @@ class GameConsumer(SafeJsonConsumer):
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
-        if self.user.is_authenticated:
-            await self._join(notes_group(self.game_id, self.user.pk))
         frame, refusal = await db(_open)(game_id=self.game_id, user=self.user, channel_name=self.channel_name)
         if refusal is not None:  # no such game, or moderation's watch gates (games/observing.py)
             await self._leave_groups()
@@ -194,7 +229,7 @@ class GameConsumer(SafeJsonConsumer):
         self.last_ply = frame["ply"]
         await self.send_json(frame)
         if self.observing:
-            await self._announce_observers(frame["observers"])
+            self._announce_observers(frame["observers"])
 
     async def disconnect(self, code: int) -> None:
         LOCAL_CHANNELS.discard(self.channel_name)
@@ -245,9 +280,11 @@ class GameConsumer(SafeJsonConsumer):
     async def on_note(self, content: dict[str, Any]) -> None:
         text = await self._call(_save_note, text=content.get("text"))
         if text is not None:
-            # To the author's own sockets only (other tabs included); never the game group.
+            # To the author's own sockets (other tabs included), which pick it out of the
+            # game group's messages: no group of its own, so no second Redis subscription
+            # for every player's socket. No other socket ever sends it on (game_note).
             await self.channel_layer.group_send(
-                notes_group(self.game_id, self.user.pk), {"type": "game.note", "text": text}
+                game_group(self.game_id), {"type": "game.note", "author": self.user.pk, "text": text}
             )
 
     handlers: dict[str, Callable[[GameConsumer, dict[str, Any]], Any]] = {
@@ -291,7 +328,9 @@ class GameConsumer(SafeJsonConsumer):
         await self.send_json({"type": "observers", "count": event["count"]})
 
     async def game_note(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "note", "text": event["text"]})
+        """A player's private note: for that player's own sockets, and nobody else's."""
+        if self.seat is not None and self.user.is_authenticated and self.user.pk == event["author"]:
+            await self.send_json({"type": "note", "text": event["text"]})
 
     async def observer_kick(self, event: dict[str, Any]) -> None:
         """A moderator closed this observer's socket (games/observing.py)."""
@@ -319,12 +358,10 @@ class GameConsumer(SafeJsonConsumer):
         count = await db(services.observer_left)(
             game_id=self.game_id, channel_name=self.channel_name
         )
-        await self._announce_observers(count)
+        self._announce_observers(count)
 
-    async def _announce_observers(self, count: int) -> None:
-        await self.channel_layer.group_send(
-            game_group(self.game_id), {"type": "game.observers", "count": count}
-        )
+    def _announce_observers(self, count: int) -> None:
+        observer_counts().announce(self.channel_layer, self.game_id, count)
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""

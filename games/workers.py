@@ -274,14 +274,15 @@ def _running_workers() -> Workers:
 
 
 async def call(func: Callable[..., Any], lane: str, **kwargs: Any) -> Any:
-    """``func(**kwargs)`` (a game's call: ``game_id`` among them) in a worker; its
-    broadcasts sent from here. ``func`` must be a module-level function, its arguments
-    and result picklable."""
+    """``func(**kwargs)`` in a worker; its broadcasts sent from here. A game's call
+    names its ``game_id``: if the worker dies, the game's sockets resync. ``func`` must
+    be a module-level function, its arguments and result picklable."""
     try:
         return await _running_workers().submit(lane, func, kwargs)
     except WorkerDied:
         # Whatever it stored stays stored, but its broadcast may be gone: resync everyone.
-        await realtime.send_to_game_async(kwargs["game_id"], {"type": "game.resync"})
+        if "game_id" in kwargs:
+            await realtime.send_to_game_async(kwargs["game_id"], {"type": "game.resync"})
         raise ServiceError(
             "try-again", "The server lost track of that request; here is the current state."
         ) from None

@@ -4,6 +4,7 @@ and the real channel layer of the runtime (in-process, or Redis with REDIS_URL).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from datetime import timedelta
@@ -328,6 +329,22 @@ async def test_session_and_token_authentication_seat_the_user(make_player):
     assert (await bad.recv_type("error", skip=("observers", "update")))["code"] == "not-a-player"
     assert [m[:2] for m in await stored_moves(game_id)] == [(1, 0), (2, 1)]
     for sock in (browser, bot, bad):
+        await sock.close()
+
+
+async def test_a_crowd_of_observers_is_announced_once_with_the_newest_count(make_player, monkeypatch):
+    """games.consumers.ObserverCounts: observers arriving together make one "observers"
+    frame for everyone, not one each; a later change makes another."""
+    monkeypatch.setattr("games.consumers.OBSERVER_COUNT_SECONDS", 1.0)
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    crowd = await asyncio.gather(*(Socket.open(game_id) for _ in range(3)))
+    assert sorted(state["observers"] for _, state in crowd) == [1, 2, 3]
+    assert await s0.drain(1.5) == [{"type": "observers", "count": 3}]
+    await crowd[0][0].close()
+    assert await s0.drain(1.5) == [{"type": "observers", "count": 2}]
+    for sock in (s0, *(sock for sock, _ in crowd[1:])):
         await sock.close()
 
 
@@ -676,6 +693,35 @@ async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pa
             assert (await communicator.receive_json_from())["game"]["you"] == 0
             await communicator.disconnect()
     assert outcomes == {"bot, no origin": True, "own page": True, "foreign page": False}
+
+
+async def test_the_socket_user_is_looked_up_where_the_middleware_is_told_to(make_player):
+    """config/asgi.py hands the lookups to the database worker processes when there are
+    some: the middleware runs them only through the ``run`` it is given."""
+    from channels.routing import URLRouter
+
+    from accounts.realtime import WebsocketAuthMiddleware, in_a_thread
+    from config.routing import websocket_urlpatterns
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    looked_up = []
+
+    async def run(func, **kwargs):
+        looked_up.append((func.__name__, sorted(kwargs)))
+        return await in_a_thread(func, **kwargs)
+
+    stack = WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), run=run)
+    headers = [(b"authorization", f"Token {await token_for(p1)}".encode())]
+    communicator = WebsocketCommunicator(stack, f"/ws/games/{game_id}/", headers=headers)
+    assert (await communicator.connect())[0]
+    assert (await communicator.receive_json_from())["game"]["you"] == 1
+    await communicator.disconnect()
+    anonymous = WebsocketCommunicator(stack, f"/ws/games/{game_id}/")  # no token, no cookie: no lookup
+    assert (await anonymous.connect())[0]
+    assert (await anonymous.receive_json_from())["game"]["you"] is None
+    await anonymous.disconnect()
+    assert looked_up == [("_user_for_token", ["key"])]
 
 
 # -- the hot path's cost ----------------------------------------------------------------
