@@ -12,7 +12,6 @@ compare them field by field).
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,28 +56,13 @@ class Shape:
         return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
 
 
-#: Per database connection object (one per thread), per select list: the compiler and
-#: converters ``fetch`` applies. Working them out took a fifth of a move's CPU.
-_converters: weakref.WeakKeyDictionary[Any, dict[tuple[Shape, ...], tuple[Any, dict[int, Any]]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _converters_for(connection: Any, shapes: tuple[Shape, ...]) -> tuple[Any, dict[int, Any]]:
-    """The converters the ORM itself applies (JSON text, SQLite's dates and booleans)
-    to these columns, and the compiler that applies them."""
-    known = _converters.setdefault(connection, {})
-    if shapes not in known:
-        compiler = connection.ops.compiler("SQLCompiler")(Query(shapes[0].model), connection, DEFAULT_DB_ALIAS)
-        known[shapes] = compiler, compiler.get_converters([column for shape in shapes for column in shape.columns])
-    return known[shapes]
-
-
 def fetch(sql: str, params: Sequence[Any], shapes: Sequence[Shape]) -> list[list[Any]]:
     """The rows of ``sql``, whose select list is each shape's ``select()`` in turn, as
     one model instance per shape (None where a LEFT JOIN found no row)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    compiler, converters = _converters_for(connection, tuple(shapes))
+    # The converters the ORM itself applies (JSON text, SQLite's dates and booleans).
+    compiler = connection.ops.compiler("SQLCompiler")(Query(shapes[0].model), connection, DEFAULT_DB_ALIAS)
+    converters = compiler.get_converters([column for shape in shapes for column in shape.columns])
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
