@@ -47,26 +47,30 @@ logger = logging.getLogger(__name__)
 
 class ObserverCounts:
     """The observer counts one event loop has to announce, one game at a time: the first
-    change starts a short wait, and the newest count when it ends goes out, once. The
-    crowd that comes with a new game (or goes with a finished one) makes one frame to
-    every socket, not one per observer: at full load those frames were a third of all
-    the frames the platform sent."""
+    change starts a short wait, and when it ends the count is taken and goes out, once.
+    The crowd that comes with a new game (or goes with a finished one) makes one frame
+    to every socket, not one per observer: at full load those frames were a third of all
+    the frames the platform sent. Counted when sent, not taken from the changes: those
+    are counted concurrently and finish in any order, so the last to finish may not
+    hold the newest count."""
 
     def __init__(self) -> None:
-        self.newest: dict[int, int] = {}
+        self.due: set[int] = set()
         self.sending: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
 
-    def announce(self, layer: Any, game_id: int, count: int) -> None:
-        if game_id not in self.newest:
-            task = asyncio.get_running_loop().create_task(self._send_soon(layer, game_id))
-            self.sending.add(task)
-            task.add_done_callback(self.sending.discard)
-        self.newest[game_id] = count
+    def announce(self, layer: Any, game_id: int) -> None:
+        if game_id in self.due:
+            return
+        self.due.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._send_soon(layer, game_id))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
     async def _send_soon(self, layer: Any, game_id: int) -> None:
         await asyncio.sleep(OBSERVER_COUNT_SECONDS)
-        count = self.newest.pop(game_id)
+        self.due.discard(game_id)  # a change from now on makes another frame
         try:
+            count = await db(_observer_count)(game_id=game_id)
             await layer.group_send(game_group(game_id), {"type": "game.observers", "count": count})
         except Exception as exc:  # a count is no move: the next change or a sync corrects it
             logger.warning("observer count not sent: %r", exc)
@@ -178,6 +182,10 @@ def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any]
     return _state_frame(game=game, seat=seat, user=user, observers=observers), None
 
 
+def _observer_count(*, game_id: int) -> int:
+    return sql.count(Observer, "game", game_id)
+
+
 def _reload_state(*, game_id: int, seat: int | None, user: Any) -> dict[str, Any]:
     return _state_frame(game=selectors.load_game(game_id), seat=seat, user=user)
 
@@ -229,7 +237,7 @@ class GameConsumer(SafeJsonConsumer):
         self.last_ply = frame["ply"]
         await self.send_json(frame)
         if self.observing:
-            self._announce_observers(frame["observers"])
+            observer_counts().announce(self.channel_layer, self.game_id)
 
     async def disconnect(self, code: int) -> None:
         LOCAL_CHANNELS.discard(self.channel_name)
@@ -355,13 +363,8 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        count = await db(services.observer_left)(
-            game_id=self.game_id, channel_name=self.channel_name
-        )
-        self._announce_observers(count)
-
-    def _announce_observers(self, count: int) -> None:
-        observer_counts().announce(self.channel_layer, self.game_id, count)
+        await db(services.observer_left)(game_id=self.game_id, channel_name=self.channel_name)
+        observer_counts().announce(self.channel_layer, self.game_id)
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""

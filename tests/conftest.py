@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import pytest
@@ -57,6 +58,19 @@ def channel_layers_fresh():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+async def observer_counts_sent():
+    """Every observer count a test's sockets left to announce (games.consumers.
+    ObserverCounts sends them a moment later) is sent before the test's loop closes:
+    none is cut off half-way through its database call."""
+    yield
+    from games.consumers import observer_counts
+
+    pending = observer_counts().sending
+    if pending:
+        await asyncio.wait(pending, timeout=10)
 
 
 assert settings.configured

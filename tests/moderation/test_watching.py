@@ -13,7 +13,7 @@ from config.asgi import application
 from games.observing import CLOSE_KICKED, CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED
 from tests.games.test_consumers import ORIGIN, Socket, token_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("own_channel_layer")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("own_channel_layer", "observer_counts_sent")]
 
 
 async def connect(game_id: int, user: Any = None) -> WebsocketCommunicator:
