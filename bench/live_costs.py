@@ -143,7 +143,7 @@ def run(count: int) -> None:
         for name in observer_channels
     ])
     measure("observer disconnect (observer_left)", [
-        in_worker(services.observer_left, game_id=target, channel_name=name) for name in observer_channels
+        in_worker(services.observer_left, channel_name=name) for name in observer_channels
     ])
     measure("player connect (_open)", [
         in_worker(consumers._open, game_id=target, user=users[0], channel_name="unused") for _ in range(count + 1)

@@ -363,7 +363,7 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        await db(services.observer_left)(game_id=self.game_id, channel_name=self.channel_name)
+        await db(services.observer_left)(channel_name=self.channel_name)
         observer_counts().announce(self.channel_layer, self.game_id)
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:

@@ -798,9 +798,10 @@ def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
     return sql.count(Observer, "game", game_id)
 
 
-def observer_left(*, game_id: int, channel_name: str) -> int:
+def observer_left(*, channel_name: str) -> None:
+    """Forget a watching socket. Its game's sockets hear the new count from
+    ``games.consumers.ObserverCounts``, counted once for a burst of comings and goings."""
     sql.delete(Observer, "channel_name", channel_name)
-    return sql.count(Observer, "game", game_id)
 
 
 def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:

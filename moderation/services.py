@@ -175,7 +175,7 @@ def _remove_observers(observers: Iterable[Observer], message: str, code: str) ->
     """Forget the rows now (a dead socket's row goes too) and close the sockets after commit."""
     names = []
     for observer in observers:
-        game_services.observer_left(game_id=observer.game_id, channel_name=observer.channel_name)
+        game_services.observer_left(channel_name=observer.channel_name)
         names.append(observer.channel_name)
     transaction.on_commit(lambda: _close_sockets(names, message, code))
     return names
