@@ -37,24 +37,20 @@ def _user_for_session(*, session_key: str) -> Any:
     return get_user(SimpleNamespace(session=session))
 
 
-def _off_the_shared_thread(func: Any) -> Any:
-    """``func`` awaitable on a worker thread of the loop's pool, with Django's
-    connection handling around it. Channels' database_sync_to_async runs every call
-    of a process on ONE thread: each connect's lookup would queue behind every other."""
+async def in_a_thread(func: Callable[..., Any], **kwargs: Any) -> Any:
+    """How the middleware runs its lookups unless told otherwise: ``func(**kwargs)`` on a
+    worker thread of the loop's pool, with Django's connection handling around it.
+    Channels' database_sync_to_async runs every call of a process on ONE thread: each
+    connect's lookup would queue behind every other."""
 
-    def returning_connections(**kwargs: Any) -> Any:
+    def returning_connections() -> Any:
         close_old_connections()
         try:
             return func(**kwargs)
         finally:
             close_old_connections()
 
-    return sync_to_async(returning_connections, thread_sensitive=False)
-
-
-async def in_a_thread(func: Callable[..., Any], **kwargs: Any) -> Any:
-    """How the middleware runs its lookups unless told otherwise: on a worker thread."""
-    return await _off_the_shared_thread(func)(**kwargs)
+    return await sync_to_async(returning_connections, thread_sensitive=False)()
 
 
 class WebsocketAuthMiddleware:

@@ -102,7 +102,7 @@ if DATABASE_URL:
         DATABASES["default"]["OPTIONS"]["server_side_binding"] = env.bool("DB_SERVER_SIDE_BINDING", default=True)
         # Each server process runs its websockets' database calls in this many worker
         # processes of its own (games/workers.py); 0: in threads beside its event loop.
-        # Two held 60 games where threads held 35 (docs/benchmarks-live.md).
+        # Two held 75-90 games where threads held 50 (docs/benchmarks-live.md, fifth round).
         LIVE_DB_PROCESSES = env.int("LIVE_DB_PROCESSES", default=2)
 else:
     VAR_DIR.mkdir(exist_ok=True)
