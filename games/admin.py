@@ -23,7 +23,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.errors import ServiceError
 
-from . import services
+from . import ownership, services
 from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant, variant_slugs
 from .rules.describe import SEAT_NAMES, describe_options, preset, presets_for
@@ -151,7 +151,8 @@ class RuleSetForm(forms.ModelForm):
             initial=self.variant_slug,
             help_text="Choosing another rule set shows its house rules.",
             # The options are the variant's own: choosing another reloads the form.
-            widget=forms.Select(attrs={"onchange": "location.search = '?variant=' + encodeURIComponent(this.value)"}),
+            # (static/js/admin-reload.js: no inline handler, for the CSP)
+            widget=forms.Select(attrs={"data-reload-param": "variant"}),
         )
         if self.instance.pk is not None:
             self.fields["variant"].disabled = True
@@ -256,7 +257,7 @@ class RuleSetAdmin(admin.ModelAdmin):
     readonly_fields = ("in_words", "version_info")
 
     class Media:
-        js = HTMX
+        js = (*HTMX, "js/admin-reload.js")
 
     # -- the form ------------------------------------------------------------------
 
@@ -353,7 +354,8 @@ class RuleSetAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Older versions stay as they were: the games played under them refer to them.
-        if obj is not None and not obj.is_current:
+        # The current one is its keeper's, as in the API (games/ownership.py); others look.
+        if obj is not None and not (obj.is_current and ownership.may_revise(obj, request.user)):
             return False
         return super().has_change_permission(request, obj)
 

@@ -18,6 +18,7 @@ from django.db.models import Case, IntegerField, QuerySet, Value, When
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,7 +27,7 @@ from accounts.api import ErrorSerializer  # the platform's one error shape
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import observing, selectors, services
+from . import observing, ownership, selectors, services
 from .models import Game, PrivateNote, RuleSet
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -206,7 +207,7 @@ class RuleSetSerializer(serializers.ModelSerializer):
     class Meta:
         model = RuleSet
         fields = [
-            "id", "family", "version", "is_current", "name", "variant", "options", "decider",
+            "id", "family", "version", "is_current", "is_standard", "name", "variant", "options", "decider",
             "seconds_per_move", "seconds_per_game", "no_show_seconds",
             "match_format", "match_games", "next_first", "created_by", "created_at",
         ]  # fmt: skip
@@ -222,9 +223,13 @@ class RuleSetCreateSerializer(serializers.Serializer):
     decider = serializers.ChoiceField(
         choices=RuleSet.Decider.choices, required=False, help_text="How Player One is decided."
     )
-    seconds_per_move = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    seconds_per_game = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    no_show_seconds = serializers.IntegerField(required=False, min_value=0)
+    seconds_per_move = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=services.MAX_RULE_SECONDS
+    )
+    seconds_per_game = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=services.MAX_RULE_SECONDS
+    )
+    no_show_seconds = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_RULE_SECONDS)
     match_format = serializers.ChoiceField(
         choices=RuleSet.MatchFormat.choices, required=False, help_text="A single game, or a match."
     )
@@ -251,9 +256,20 @@ class VariantSerializer(serializers.Serializer):
 # -- views ----------------------------------------------------------------------------
 
 
+class ViewMetadata(SimpleMetadata):
+    """``OPTIONS``: the view's name, description and media types, without DRF's form
+    description of the body: these views pick a serializer per method, so DRF finds none
+    and fails (a 500); the request bodies are in the schema (/api/schema/)."""
+
+    def determine_actions(self, request: Request, view: Any) -> dict[str, Any]:
+        return {}
+
+
 class GamesAPIView(GenericAPIView):
     """Base of the games endpoints. Refusals (ServiceError, RuleError) become the one
     error shape, with their status, in config.api's exception handler."""
+
+    metadata_class = ViewMetadata
 
 
 def _load(game_id: int) -> Game:
@@ -552,7 +568,11 @@ class RuleSetDetailView(GamesAPIView):
 class RuleSetReviseView(GamesAPIView):
     @extend_schema(
         operation_id="rule_sets_revise",
-        summary="A new version of the set (games already made keep theirs); its author or staff only",
+        summary="A new version of the set (games already made keep theirs); its keeper only",
+        description=(
+            "A standard set (is_standard) is the platform's: superusers only. A club's set: that club's "
+            "organisers. Any other set: its author. Every revision is in the audit log."
+        ),
         request=RuleSetReviseSerializer,
         responses={
             201: RuleSetSerializer,
@@ -564,13 +584,10 @@ class RuleSetReviseView(GamesAPIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         rule_set = _rule_set_or_404(pk)
-        # Who may edit is a permission, not a rule of play: the services do not know it.
-        if not (
-            request.user.is_staff or (rule_set.created_by_id and rule_set.created_by_id == request.user.pk)
-        ):
-            raise exceptions.PermissionDenied(
-                "Only the author of a house-rule set can revise it.", code="not-the-author"
-            )
+        # The service refuses too; asked first so a refusal is a 403, before the body is judged.
+        refusal = ownership.revise_refusal(rule_set, request.user)
+        if refusal is not None:
+            raise exceptions.PermissionDenied(refusal.message, code=refusal.code)
         body = RuleSetReviseSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         revised = services.revise_rule_set(rule_set=rule_set, created_by=request.user, **body.validated_data)

@@ -51,11 +51,20 @@ class RuleSet(models.Model):
     seconds_per_game = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no game clock.")
     no_show_seconds = models.PositiveIntegerField(default=300, help_text="Grace period before a no-show forfeits.")
     is_current = models.BooleanField(default=True, editable=False)
+    # The platform's own rules for the variant (games/ownership.py): set only by
+    # services.standard_rule_set, never by a name a player can choose.
+    is_standard = models.BooleanField(default=False, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["family", "version"], name="one_row_per_rule_version")]
+        constraints = [
+            models.UniqueConstraint(fields=["family", "version"], name="one_row_per_rule_version"),
+            models.UniqueConstraint(
+                fields=["variant"], condition=models.Q(is_standard=True, is_current=True),
+                name="one_current_standard_rule_set_per_variant",
+            ),
+        ]
         ordering = ["name", "-version"]
 
     def __str__(self) -> str:

@@ -26,7 +26,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import realtime, selectors, signals, sql
+from . import ownership, realtime, selectors, signals, sql
 from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules import match as match_rules
@@ -39,6 +39,8 @@ from .rules.variants.ttt5.match import TTTMatch
 AI_PACE_SECONDS = 0.8
 #: The version an AI picks when it wins an official T-Tic-T-Tac-Toe match's classic game.
 AI_VERSION_CHOICE = "2.0"
+#: The longest clock or no-show grace period a rule set may have: 366 days.
+MAX_RULE_SECONDS = 366 * 24 * 3600
 
 
 # -- house-rule sets ----------------------------------------------------------------
@@ -66,13 +68,12 @@ def create_rule_set(
     match_games: int = 1,
     next_first: str = RuleSet.NextFirst.LOSER,
     created_by: User | None = None,
+    is_standard: bool = False,
 ) -> RuleSet:
+    """A new set, kept by ``created_by`` (None: the platform's; games/ownership.py).
+    ``is_standard`` only from standard_rule_set."""
     _check_match_fields(variant, match_format, match_games, next_first)
-    if decider not in RuleSet.Decider.values:
-        raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
-    for label, value in (("seconds per move", seconds_per_move), ("seconds per game", seconds_per_game)):
-        if value is not None and value <= 0:
-            raise ServiceError("bad-time-control", f"The {label} must be a positive number of seconds.")
+    _check_play_fields(decider, seconds_per_move, seconds_per_game, no_show_seconds)
     return RuleSet.objects.create(
         name=name,
         variant=variant,
@@ -85,7 +86,24 @@ def create_rule_set(
         match_games=match_games,
         next_first=next_first,
         created_by=created_by,
+        is_standard=is_standard,
     )
+
+
+def _check_play_fields(
+    decider: str, seconds_per_move: int | None, seconds_per_game: int | None, no_show_seconds: int
+) -> None:
+    if decider not in RuleSet.Decider.values:
+        raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
+    checks = [("no-show grace period", no_show_seconds, 0)]
+    checks += [(label, value, 1) for label, value in (("seconds per move", seconds_per_move),
+                                                     ("seconds per game", seconds_per_game)) if value is not None]
+    for label, value, least in checks:
+        # A bound of our own, well inside the database's integer column.
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MAX_RULE_SECONDS:
+            raise ServiceError(
+                "bad-time-control", f"The {label} is a whole number of seconds from {least} to {MAX_RULE_SECONDS}."
+            )
 
 
 def _check_match_fields(variant: str, match_format: str, match_games: int, next_first: str) -> None:
@@ -101,9 +119,17 @@ def _check_match_fields(variant: str, match_format: str, match_games: int, next_
 
 @transaction.atomic
 def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **changes: Any) -> RuleSet:
-    """A new version of the set; games already started keep the version they used."""
+    """A new version of the set; games already started keep the version they used.
+
+    Only the set's keeper may (games/ownership.py): ``created_by`` None is the
+    platform itself (a command). Every revision is told to the recorders (the audit
+    log) in this transaction.
+    """
     current = RuleSet.objects.select_for_update().filter(family=rule_set.family).order_by("-version").first()
     assert current is not None
+    keeper = ownership.keeper_of(current)
+    if created_by is not None and not keeper.may_revise(created_by):
+        raise ServiceError(keeper.refusal.code, keeper.refusal.message)
     fields = {
         "name": current.name,
         "variant": current.variant,
@@ -120,22 +146,37 @@ def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **chan
     if unknown:
         raise ServiceError("bad-field", f"A rule set has no field {sorted(unknown)[0]!r}.")
     fields.update(changes)
+    if fields["variant"] != current.variant:
+        # Games, sections and the standard set of each variant rely on it.
+        raise ServiceError("variant-fixed", "A rule set keeps its variant; create a new set for another one.")
     _check_match_fields(fields["variant"], fields["match_format"], fields["match_games"], fields["next_first"])
+    _check_play_fields(fields["decider"], fields["seconds_per_move"], fields["seconds_per_game"],
+                       fields["no_show_seconds"])
     fields["options"] = validate_rule_options(variant=fields["variant"], options=fields["options"])
     RuleSet.objects.filter(family=current.family).update(is_current=False)
-    return RuleSet.objects.create(
-        family=current.family, version=current.version + 1, created_by=created_by, is_current=True, **fields
+    revised = RuleSet.objects.create(
+        family=current.family, version=current.version + 1, created_by=created_by, is_current=True,
+        is_standard=current.is_standard, **fields
     )
+    ownership.revised(current, revised, created_by, keeper)
+    return revised
 
 
 def standard_rule_set(variant: str) -> RuleSet:
-    """The variant's standard rules (the text's own), created on first use."""
+    """The variant's standard rules (the text's own), created on first use. Found by
+    its mark, never by its name: anyone may call a set of theirs "Standard classic"."""
     try:
         get_variant(variant)
     except RuleError as err:
         raise ServiceError(err.code, err.message) from err
-    rule_set = RuleSet.objects.filter(name=f"Standard {variant}", variant=variant, is_current=True).first()
-    return rule_set or create_rule_set(name=f"Standard {variant}", variant=variant)
+    rule_set = RuleSet.objects.filter(is_standard=True, variant=variant, is_current=True).first()
+    if rule_set is not None:
+        return rule_set
+    try:
+        with transaction.atomic():
+            return create_rule_set(name=f"Standard {variant}", variant=variant, is_standard=True)
+    except IntegrityError:  # another request made it first (one current standard set per variant)
+        return RuleSet.objects.get(is_standard=True, variant=variant, is_current=True)
 
 
 # -- creating and joining games -----------------------------------------------------

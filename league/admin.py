@@ -49,9 +49,14 @@ class RatingAdjustForm(forms.ModelForm):
         return data
 
 
-@admin.action(description="Recompute every rating from the game log (Celery task)")
+def _is_superuser(request) -> bool:
+    # A recompute rewrites every rating of every club: no club role reaches it.
+    return request.user.is_active and request.user.is_superuser
+
+
+@admin.action(description="Recompute every rating from the game log (Celery task)", permissions=["recompute"])
 def recompute_all_ratings(modeladmin, request, queryset) -> HttpResponseRedirect:
-    """Run the full recompute as a Celery task and show its progress live."""
+    """Run the full recompute as a Celery task and show its progress live (superusers)."""
     run = rating_services.queue_recompute(requested_by=request.user)
     modeladmin.message_user(request, f"Recompute {run.pk} queued.", messages.SUCCESS)
     return HttpResponseRedirect(reverse("admin:league_recomputerun_change", args=[run.pk]))
@@ -67,6 +72,9 @@ class RatingAdmin(admin.ModelAdmin):
                        "established", "reached_2400", "provisional", "updated_at")
     fields = readonly_fields + ("new_rating", "reason")
     actions = [recompute_all_ratings]
+
+    def has_recompute_permission(self, request) -> bool:
+        return _is_superuser(request)
 
     def has_add_permission(self, request) -> bool:
         return False  # ratings come from games; adjust an existing one instead
@@ -116,8 +124,14 @@ class RecomputeRunAdmin(admin.ModelAdmin):
         url = reverse("league:recompute-progress", args=[obj.pk])
         return format_html('<div hx-get="{}" hx-trigger="load" hx-swap="outerHTML">…</div>', url)
 
+    def has_recompute_permission(self, request) -> bool:
+        return _is_superuser(request)
+
+    def has_add_permission(self, request) -> bool:
+        return _is_superuser(request)  # adding one queues a recompute
+
     def has_change_permission(self, request, obj=None) -> bool:
-        return obj is None
+        return obj is None and _is_superuser(request)
 
     def save_model(self, request, obj, form, change) -> None:
         if not change:

@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django_celery_beat import models as beat_models
 
 from accounts.errors import ServiceError
+from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
 from games.models import Game, Observer, RuleSet
 from league.models import Club
@@ -138,13 +139,12 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 
     @admin.display(description="Kept by")
     def owner(self, rule_set: RuleSet) -> str:
-        owner = selectors.club_of_rule_set(rule_set)
-        return str(owner) if owner else "The platform"
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and not selectors.is_organiser(request.user, selectors.club_of_rule_set(obj)):
-            return False  # arbiters look; organisers edit
-        return super().has_change_permission(request, obj)
+        keeper = ownership.keeper_of(rule_set)
+        if keeper.kind == ownership.CLUB:
+            return str(keeper.club)
+        if keeper.kind == ownership.PLAYER:
+            return "Its author (a player's own set)"
+        return "The platform (its standard set)" if rule_set.is_standard else "The platform"
 
     def save_rule_set(self, request: HttpRequest, form: Any, rule_set: RuleSet | None) -> RuleSet:
         club = form.cleaned_data.get("club") if rule_set is None else None

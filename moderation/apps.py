@@ -10,11 +10,15 @@ class ModerationConfig(AppConfig):
         from django.db.models.signals import post_delete, post_migrate, post_save
 
         from games.observing import register_watch_gate
+        from games.ownership import register_claim, register_recorder
         from league.models import ClubMembership
 
-        from . import signals, watching
+        from . import selectors, services, signals, watching
 
         register_watch_gate("moderation", watching.watch_gate)
+        # A club's house-rule sets are its organisers' to revise; every revision is audited.
+        register_claim("moderation", selectors.claim_rule_set)
+        register_recorder("moderation", services.record_rule_set_revision)
         # A club role of organiser, arbiter or owner opens the console; losing it closes it.
         post_save.connect(signals.on_membership_changed, sender=ClubMembership,
                           dispatch_uid="moderation.membership_saved")

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.models import Game, Observer, RuleSet
+from games.ownership import CLUB, Keeper, Refusal
 from league.models import Club, ClubMembership, Section
 
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
@@ -44,6 +45,19 @@ def place_of_game(game: Game) -> GamePlace:
 def club_of_rule_set(rule_set: RuleSet) -> Club | None:
     owner = ClubRuleSet.objects.select_related("club").filter(family=rule_set.family).first()
     return owner.club if owner else None
+
+
+def claim_rule_set(rule_set: RuleSet) -> Keeper | None:
+    """games/ownership.py's claim: a club's set is kept by that club's organisers."""
+    club = club_of_rule_set(rule_set)
+    if club is None:
+        return None
+    return Keeper(
+        kind=CLUB,
+        may_revise=lambda user: is_organiser(user, club),
+        refusal=Refusal("not-an-organiser", f"Only the organisers of {club} can revise this house-rule set."),
+        club=club,
+    )
 
 
 def moderated_clubs(user: Any, *, roles: tuple[str, ...] = CONSOLE_ROLES) -> QuerySet[Club] | None:

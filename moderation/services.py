@@ -19,13 +19,13 @@ from accounts.models import User
 from games import services as game_services
 from games.models import Game, Observer, RuleSet
 from games.observing import kick_message
+from games.ownership import Keeper
 from league.models import Club, ClubMembership, Section, Tournament
 
 from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
 from .selectors import (
     CONSOLE_ROLES,
     ORGANISER_ROLES,
-    club_of_rule_set,
     is_club_moderator,
     is_organiser,
     place_of_game,
@@ -90,20 +90,28 @@ def save_house_rules(
     stays with the club that owns the family. The engine validates the options; its
     message comes back as a ServiceError and nothing is saved.
     """
-    if rule_set is None:
-        _require_organiser(actor, club)
-        saved = game_services.create_rule_set(created_by=actor, **fields)
-        if club is not None:
-            ClubRuleSet.objects.create(family=saved.family, club=club)
-        action = "rules.create"
-    else:
-        club = club_of_rule_set(rule_set)
-        _require_organiser(actor, club)
-        saved = game_services.revise_rule_set(rule_set=rule_set, created_by=actor, **fields)
-        action = "rules.revise"
-    record(actor=actor, action=action, target=saved, club=club,
-           details={"variant": saved.variant, "version": saved.version, "options": saved.options})
+    if rule_set is not None:
+        # games checks the keeper (games/ownership.py) and the audit entry comes from
+        # record_rule_set_revision, as for a revision through the API.
+        return game_services.revise_rule_set(rule_set=rule_set, created_by=actor, **fields)
+    _require_organiser(actor, club)
+    # No author: a set without a club is the platform's (superusers), not its creator's.
+    saved = game_services.create_rule_set(created_by=actor if club is not None else None, **fields)
+    if club is not None:
+        ClubRuleSet.objects.create(family=saved.family, club=club)
+    record(actor=actor, action="rules.create", target=saved, club=club, details=_rule_details(saved))
     return saved
+
+
+def _rule_details(rule_set: RuleSet) -> dict[str, Any]:
+    return {"variant": rule_set.variant, "version": rule_set.version, "options": rule_set.options}
+
+
+def record_rule_set_revision(before: RuleSet, after: RuleSet, actor: User | None, keeper: Keeper) -> None:
+    """games/ownership.py's recorder: every revision of a house-rule set, whoever keeps
+    it and wherever it was made (API, console, command), goes into the audit log."""
+    record(actor=actor, action="rules.revise", target=after, club=keeper.club,
+           details={**_rule_details(after), "kept_by": keeper.kind, "previous": before.pk})
 
 
 # -- observer policies -----------------------------------------------------------------
