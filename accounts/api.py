@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from . import services
 from .errors import ServiceError
+from .limits import LockedOut, lockout_wait
 from .models import Profile
 
 
@@ -20,13 +21,23 @@ class ErrorSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class CountryCodeField(CountryField):
+    """A country as text, its code or name. django-countries' own field takes ``{}``,
+    ``[]`` or ``0`` for "no country" and stores a blank one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not data.strip():
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 class SignUpSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{1,150}$")
+    username = serializers.CharField(max_length=150, validators=[services.validate_username])
     password = serializers.CharField(write_only=True)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     display_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=60)
     date_of_birth = serializers.DateField()
-    country = CountryField()
+    country = CountryCodeField()
     guardian_name = serializers.CharField(required=False, allow_blank=True, default="")
     guardian_email = serializers.EmailField(required=False, allow_blank=True, default="")
 
@@ -35,7 +46,8 @@ class ProfileSerializer(serializers.Serializer):
     username = serializers.CharField(source="user.username", read_only=True)
     display_name = serializers.CharField(max_length=60, required=False)
     date_of_birth = serializers.DateField(read_only=True)
-    country = CountryField(required=False)
+    # Blank only on the way out: a profile made without one (a superuser's) has none.
+    country = CountryCodeField(required=False, allow_blank=True)
     can_play = serializers.SerializerMethodField()
 
     def get_can_play(self, profile) -> bool:
@@ -43,7 +55,8 @@ class ProfileSerializer(serializers.Serializer):
 
 
 class LoginSerializer(serializers.Serializer):
-    username = serializers.CharField()
+    # No username is longer; a longer one would not fit django-axes' record of the failure.
+    username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True)
 
 
@@ -57,14 +70,19 @@ def error_response(err: ServiceError, status_code: int = status.HTTP_400_BAD_REQ
 
 class SignUpView(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "signup"  # per address (accounts/limits.py)
 
     @extend_schema(request=SignUpSerializer, responses={201: ProfileSerializer, 400: ErrorSerializer})
     def post(self, request):
         serializer = SignUpSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         try:
             registration = services.register_player(
-                **serializer.validated_data, consent_url_base=request.build_absolute_uri("/")
+                **data,
+                # The same age screen as the page: a refused answer stays refused when re-sent.
+                screen=services.age_screen_for(request, username=data["username"], email=data["email"]),
+                consent_url_base=request.build_absolute_uri("/"),
             )
         except ServiceError as err:
             return error_response(err)
@@ -77,12 +95,16 @@ class LoginView(APIView):
     """Exchange a username and password for the API token (also used on websockets)."""
 
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "login"  # per address, beside the per-account lockout below
 
     @extend_schema(request=LoginSerializer, responses={200: TokenSerializer, 400: ErrorSerializer})
     def post(self, request):
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        # The request goes along so django-axes counts the failure and can lock it out.
         user = authenticate(request, **serializer.validated_data)
+        if getattr(request, "axes_locked_out", False):
+            raise LockedOut(lockout_wait(request))
         if user is None:
             return error_response(ServiceError("invalid-credentials", "Wrong username or password."))
         token, _ = Token.objects.get_or_create(user=user)

@@ -4,9 +4,14 @@ from django import forms
 from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField
 
+from . import services
+
 
 class SignUpForm(forms.Form):
-    username = forms.CharField(max_length=150, help_text="Letters, digits and @/./+/-/_ only.")
+    username = forms.CharField(
+        max_length=150, validators=[services.validate_username],
+        help_text="Letters, digits and @/./+/-/_ only.",
+    )
     display_name = forms.CharField(max_length=60, required=False, help_text="The name others see. Optional.")
     email = forms.EmailField(required=False)
     password = forms.CharField(widget=forms.PasswordInput, min_length=8)

@@ -1,12 +1,40 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import models
+from django.utils.deconstruct import deconstructible
 from django_countries.fields import CountryField
+
+
+@deconstructible
+class UsernameValidator(UnicodeUsernameValidator):
+    """The one rule for usernames: the sign-up page, the API, the admin and the service
+    all use it (through the field, or accounts.services.validate_username).
+
+    Letters, digits and @/./+/-/_ as Django's own rule, so a name is always one URL path
+    segment (player pages, calendars); and at least one letter or digit, since "." and
+    ".." would be read as steps in a path.
+    """
+
+    regex = r"^(?=.*[^\W_])[\w.@+-]+\Z"
+    message = (
+        "Enter a valid username: letters, digits and @/./+/-/_ only, with at least one letter or digit."
+    )
 
 
 class User(AbstractUser):
     """The login. Custom from the first migration so it can grow without pain."""
+
+    username_validator = UsernameValidator()
+    username = models.CharField(
+        "username",
+        max_length=150,
+        unique=True,
+        help_text="Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
+        validators=[username_validator],
+        error_messages={"unique": "A user with that username already exists."},
+    )
 
     @property
     def name(self) -> str:
@@ -50,3 +78,24 @@ class GuardianConsent(models.Model):
     @property
     def is_granted(self) -> bool:
         return self.granted_at is not None and self.revoked_at is None
+
+
+class AgeScreenAnswer(models.Model):
+    """An answer to the sign-up age screen that needed a guardian's consent, remembered
+    under one key naming who gave it (their session, browser, device, username or
+    e-mail) until ``expires_at``: a later answer from the same key that would need no
+    guardian is replaced by this one (accounts.services.screen_age). One row per key;
+    the key is an HMAC, so no address or IP is stored in clear."""
+
+    key = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=16)
+    date_of_birth = models.DateField()
+    country = CountryField()
+    answered_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = "age screen answer"
+
+    def __str__(self) -> str:
+        return f"{self.kind} answer of {self.answered_at:%Y-%m-%d %H:%M}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
@@ -13,10 +14,11 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from . import age
 from .errors import ServiceError
-from .models import GuardianConsent, Profile, User
+from .models import AgeScreenAnswer, GuardianConsent, Profile, User
 
 CONSENT_SALT = "accounts.guardian-consent"
 CONSENT_MAX_AGE = 60 * 60 * 24 * 14  # a guardian's link works for two weeks
@@ -38,7 +40,112 @@ def check_service_access(*, date_of_birth: date, country: str, today: date | Non
     return age.service_access(date_of_birth, country, today)
 
 
-@transaction.atomic
+def validate_username(username: str) -> None:
+    """The one rule for usernames, as the sign-up page, the API, the admin and
+    register_player apply it: the user model's own field validators (letters, digits
+    and @/./+/-/_, at least one letter or digit, 150 at most) on the name as it is
+    stored. Raises Django's ValidationError, so forms and serializers can use it as is."""
+    User._meta.get_field("username").clean(User.normalize_username(username), None)
+
+
+def normalised_email(address: str) -> str:
+    """An address as a mailbox: case-folded, without a +tag (which most providers
+    deliver to the same mailbox), and Gmail's dots dropped. Only for comparing."""
+    local, at, domain = address.strip().casefold().rpartition("@")
+    if not at:
+        return address.strip().casefold()
+    local = local.split("+", 1)[0]
+    if domain in ("gmail.com", "googlemail.com"):
+        local, domain = local.replace(".", ""), "gmail.com"
+    return f"{local}@{domain}"
+
+
+# -- the age screen ---------------------------------------------------------------------
+#
+# The date of birth is asked neutrally (no hint of any cut-off), and the first answer
+# that needs a guardian's consent is remembered under every key that names who gave
+# it: their session, their browser (a signed cookie), their device (client address
+# and user agent, briefly), the username and the e-mail tried. A later answer from any
+# of those keys that would need no guardian is replaced by the first one, so typing
+# another date or country, deleting a cookie or re-sending the API request does not
+# open an account. Someone on a fresh device, with new names and a false date from
+# the start, is not caught: no neutral screen can catch that (docs/security.md).
+
+
+@dataclass(frozen=True)
+class AgeScreen:
+    """Who is answering the age screen, as far as the server can tell: (kind, value)
+    keys, each remembered for settings.AGE_SCREEN_SECONDS[kind]."""
+
+    keys: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ScreenedAnswer:
+    date_of_birth: date
+    country: str
+    decision: age.AccessDecision
+    remembered: bool  # the first answer replaced the one given now
+
+
+def age_screen_for(request: Any, *, username: str = "", email: str = "", browser_id: str = "") -> AgeScreen:
+    """The keys of a sign-up request (a page's or the API's). A page makes sure it has a
+    session before asking, and passes its browser cookie's id."""
+    from .limits import client_ip  # the same client address as every abuse limit
+
+    keys = []
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        keys.append(("session", session.session_key))
+    if browser_id:
+        keys.append(("browser", browser_id))
+    keys.append(("device", f"{client_ip(request) or ''}|{request.META.get('HTTP_USER_AGENT', '')}"))
+    if username:
+        keys.append(("username", User.normalize_username(username).casefold()))
+    if email:
+        keys.append(("email", normalised_email(email)))
+    return AgeScreen(keys=tuple(keys))
+
+
+def _screen_key(kind: str, value: str) -> str:
+    return salted_hmac("accounts.age-screen", f"{kind}:{value}", algorithm="sha256").hexdigest()
+
+
+def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: date | None = None) -> ScreenedAnswer:
+    """Apply the age screen to an answer; see the comment above. Called outside the
+    account's transaction, so a refusal raised after it does not undo what it remembered."""
+    decision = check_service_access(date_of_birth=date_of_birth, country=country, today=today)
+    now = timezone.now()
+    keys = {_screen_key(kind, value): kind for kind, value in screen.keys}
+    if keys:  # answers past their time are children's data kept for nothing
+        AgeScreenAnswer.objects.filter(expires_at__lte=now).delete()
+    first = (
+        AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now).order_by("answered_at", "pk").first()
+    )
+    remembered = False
+    answered_at: datetime = now
+    if first is not None and not decision.needs_guardian_consent:
+        first_decision = check_service_access(
+            date_of_birth=first.date_of_birth, country=first.country.code, today=today
+        )
+        if first_decision.needs_guardian_consent:  # still (a birthday may have passed since)
+            date_of_birth, country, decision = first.date_of_birth, first.country.code, first_decision
+            answered_at, remembered = first.answered_at, True
+    if decision.needs_guardian_consent and keys:
+        seconds = settings.AGE_SCREEN_SECONDS
+        AgeScreenAnswer.objects.bulk_create(
+            [
+                AgeScreenAnswer(
+                    key=key, kind=kind, date_of_birth=date_of_birth, country=country,
+                    answered_at=answered_at, expires_at=now + timedelta(seconds=seconds[kind]),
+                )
+                for key, kind in keys.items()
+            ],
+            ignore_conflicts=True,  # a key already answered keeps its first answer
+        )
+    return ScreenedAnswer(date_of_birth, country, decision, remembered)
+
+
 def register_player(
     *,
     username: str,
@@ -49,6 +156,7 @@ def register_player(
     country: str,
     guardian_name: str = "",
     guardian_email: str = "",
+    screen: AgeScreen | None = None,
     today: date | None = None,
     consent_url_base: str = "",
     notify_guardian: bool = True,
@@ -57,10 +165,42 @@ def register_player(
 
     Below the country's digital-consent age the account is created inactive and a
     guardian is asked to confirm by e-mail; without a guardian's details it is refused.
+    Sign-ups from outside (the page, the API) pass their ``screen`` (age_screen_for):
+    the age screen may then replace the date and country given (screen_age).
     """
-    decision = check_service_access(date_of_birth=date_of_birth, country=country, today=today)
-    if decision.needs_guardian_consent and not (guardian_name and guardian_email):
-        raise ServiceError("guardian-consent-required", decision.reason)
+    screened = screen_age(screen=screen or AgeScreen(), date_of_birth=date_of_birth, country=country, today=today)
+    date_of_birth, country, decision = screened.date_of_birth, screened.country, screened.decision
+    if decision.needs_guardian_consent:
+        reason = decision.reason
+        if screened.remembered:
+            reason = (
+                "A date of birth was already given for this sign-up, on this device or under this name "
+                "or address, and that first answer stands. " + reason
+            )
+        if not (guardian_name and guardian_email):
+            raise ServiceError("guardian-consent-required", reason)
+        if email and normalised_email(email) == normalised_email(guardian_email):
+            raise ServiceError(
+                "guardian-email-is-players",
+                "The parent's or guardian's e-mail must be their own, not the one you sign up with.",
+            )
+    try:
+        validate_username(username)
+    except ValidationError as exc:
+        raise ServiceError("invalid-username", " ".join(exc.messages)) from exc
+    return _create_player(
+        username=username, password=password, email=email, display_name=display_name,
+        date_of_birth=date_of_birth, country=country, active=not decision.needs_guardian_consent,
+        guardian_name=guardian_name, guardian_email=guardian_email,
+        consent_url_base=consent_url_base, notify_guardian=notify_guardian,
+    )
+
+
+@transaction.atomic
+def _create_player(
+    *, username: str, password: str, email: str, display_name: str, date_of_birth: date, country: str,
+    active: bool, guardian_name: str, guardian_email: str, consent_url_base: str, notify_guardian: bool,
+) -> Registration:
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError("username-taken", "That username is taken; please choose another.")
     try:
@@ -68,22 +208,20 @@ def register_player(
     except ValidationError as exc:
         raise ServiceError("weak-password", " ".join(exc.messages)) from exc
     try:
-        user = User.objects.create_user(
-            username=username, password=password, email=email, is_active=not decision.needs_guardian_consent
-        )
+        user = User.objects.create_user(username=username, password=password, email=email, is_active=active)
     except IntegrityError as exc:  # a concurrent sign-up took the name
         raise ServiceError("username-taken", "That username is taken; please choose another.") from exc
     Profile.objects.create(
         user=user, display_name=display_name or username, date_of_birth=date_of_birth, country=country
     )
     consent = None
-    if decision.needs_guardian_consent:
+    if not active:
         consent = GuardianConsent.objects.create(
             user=user, guardian_name=guardian_name, guardian_email=guardian_email
         )
         if notify_guardian:
             transaction.on_commit(lambda: _send_consent_request(consent, consent_url_base))
-    return Registration(user=user, needs_guardian_consent=decision.needs_guardian_consent, consent=consent)
+    return Registration(user=user, needs_guardian_consent=not active, consent=consent)
 
 
 def consent_token(consent: GuardianConsent) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
+import secrets
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -16,8 +17,8 @@ from . import services
 from .errors import ServiceError
 from .forms import GuardianForm, ProfileForm, SignUpForm
 
-#: Once a date of birth below the consent age was entered, this browser keeps it:
-#: a refused person cannot go back and type another date.
+#: A signed random id naming this browser to the age screen (accounts.services.screen_age):
+#: one of its keys, beside the session. It holds no date; deleting it does not help.
 AGE_GATE_COOKIE = "ttt_age_gate"
 AGE_GATE_SALT = "accounts.age-gate"
 AGE_GATE_MAX_AGE = 60 * 60 * 24 * 365
@@ -35,66 +36,72 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def _remembered_birth(request: HttpRequest) -> tuple[date, str] | None:
-    raw = request.get_signed_cookie(AGE_GATE_COOKIE, default=None, salt=AGE_GATE_SALT, max_age=AGE_GATE_MAX_AGE)
-    if not raw:
-        return None
-    try:
-        born, country = raw.split("|", 1)
-        return date.fromisoformat(born), country
-    except ValueError:
-        return None
+def _browser_id(request: HttpRequest) -> tuple[str, bool]:
+    """This browser's age-screen id, and whether it is new (to be set as a cookie)."""
+    known = request.get_signed_cookie(AGE_GATE_COOKIE, default="", salt=AGE_GATE_SALT, max_age=AGE_GATE_MAX_AGE)
+    return (known, False) if known else (secrets.token_urlsafe(24), True)
+
+
+def _keep_session(request: HttpRequest) -> None:
+    """Give the browser a session before the answer, so the answer is remembered under it."""
+    request.session["signup_started"] = True
+    if request.session.session_key is None:
+        request.session.save()
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    remembered = _remembered_birth(request)
     form = SignUpForm(request.POST or None)
     guardian_form = GuardianForm(request.POST or None) if "guardian_name" in request.POST else GuardianForm()
     context = {"form": form, "guardian_form": guardian_form, "needs_guardian": False, "reason": ""}
+    response = None
+    browser_id, new_browser = _browser_id(request)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        born, country = (data["date_of_birth"], data["country"])
-        if remembered:
-            born, country = remembered  # the first date entered in this browser stands
         guardian = guardian_form.cleaned_data if guardian_form.is_bound and guardian_form.is_valid() else {}
+        _keep_session(request)
         try:
             registration = services.register_player(
                 username=data["username"],
                 password=data["password"],
                 email=data["email"],
                 display_name=data["display_name"],
-                date_of_birth=born,
-                country=country,
+                date_of_birth=data["date_of_birth"],
+                country=data["country"],
                 guardian_name=guardian.get("guardian_name", ""),
                 guardian_email=guardian.get("guardian_email", ""),
+                screen=services.age_screen_for(
+                    request, username=data["username"], email=data["email"], browser_id=browser_id
+                ),
                 consent_url_base=request.build_absolute_uri("/"),
             )
         except ServiceError as err:
-            if err.code == "guardian-consent-required":
+            if err.code in ("guardian-consent-required", "guardian-email-is-players"):
                 context.update(needs_guardian=True, reason=err.message)
-                response = render(request, "accounts/signup.html", context, status=200)
-                response.set_signed_cookie(
-                    AGE_GATE_COOKIE,
-                    f"{born.isoformat()}|{country}",
-                    salt=AGE_GATE_SALT,
-                    max_age=AGE_GATE_MAX_AGE,
-                    httponly=True,
-                    samesite="Lax",
-                )
-                return response
-            form.add_error(None, err.message)
+            else:
+                form.add_error(None, err.message)
         else:
             if registration.needs_guardian_consent:
-                return render(request, "accounts/consent_requested.html", {"registration": registration})
-            login(request, registration.user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome, {registration.user.name}!")
-            return redirect("home")
-    if remembered and not context["needs_guardian"]:
-        context["remembered"] = True
-    return render(request, "accounts/signup.html", context)
+                response = render(request, "accounts/consent_requested.html", {"registration": registration})
+            else:
+                login(request, registration.user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome, {registration.user.name}!")
+                response = redirect("home")
+    if response is None:
+        response = render(request, "accounts/signup.html", context)
+    if new_browser and request.method == "POST":
+        response.set_signed_cookie(
+            AGE_GATE_COOKIE,
+            browser_id,
+            salt=AGE_GATE_SALT,
+            max_age=AGE_GATE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        )
+    return response
 
 
 @require_http_methods(["GET", "POST"])

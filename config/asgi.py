@@ -8,7 +8,9 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+# The servers (uvicorn, Celery) default to production, which refuses to start without
+# its own key and hosts; manage.py and `./dev run` choose the dev settings.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 # Django must be set up before anything imports models.
 django_asgi_app = get_asgi_application()

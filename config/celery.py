@@ -6,7 +6,9 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+# The servers (uvicorn, Celery) default to production, which refuses to start without
+# its own key and hosts; manage.py and `./dev run` choose the dev settings.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("ttt")
 app.config_from_object("django.conf:settings", namespace="CELERY")

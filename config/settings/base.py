@@ -12,6 +12,7 @@ Two runtimes, one code base:
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -22,7 +23,11 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-secret-key-change-me-in-production-0123456789")
+# No usable default: production requires DJANGO_SECRET_KEY (production.py); the local
+# demo makes a random key of its own in var/ (dev.py), the tests one per run (test.py).
+# Keys that were ever in the repository sign nothing anywhere: anyone can read them.
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
+COMMITTED_SECRET_KEYS = frozenset({"dev-only-secret-key-change-me-in-production-0123456789"})
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
@@ -39,10 +44,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us (no CDN)
     "django_htmx",
     "template_partials",
     "django_countries",
     "django_celery_beat",
+    "axes",  # failed-login lockout (docs/security.md, "Abuse limits")
     # ours, bottom layer first
     "accounts",
     "games",
@@ -52,6 +59,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # On every response, static files and refusals too (docs/security.md, "Headers and assets").
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Before anything looks a path, header or cookie up (docs/security.md, "Bad input").
+    "config.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the "try again in N minutes" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -126,12 +140,46 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out log-in before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The sign-up age screen (docs/security.md, "The age gate"): how long an answer that
+# needed a guardian is remembered under each key naming who gave it. The device (client
+# address + browser) can be shared by strangers behind one router: kept short.
+AGE_SCREEN_SECONDS = {
+    "session": 60 * 60 * 24 * 14,
+    "browser": 60 * 60 * 24 * 365,
+    "username": 60 * 60 * 24 * 30,
+    "email": 60 * 60 * 24 * 30,
+    "device": env.int("AGE_SCREEN_DEVICE_SECONDS", default=60 * 60),
+}
+
+# -- abuse limits (docs/security.md, "Abuse limits") --------------------------------
+# Reverse proxies in front of the server that append to X-Forwarded-For: the client's
+# address is taken that many places from the right; 0: REMOTE_ADDR, the header ignored
+# (otherwise anyone could pick their own address and dodge every per-address limit).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# Failed log-ins (page, API, admin) by django-axes, counted per username AND address:
+# a guesser gets AXES_FAILURE_LIMIT tries per cool-off from each address, and cannot
+# lock the real player out from their own address.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout_response"
+# A try during the lockout does not restart it, so "try again in N minutes" holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+# No row per successful log-in (addresses of children kept forever); failures only.
+AXES_DISABLE_ACCESS_LOG = True
 
 # -- i18n -------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -160,10 +208,24 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
+    # Writes (POST, PUT, PATCH, DELETE) per user, or per address when signed out; sign-up
+    # and log-in per address, stricter. Reads are not throttled. accounts/limits.py.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.limits.UserWriteThrottle",
+        "accounts.limits.AnonWriteThrottle",
+        "accounts.limits.ScopedThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user-write": env("THROTTLE_USER_WRITE", default="120/min"),
+        "anon-write": env("THROTTLE_ANON_WRITE", default="30/min"),
+        "login": env("THROTTLE_LOGIN", default="10/min"),
+        "signup": env("THROTTLE_SIGNUP", default="20/hour"),
+    },
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tic Tac Toe League API",
@@ -171,12 +233,54 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # /api/docs/ from our own static files: it works offline and passes the CSP.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No validator badge: it would fetch an image from validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+}
+
+# -- headers: Content-Security-Policy, Permissions-Policy (docs/security.md) ------------
+# Scripts and styles only from our own files: no inline script, style element or style
+# attribute anywhere (templates/, static/; htmx's indicator style is in site.css). 'self'
+# covers the websockets of the same host (CSP 3). The admin needs nothing more (the one
+# <style> block Django's admin can write is only for actions_on_top = actions_on_bottom
+# = False, which no admin of ours sets).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Powerful browser features the platform never uses, off for it and anything it embeds.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "browsing-topics", "camera", "display-capture", "encrypted-media",
+        "geolocation", "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi",
+        "payment", "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+    )
 }
 
 # -- Redis: channel layer and Celery broker ----------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
 # Websocket frames larger than this are refused before any parsing (bytes).
 WEBSOCKET_MAX_MESSAGE_BYTES = env.int("WEBSOCKET_MAX_MESSAGE_BYTES", default=16 * 1024)
+# Frames a socket may send: a token bucket of WEBSOCKET_FRAME_BURST frames refilled at
+# WEBSOCKET_FRAMES_PER_SECOND. A frame over it is dropped with a "rate-limited" error
+# frame; WEBSOCKET_FLOOD_FRAMES dropped in a row close the socket (4429).
+WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=10.0)
+WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=30)
+WEBSOCKET_FLOOD_FRAMES = env.int("WEBSOCKET_FLOOD_FRAMES", default=50)
 
 if REDIS_URL:
     # The pub/sub layer: one PUBLISH per group send, nothing dropped at the knee
@@ -201,11 +305,21 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Shared by every server process: the API throttles' counts (accounts/limits.py).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env("CACHE_URL", default=REDIS_URL),
+            "KEY_PREFIX": env("CACHE_PREFIX", default="ttt"),
+        }
+    }
 else:
     # In-process layer made safe for the embedded worker thread (config.embedded).
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.embedded.EmbeddedChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
+    # One process: its memory holds the throttles' counts.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_RESULT_BACKEND = None

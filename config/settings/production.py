@@ -1,10 +1,21 @@
 """Production: real services, HTTPS, strict cookies. Passes `manage.py check --deploy`."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F403
-from .base import env
+from .base import COMMITTED_SECRET_KEYS, env
 
 DEBUG = False
-SECRET_KEY = env("DJANGO_SECRET_KEY")
+# Required, the operator's own: a key from the repository, or a short one, would let
+# anyone sign consent links and sessions (docs/security.md, "What an operator must set").
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("Set the DJANGO_SECRET_KEY environment variable to a random key of your own.")
+if SECRET_KEY in COMMITTED_SECRET_KEYS or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is a key from the repository or too weak: set a random key of at least "
+        "50 characters of your own (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,11 +1,14 @@
 """The test suite: same runtime choice as base (embedded unless DATABASE_URL/REDIS_URL)."""
 
 import os
+import secrets
 
 from .base import *  # noqa: F403
 from .base import DATABASES, VAR_DIR
 
 DEBUG = False
+# A key of this run's own: no key that tests sign with is ever valid on a server.
+SECRET_KEY = "test-only-" + secrets.token_urlsafe(40)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES = {
@@ -31,3 +34,14 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 STATIC_ROOT = VAR_DIR / "static-test"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+
+# Abuse limits stay on, set far above what the suite does in one test; the tests of the
+# limits themselves set low ones (tests/accounts/test_throttling.py). Counts on Redis
+# are this run's own.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {scope: "100000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]},  # noqa: F405
+}
+WEBSOCKET_FRAMES_PER_SECOND = 10_000.0
+WEBSOCKET_FRAME_BURST = 10_000
+CACHES["default"]["KEY_PREFIX"] = f"test-{_RUN}"  # noqa: F405

@@ -34,6 +34,43 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
 
 
+OLD_COMMITTED_KEY = "dev-only-secret-key-change-me-in-production-0123456789"
+
+
+def _run(args: list[str], **env_vars: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    env.update(env_vars)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("key", [OLD_COMMITTED_KEY, "short-key", "x" * 60])
+def test_production_settings_refuse_a_committed_or_weak_key(key):
+    result = _run(
+        ["manage.py", "check"], DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=key, DJANGO_ALLOWED_HOSTS="club.example.org",
+    )
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_the_servers_default_to_production_settings():
+    """uvicorn config.asgi:application and `celery -A config` with no settings named
+    refuse to start without a key, rather than run the dev settings (DEBUG on)."""
+    for code in ("import config.asgi", "from config.celery import app; app.conf.broker_url"):
+        result = _run(["-c", code], DJANGO_ALLOWED_HOSTS="club.example.org")
+        assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr, code
+
+
+def test_the_demo_makes_a_key_of_its_own_and_refuses_the_committed_one():
+    show = ["manage.py", "shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY)"]
+    result = _run(show, DJANGO_SETTINGS_MODULE="config.settings.dev")
+    assert result.returncode == 0, result.stderr
+    key = result.stdout.strip().splitlines()[-1]
+    assert len(key) >= 50 and key != OLD_COMMITTED_KEY and key != settings.SECRET_KEY
+    assert key == (ROOT / "var" / "secret_key").read_text().strip()  # the same for every process
+    refused = _run(show, DJANGO_SETTINGS_MODULE="config.settings.dev", DJANGO_SECRET_KEY=OLD_COMMITTED_KEY)
+    assert refused.returncode != 0 and "DJANGO_SECRET_KEY" in refused.stderr
+
+
 def test_runtime_follows_the_environment():
     if os.environ.get("REDIS_URL"):
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"

@@ -1,0 +1,239 @@
+"""The age gate holds (issue #15, item 2): a refused or guardian-pending sign-up is not
+turned into an active account by re-sending other facts, on the page or the API; a
+guardian's address is not the player's own; usernames follow one rule everywhere.
+
+Every refusal is checked in the database: no account was made, or none is active.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.models import AgeScreenAnswer, User
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+API = "/api/v1/accounts/signup/"
+PAGE = "/accounts/signup/"
+BAD_NAMES = ['kid<script>', 'a"b', "o'neil", "x/y", "<>\"'/", ".."]
+
+
+def years_ago(years: int) -> date:
+    today = timezone.localdate()
+    return date(today.year - years, today.month, min(today.day, 28))
+
+
+def facts(**overrides):
+    data = {
+        "username": "kid",
+        "display_name": "Kid",
+        "email": "kid@example.com",
+        "password": "a-long-Passw0rd!",
+        "date_of_birth": years_ago(15).isoformat(),
+        "country": "DE",
+    }
+    data.update(overrides)
+    return data
+
+
+def adult(**overrides):
+    return facts(date_of_birth="1990-05-17", **overrides)
+
+
+def active_accounts() -> list[str]:
+    return list(User.objects.filter(is_active=True).values_list("username", flat=True))
+
+
+def api_client(address: str = "203.0.113.7", agent: str = "curl/8.5") -> APIClient:
+    return APIClient(REMOTE_ADDR=address, HTTP_USER_AGENT=agent)
+
+
+class TestApi:
+    def test_refused_request_resent_with_a_1990_birth_date_stays_refused(self):
+        client = api_client()
+        first = client.post(API, facts(), format="json")
+        assert first.status_code == 400 and first.json()["code"] == "guardian-consent-required"
+        again = client.post(API, adult(), format="json")
+        assert again.status_code == 400, again.json()
+        assert again.json()["code"] == "guardian-consent-required"
+        assert "first answer stands" in again.json()["message"]
+        assert not User.objects.exists()
+
+    def test_refused_request_resent_with_country_us_stays_refused(self):
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        again = client.post(API, facts(country="US"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert not User.objects.exists()
+
+    def test_new_names_from_the_same_client_stay_refused(self):
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        again = client.post(API, adult(username="grownup", email="grownup@example.com"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert not User.objects.exists()
+
+    def test_the_same_name_from_another_client_stays_refused(self):
+        assert api_client().post(API, facts(), format="json").status_code == 400
+        other = api_client(address="198.51.100.9", agent="Mozilla/5.0")
+        again = other.post(API, adult(email="other@example.com"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert not User.objects.exists()
+
+    def test_guardian_pending_sign_up_cannot_be_followed_by_an_adult_one(self):
+        client = api_client()
+        pending = client.post(
+            API, facts(guardian_name="Greta", guardian_email="greta@example.com"), format="json"
+        )
+        assert pending.status_code == 201 and pending.json()["needs_guardian_consent"] is True
+        again = client.post(API, adult(username="grownup", email="grownup@example.com"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert list(User.objects.values_list("username", "is_active")) == [("kid", False)]
+
+    def test_the_first_answer_stands_for_a_guardian_pending_account_too(self):
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        pending = client.post(
+            API, adult(guardian_name="Greta", guardian_email="greta@example.com"), format="json"
+        )
+        assert pending.status_code == 201 and pending.json()["needs_guardian_consent"] is True
+        assert pending.json()["date_of_birth"] == years_ago(15).isoformat()
+        assert active_accounts() == []
+
+    @pytest.mark.parametrize("guardian_email", ["kid@example.com", " KID@Example.COM", "kid+mum@example.com"])
+    def test_guardian_email_equal_to_the_players_is_refused(self, guardian_email):
+        response = api_client().post(
+            API, facts(guardian_name="Me Myself", guardian_email=guardian_email.strip()), format="json"
+        )
+        assert response.status_code == 400 and response.json()["code"] == "guardian-email-is-players"
+        assert not User.objects.exists()
+
+    def test_an_adult_elsewhere_is_not_held_by_someone_elses_answer(self):
+        assert api_client().post(API, facts(), format="json").status_code == 400
+        other = api_client(address="198.51.100.9", agent="Mozilla/5.0")
+        response = other.post(API, adult(username="parent", email="parent@example.com"), format="json")
+        assert response.status_code == 201 and response.json()["needs_guardian_consent"] is False
+        assert active_accounts() == ["parent"]
+
+    def test_a_younger_answer_is_taken_as_given(self):
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        response = client.post(
+            API,
+            facts(date_of_birth=years_ago(10).isoformat(), guardian_name="Greta", guardian_email="greta@x.org"),
+            format="json",
+        )
+        assert response.status_code == 201 and response.json()["date_of_birth"] == years_ago(10).isoformat()
+
+    def test_the_device_is_forgotten_after_its_time(self, settings):
+        settings.AGE_SCREEN_SECONDS = {**settings.AGE_SCREEN_SECONDS, "device": 60}
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        AgeScreenAnswer.objects.filter(kind="device").update(expires_at=timezone.now() - timedelta(seconds=1))
+        response = client.post(API, adult(username="parent", email="parent@example.com"), format="json")
+        assert response.status_code == 201
+        assert active_accounts() == ["parent"]
+        assert not AgeScreenAnswer.objects.filter(expires_at__lte=timezone.now()).exists()  # purged
+
+    def test_no_address_or_name_is_stored_in_clear(self):
+        api_client().post(API, facts(), format="json")
+        stored = " ".join(AgeScreenAnswer.objects.values_list("key", flat=True))
+        assert {"session", "browser"}.isdisjoint(AgeScreenAnswer.objects.values_list("kind", flat=True))
+        assert "203.0.113.7" not in stored and "kid" not in stored
+
+
+class TestPage:
+    def test_deleting_the_cookie_does_not_let_an_adult_date_through(self, client):
+        response = client.post(PAGE, facts())
+        assert "guardian_email" in response.content.decode()
+        assert "ttt_age_gate" in response.cookies
+        del client.cookies["ttt_age_gate"]
+        response = client.post(PAGE, adult())
+        page = response.content.decode()
+        assert response.status_code == 200 and "guardian_email" in page and "first answer stands" in page
+        assert not User.objects.exists()
+
+    def test_clearing_every_cookie_does_not_let_an_adult_date_through(self, client):
+        client.post(PAGE, facts(), HTTP_USER_AGENT="Firefox/140")
+        client.cookies.clear()
+        response = client.post(
+            PAGE, adult(username="grownup", email="grown@example.com"), HTTP_USER_AGENT="Firefox/140"
+        )
+        assert "guardian_email" in response.content.decode()
+        assert not User.objects.exists()
+
+    def test_guardian_fields_on_the_first_submit_then_an_adult_sign_up_stays_closed(self, client):
+        response = client.post(PAGE, facts(guardian_name="Greta", guardian_email="greta@example.com"))
+        assert "e-mailed" in response.content.decode()
+        assert "ttt_age_gate" in response.cookies  # set on the first submit too
+        del client.cookies["ttt_age_gate"]
+        response = client.post(PAGE, adult(username="grownup", email="grown@example.com"))
+        assert "guardian_email" in response.content.decode()
+        assert list(User.objects.values_list("username", "is_active")) == [("kid", False)]
+
+    def test_guardian_email_equal_to_the_players_is_refused(self, client):
+        response = client.post(PAGE, facts(guardian_name="Me", guardian_email="KID@example.com"))
+        page = response.content.decode()
+        assert "must be their own" in page and "guardian_email" in page
+        assert not User.objects.exists()
+
+    def test_the_cookie_is_secure_on_https_and_holds_no_date(self, client):
+        response = client.post(PAGE, facts(), secure=True)
+        cookie = response.cookies["ttt_age_gate"]
+        assert cookie["secure"] and cookie["httponly"]
+        assert years_ago(15).isoformat() not in cookie.value and "DE" not in cookie.value.split(":")[0]
+
+
+class TestUsernames:
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_page_refuses(self, client, name):
+        response = client.post(PAGE, adult(username=name))
+        assert response.status_code == 200 and "valid username" in response.content.decode()
+        assert not User.objects.exists()
+
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_api_refuses(self, name):
+        response = api_client().post(API, adult(username=name), format="json")
+        assert response.status_code == 400 and "username" in response.json().get("fields", {})
+        assert not User.objects.exists()
+
+    @pytest.mark.parametrize("name", BAD_NAMES)
+    def test_admin_refuses(self, client, make_player, name):
+        boss = make_player(username="boss")
+        User.objects.filter(pk=boss.pk).update(is_staff=True, is_superuser=True)
+        client.force_login(User.objects.get(pk=boss.pk))
+        response = client.post(
+            reverse("admin:accounts_user_add"),
+            {"username": name, "password1": "a-long-Passw0rd!", "password2": "a-long-Passw0rd!",
+             "usable_password": "true"},
+        )
+        assert response.status_code == 200 and "valid username" in response.content.decode()
+        assert list(User.objects.values_list("username", flat=True)) == ["boss"]
+
+    def test_ordinary_names_still_pass_everywhere(self, client):
+        assert client.post(PAGE, adult(username="José.M-1")).status_code == 302
+        response = api_client().post(API, adult(username="ann_2@club", email="ann@example.com"), format="json")
+        assert response.status_code == 201
+        assert sorted(active_accounts()) == ["José.M-1", "ann_2@club"]
+
+
+class TestConsentLinks:
+    OLD_KEY = "dev-only-secret-key-change-me-in-production-0123456789"  # once committed in base.py
+
+    def test_a_link_forged_with_the_repositorys_old_key_opens_nothing(self, client, make_player):
+        from django.core import signing
+
+        from accounts.services import CONSENT_SALT
+
+        kid = make_player(username="kid14", born=years_ago(14), country="DE")
+        assert not kid.is_active
+        forged = signing.dumps({"consent": kid.guardian_consent.pk}, key=self.OLD_KEY, salt=CONSENT_SALT)
+        assert client.get(reverse("accounts:guardian-consent", args=[forged])).status_code == 400
+        assert client.post(reverse("accounts:guardian-consent", args=[forged])).status_code == 400
+        kid.refresh_from_db()
+        assert not kid.is_active and kid.guardian_consent.granted_at is None
