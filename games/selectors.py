@@ -166,8 +166,12 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
 
 
 def current_rule_sets() -> QuerySet[RuleSet]:
-    """The latest version of every house-rule set, for choosing one."""
-    return RuleSet.objects.filter(is_current=True).order_by("variant", "name")
+    """The latest version of every house-rule set, for choosing one: the platform's
+    standard sets first, so a player's set that borrows a standard name is never
+    listed as if it were one (docs/security.md)."""
+    return (
+        RuleSet.objects.filter(is_current=True).select_related("created_by").order_by("-is_standard", "variant", "name")
+    )
 
 
 def lobby_games() -> dict[str, QuerySet[Game]]:

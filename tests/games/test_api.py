@@ -20,6 +20,7 @@ import yaml
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.http import HttpRequest
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -256,7 +257,7 @@ class TestCreateAndAccept:
         assert_error(create(wrong, variant="classic"), 401, "authentication_failed")
         # A browser's session works as well as a token.
         browser = APIClient()
-        assert browser.login(username="alice", password=PASSWORD)
+        assert browser.login(request=HttpRequest(), username="alice", password=PASSWORD)  # axes needs one
         assert create(browser, variant="classic").status_code == 201
         assert Game.objects.count() == 1
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
@@ -29,7 +30,8 @@ def bob(make_player):
 
 def client_for(user) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    # django-axes checks every log-in against its lockout, so it needs the request.
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
     return client
 
 
@@ -72,6 +74,19 @@ class TestLobby:
         response = client_for(alice).get(reverse("games:lobby") + "?part=lists", **HTMX)
         html = response.content.decode()
         assert 'id="lobby-lists"' in html and "<html" not in html
+
+
+    def test_a_players_set_with_a_standard_name_is_listed_as_theirs_after_the_standard(self, alice, bob):
+        standard = services.standard_rule_set("classic")
+        copycat = services.create_rule_set(name="Standard classic", variant="classic", created_by=bob)
+        html = client_for(alice).get(reverse("games:lobby")).content.decode()
+        select = re.search(r'<select id="id_rule_set".*?</select>', html, re.S).group(0)
+        options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select)
+        labels = {int(pk): label for pk, label in options}
+        assert labels[standard.pk] == "Standard classic (v1, classic, standard)"
+        assert labels[copycat.pk] == "Standard classic (v1, classic, by bob)"
+        ids = [int(pk) for pk, _ in options]
+        assert ids.index(standard.pk) < ids.index(copycat.pk)
 
 
 class TestCreateAndAccept:

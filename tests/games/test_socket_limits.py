@@ -1,0 +1,113 @@
+"""The websocket's abuse limits, through the real ASGI stack: a socket's frame rate (an
+error frame, then a close if the flood goes on) and frames nested too deep to parse."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from django.test import override_settings
+
+from accounts.realtime import CLOSE_RATE_LIMITED
+
+from .test_consumers import Socket, players, started_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("channel_layers_fresh", "observer_counts_sent"),
+]
+
+DEEP = "[" * 5000 + "]" * 5000  # 10 kB: under the size limit, far over the parser's depth
+
+
+async def test_a_flood_gets_an_error_frame_then_the_socket_is_closed(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    # No refill to speak of during the test: exactly the burst gets through.
+    with override_settings(
+        WEBSOCKET_FRAMES_PER_SECOND=0.001, WEBSOCKET_FRAME_BURST=3, WEBSOCKET_FLOOD_FRAMES=5
+    ):
+        sock, _ = await Socket.open(game_id, p0)
+        for _ in range(3):
+            await sock.send({"type": "sync"})
+            assert (await sock.recv_type("state"))["type"] == "state"
+        await sock.send({"type": "sync"})
+        error = await sock.recv_type("error")
+        assert error["code"] == "rate-limited" and "at most" in error["message"]
+        for _ in range(3):  # dropped without another error frame each
+            await sock.send({"type": "sync"})
+        assert await sock.ws.receive_nothing(timeout=0.3)
+        await sock.send({"type": "sync"})  # the fifth dropped in a row
+        closing = await sock.ws.receive_output(timeout=5)
+        assert closing == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+
+
+async def test_a_socket_within_its_rate_again_is_served(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    with override_settings(WEBSOCKET_FRAMES_PER_SECOND=5, WEBSOCKET_FRAME_BURST=2, WEBSOCKET_FLOOD_FRAMES=50):
+        sock, _ = await Socket.open(game_id, p0)
+        for _ in range(4):  # sent at once: two pass, then the first dropped one is told
+            await sock.send({"type": "dance"})
+        codes = [frame["code"] for frame in await sock.drain()]
+        assert codes[:2] == ["unknown-type", "unknown-type"] and codes[2] == "rate-limited"
+        await asyncio.sleep(0.5)  # 2.5 frames' worth of refill
+        await sock.send({"type": "sync"})
+        assert (await sock.recv_type("state"))["ply"] == 0
+        await sock.close()
+
+
+async def test_the_notifications_socket_is_limited_too():
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    with override_settings(
+        WEBSOCKET_FRAMES_PER_SECOND=0.001, WEBSOCKET_FRAME_BURST=1, WEBSOCKET_FLOOD_FRAMES=2
+    ):
+        ws = WebsocketCommunicator(
+            application, "/ws/notifications/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+        )
+        assert (await ws.connect())[0]
+        await ws.send_json_to({"type": "ping"})
+        assert await ws.receive_json_from() == {"type": "pong"}
+        await ws.send_json_to({"type": "ping"})
+        assert (await ws.receive_json_from())["code"] == "rate-limited"
+        await ws.send_json_to({"type": "ping"})
+        assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+
+
+async def test_a_frame_nested_5000_deep_gets_an_error_frame_and_the_socket_stays_usable(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    sock, _ = await Socket.open(game_id, p0)
+    await sock.send_text(DEEP)
+    error = await sock.recv_type("error")
+    assert error["code"] == "malformed-frame" and "nested" in error["message"]
+    # The same depth inside a frame that is otherwise a move: still answered.
+    await sock.send_text('{"type": "move", "ply": 0, "move": ' + DEEP + "}")
+    assert (await sock.recv_type("error"))["code"] == "malformed-frame"
+    await sock.send({"type": "move", "ply": 0, "move": {"cell": 5}})
+    assert await sock.recv_type("ack") == {"type": "ack", "ply": 1}
+    await sock.close()
+
+
+@pytest.mark.parametrize("depth", [100, 500, 900])
+async def test_a_move_nested_as_deep_as_the_parser_allows_is_refused_not_dropped(make_player, depth):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    sock, _ = await Socket.open(game_id, p0)
+    nested = "[" * depth + "]" * depth
+    for frame, code in (
+        ('{"type": "move", "ply": 0, "move": ' + nested + "}", "malformed-move"),
+        ('{"type": "move", "ply": 0, "move": {"cell": ' + nested + "}}", "malformed-move"),
+        ('{"type": "note", "text": ' + nested + "}", "bad-note"),
+    ):
+        await sock.send_text(frame)
+        assert (await sock.recv_type("error"))["code"] == code
+    await sock.send_text(json.dumps({"type": "sync", "extra": json.loads(nested)}))  # extra keys are ignored
+    assert (await sock.recv_type("state"))["ply"] == 0
+    await sock.send({"type": "move", "ply": 0, "move": {"cell": 5}})
+    assert await sock.recv_type("ack") == {"type": "ack", "ply": 1}
+    await sock.close()
