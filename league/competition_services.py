@@ -286,6 +286,8 @@ def register(*, section: Section, user: User, now: datetime | None = None) -> En
     elif section.status != Section.Status.REGISTRATION:
         raise ServiceError("registration-closed", "Registration is closed: this section is over.")
     else:
+        if section.tournament.status == Tournament.Status.DRAFT:  # hidden until registration opens
+            raise ServiceError("registration-not-open", "Registration has not opened yet: this tournament is a draft.")
         if section.registration_opens_at and now < section.registration_opens_at:
             raise ServiceError("registration-closed",
                                f"Registration opens at {section.registration_opens_at:%Y-%m-%d %H:%M} UTC.")
