@@ -18,6 +18,7 @@ from games.models import Game
 from . import competition_selectors as core
 from .formats import arena as arena_format
 from .models import (
+    CalendarFeed,
     Club,
     ClubMembership,
     Entry,
@@ -554,3 +555,16 @@ def player_rounds(user: User) -> list[PlayerRound]:
         opponent = "" if side is None else "bye" if side.opponent_id is None else side.opponent.username
         out.append(PlayerRound(round_, round_.section, side.pairing.board if side else None, opponent))
     return out
+
+
+def calendar_feed(user: User | Any) -> CalendarFeed | None:
+    """The player's private calendar link, if they have made one."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return CalendarFeed.objects.filter(user=user).first()
+
+
+def calendar_owner(token: str) -> User | None:
+    """Whose rounds a private calendar link shows; None for a wrong or replaced token."""
+    feed = CalendarFeed.objects.select_related("user").filter(token=token, user__is_active=True).first()
+    return feed.user if feed else None

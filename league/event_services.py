@@ -6,6 +6,7 @@ Thin: every change to a competition's progress still goes through competition_se
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,7 @@ from games.models import RuleSet
 from . import competition_selectors as core
 from . import competition_services as cs
 from . import event_selectors
-from .models import Club, Round, Season, Section, Tournament
+from .models import CalendarFeed, Club, Round, Season, Section, Tournament
 
 OPEN_SECTION = (Section.Status.REGISTRATION,)
 
@@ -119,3 +120,14 @@ def start_tournament(*, by: User, tournament: Tournament, now: datetime | None =
     if not sections:
         raise ServiceError("nothing-to-start", "Every section has already started.")
     return [start_section(by=by, section=section, now=now) for section in sections]
+
+
+def new_calendar_link(*, user: User) -> CalendarFeed:
+    """Give the player a new private calendar link; the old one, if any, stops working
+    at once (there is one link per player, so replacing it is revoking it)."""
+    if not user.is_authenticated:
+        raise ServiceError("not-signed-in", "Sign in to make your calendar link.")
+    # 24 random bytes: 32 URL-safe characters, as hard to guess as a session key.
+    feed, _ = CalendarFeed.objects.update_or_create(
+        user=user, defaults={"token": secrets.token_urlsafe(24), "created_at": timezone.now()})
+    return feed

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -27,11 +28,34 @@ def _number(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+#: A cell starting with one of these is read as a formula by spreadsheets (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _safe_cell(value: Any) -> Any:
+    """Text a spreadsheet would run as a formula, prefixed with a quote so it stays text.
+    A plain number is left as it is (a negative tie-break is a number, not a formula)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """csv.writer whose every text cell goes through _safe_cell: use it for every CSV."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([_safe_cell(value) for value in row])
+
+
 def standings_csv(section: Section) -> str:
     """Rank, player, points, the organiser's tie-breaks in order, games, frozen rating."""
     tiebreaks = event_selectors.tiebreak_columns(section)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     writer.writerow(["rank", "username", "name", "seed", "points", *[label for _, label in tiebreaks],
                      "played", "wins", "draws", "losses", "rating", "final"])
     for row in event_selectors.standings(section):

@@ -599,3 +599,16 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.section}: {self.label}"
+
+
+class CalendarFeed(models.Model):
+    """A player's private calendar link (/clubs/calendar/<token>.ics). A calendar app
+    can send nothing but the URL, so the secret in it is the only key; the player makes
+    a new one to revoke the old (docs/security.md, "Private links and exports")."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user}'s calendar link"

@@ -387,7 +387,9 @@ def test_player_rounds_as_icalendar(client, club, organiser, make_player):
     people = [make_player(username=f"ic{i}") for i in range(1, 5)]
     section = make_section(club, organiser, format="round-robin", players=people)
     event_services.start_section(by=organiser, section=section)
-    response = client.get(reverse("competitions:player-calendar", args=["ic1"]))
+    # The player's private link (tests/league/test_private_links.py: who else may not).
+    feed = event_services.new_calendar_link(user=people[0])
+    response = client.get(reverse("competitions:player-calendar", args=[feed.token]))
     assert response["Content-Type"].startswith("text/calendar")
     calendar = icalendar.Calendar.from_ical(response.content)
     events = list(calendar.walk("VEVENT"))
@@ -402,7 +404,7 @@ def test_player_rounds_as_icalendar(client, club, organiser, make_player):
 
     play_to_the_end(section)
     events = list(icalendar.Calendar.from_ical(
-        client.get(reverse("competitions:player-calendar", args=["ic1"])).content).walk("VEVENT"))
+        client.get(reverse("competitions:player-calendar", args=[feed.token])).content).walk("VEVENT"))
     assert len(events) == 3 and len({str(e["uid"]) for e in events}) == 3
 
 
