@@ -1,12 +1,16 @@
-"""One error shape for the whole API: {"code": "...", "message": "...", "fields": {...}}."""
+"""One error shape for the whole API: {"code": "...", "message": "...", "fields": {...}},
+and the pagination every list shares (config/schema.py documents both)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -33,6 +37,10 @@ def _first_message(detail: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    request = context.get("request")
+    if getattr(getattr(request, "accepted_renderer", None), "format", "json") not in ("json", "api"):
+        # An error on a CSV or iCalendar download is JSON too, not a broken file.
+        request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
     if isinstance(exc, RuleError):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ServiceError):
@@ -58,3 +66,74 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = {"code": "error", "message": str(exc)}
     response.data = body
     return response
+
+
+# -- pagination -------------------------------------------------------------------------
+
+
+class Pagination(LimitOffsetPagination):
+    """``?limit=&offset=`` on every list, in range or refused with 400 ``invalid``.
+
+    DRF's own silently falls back on a bad value and passes any offset to the database,
+    where one past 64 bits is a 500 (SQLite overflow, PostgreSQL "bigint out of range").
+    """
+
+    max_limit = 1000
+    max_offset = 1_000_000_000
+
+    def get_limit(self, request) -> int:
+        return self._bounded(request, self.limit_query_param, 1, self.max_limit, self.default_limit)
+
+    def get_offset(self, request) -> int:
+        return self._bounded(request, self.offset_query_param, 0, self.max_offset, 0)
+
+    @staticmethod
+    def _bounded(request, name: str, low: int, high: int, default: int) -> int:
+        raw = request.query_params.get(name)
+        if raw is None or raw == "":
+            return default
+        value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 10 else -1
+        if not low <= value <= high:
+            raise exceptions.ValidationError({name: [f"A whole number from {low} to {high}."]})
+        return value
+
+    def get_schema_operation_parameters(self, view) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        bounds = {self.limit_query_param: (1, self.max_limit), self.offset_query_param: (0, self.max_offset)}
+        for parameter in parameters:
+            low, high = bounds[parameter["name"]]
+            parameter["schema"].update(minimum=low, maximum=high)
+        return parameters
+
+
+# -- errors outside DRF's views: URLs that match nothing, requests refused early ----------
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def error_response(request: HttpRequest, *, status_code: int, code: str, message: str) -> HttpResponse | None:
+    """The one error shape under /api/; None elsewhere (the caller renders a page)."""
+    if not is_api(request):
+        return None
+    return JsonResponse({"code": code, "message": message}, status=status_code)
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A URL no route matches (``/api/v1/games/abc/``): JSON under /api/, the page elsewhere."""
+    return error_response(request, status_code=404, code="not_found", message="Not found.") or (
+        defaults.page_not_found(request, exception)
+    )
+
+
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return error_response(request, status_code=400, code="bad-request", message="Bad request.") or (
+        defaults.bad_request(request, exception)
+    )
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    return error_response(request, status_code=500, code="server-error", message="Server error.") or (
+        defaults.server_error(request)
+    )

@@ -114,7 +114,9 @@ def create(request: PlayerRequest) -> HttpResponse:
     try:
         kwargs: dict[str, Any] = {"creator": request.user}
         if form["rule_set"]:
-            kwargs["rule_set"] = selectors.current_rule_sets().filter(pk=form["rule_set"]).first()
+            # Not a number (a forged form) is no set, like an id that does not exist.
+            wanted = form["rule_set"] if form["rule_set"].isdecimal() and len(form["rule_set"]) < 19 else None
+            kwargs["rule_set"] = selectors.current_rule_sets().filter(pk=wanted).first() if wanted else None
             if kwargs["rule_set"] is None:
                 raise ServiceError("no-such-rule-set", "That house-rule set does not exist any more.")
         else:

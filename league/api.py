@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django_countries.serializer_fields import CountryField
 from rest_framework import serializers, viewsets
 
 from .models import Club, ClubMembership
@@ -16,6 +17,9 @@ class MembershipSerializer(serializers.ModelSerializer):
 
 
 class ClubSerializer(serializers.ModelSerializer):
+    # django-countries' field: the model's own mapping answers a club without a country
+    # with a Country object that JSON cannot encode (a 500).
+    country = CountryField(allow_blank=True, read_only=True, help_text='"": not given.')
     member_count = serializers.IntegerField(read_only=True)
     members = MembershipSerializer(source="memberships", many=True, read_only=True)
 
@@ -88,6 +92,16 @@ def _variant_param(request: Request) -> str:
     if variant not in variant_slugs():
         raise ServiceError("unknown-variant", f"There is no variant {variant!r}: see GET /api/v1/variants/.")
     return variant
+
+
+def _id_param(request: Request, name: str) -> int:
+    """An id in the query string, checked: not a number (or past 64 bits) is a 400, not a 500."""
+    raw = request.query_params.get(name, "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and 0 < int(raw) < 2**63):
+        raise ServiceError("bad-filter", f"{name} is an id (a whole number); not {raw!r}.")
+    return int(raw)
+
+
 CLUB = OpenApiParameter("club", str, description="A club's slug, for its own list (default: the league's).")
 
 
@@ -106,10 +120,16 @@ class LeaderboardView(generics.ListAPIView):
         return rating_selectors.leaderboard(variant=_variant_param(self.request), club=club, limit=10_000)
 
 
+class PlayerRatingsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    ratings = RatingSerializer(many=True)
+    performances = PerformanceSerializer(many=True)
+
+
 class PlayerRatingsView(APIView):
     """A player's current ratings in every list and variant, and tournament performances."""
 
-    @extend_schema(responses={200: RatingSerializer(many=True)})
+    @extend_schema(responses={200: PlayerRatingsSerializer})
     def get(self, request: Request, username: str) -> Response:
         person = get_object_or_404(User, username=username)
         return Response({
@@ -146,12 +166,14 @@ class PlayerHistoryView(generics.ListAPIView):
 from django.db.models import Q  # noqa: E402
 from drf_spectacular.types import OpenApiTypes  # noqa: E402
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field  # noqa: E402
-from rest_framework import mixins, permissions, renderers, status  # noqa: E402
+from rest_framework import exceptions, mixins, permissions, renderers, status  # noqa: E402
 from rest_framework.decorators import action  # noqa: E402
 
+from accounts.api import ErrorSerializer  # noqa: E402  (the platform's one error shape)
 from games.models import RuleSet  # noqa: E402
 
 from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from .event_forms import LONGEST, SMALL, WHOLE, within_event_years  # noqa: E402  (the page form's bounds)
 from .models import Entry, Season, Section, Tournament  # noqa: E402
 
 
@@ -193,7 +215,7 @@ class SectionBriefSerializer(serializers.ModelSerializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    season = serializers.PrimaryKeyRelatedField(read_only=True)
+    season = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True, help_text="null: no season.")
     sections = serializers.SerializerMethodField()
 
     class Meta:
@@ -209,7 +231,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 class TournamentCreateSerializer(serializers.Serializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     name = serializers.CharField(max_length=200)
-    starts_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField(validators=[within_event_years])
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False, allow_null=True)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     rating_period = serializers.CharField(required=False, default=Tournament.RatingPeriod.GAME)
@@ -245,7 +267,7 @@ class SectionSerializer(serializers.ModelSerializer):
 
 
 class SectionCreateSerializer(serializers.Serializer):
-    """Types only; competition_services.create_section judges the values."""
+    """Types only (in the columns' ranges); competition_services.create_section judges the values."""
 
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     name = serializers.CharField(max_length=120)
@@ -253,33 +275,33 @@ class SectionCreateSerializer(serializers.Serializer):
                                                   allow_null=True, help_text="A house-rule set (current version).")
     variant = serializers.CharField(required=False, help_text="Without a rule set: this variant's standard rules.")
     format = serializers.ChoiceField(choices=Section.Format.choices)
-    starts_at = serializers.DateTimeField(required=False)
+    starts_at = serializers.DateTimeField(validators=[within_event_years], required=False)
     rated = serializers.BooleanField(required=False, default=True)
-    capacity = serializers.IntegerField(required=False, allow_null=True)
+    capacity = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     observer_policy = serializers.CharField(required=False)
     third_place = serializers.BooleanField(required=False)
     grand_final = serializers.CharField(required=False)
-    cycles = serializers.IntegerField(required=False)
-    rounds = serializers.IntegerField(required=False, allow_null=True)
+    cycles = serializers.IntegerField(required=False, **SMALL)
+    rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
-    arena_duration = serializers.DurationField(required=False, allow_null=True)
+    arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
     streak_bonus = serializers.BooleanField(required=False)
     tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
-    late_entry_rounds = serializers.IntegerField(required=False)
-    round_interval = serializers.DurationField(required=False, allow_null=True)
+    late_entry_rounds = serializers.IntegerField(required=False, **SMALL)
+    round_interval = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
     round_starts = serializers.ListField(child=serializers.CharField(), required=False)
-    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
-    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
-    check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
-    check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
-    age_under = serializers.IntegerField(required=False, allow_null=True)
-    age_over = serializers.IntegerField(required=False, allow_null=True)
-    age_year = serializers.IntegerField(required=False, allow_null=True)
+    registration_opens_at = serializers.DateTimeField(validators=[within_event_years], required=False, allow_null=True)
+    registration_closes_at = serializers.DateTimeField(validators=[within_event_years], required=False, allow_null=True)
+    check_in_opens_at = serializers.DateTimeField(validators=[within_event_years], required=False, allow_null=True)
+    check_in_closes_at = serializers.DateTimeField(validators=[within_event_years], required=False, allow_null=True)
+    age_under = serializers.IntegerField(required=False, allow_null=True, **SMALL)
+    age_over = serializers.IntegerField(required=False, allow_null=True, **SMALL)
+    age_year = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     age_cutoff = serializers.DateField(required=False, allow_null=True)
-    min_age = serializers.IntegerField(required=False, allow_null=True)
-    max_age = serializers.IntegerField(required=False, allow_null=True)
-    rating_min = serializers.IntegerField(required=False, allow_null=True)
-    rating_max = serializers.IntegerField(required=False, allow_null=True)
+    min_age = serializers.IntegerField(required=False, allow_null=True, **SMALL)
+    max_age = serializers.IntegerField(required=False, allow_null=True, **SMALL)
+    rating_min = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
+    rating_max = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     members_only = serializers.BooleanField(required=False)
 
 
@@ -352,7 +374,8 @@ class PlayerRoundSerializer(serializers.Serializer):
     opponent = serializers.CharField(help_text='"" before the pairing, "bye" for a bye.')
 
 
-SERVICE_REFUSAL = OpenApiResponse(description='Refused: {"code", "message"} with the reason in words.')
+#: A refusal from the services (config.api.exception_handler): 400 with its code.
+SERVICE_REFUSAL = OpenApiResponse(ErrorSerializer, description='Refused: {"code", "message"} with the reason in words.')
 CLUB_FILTER = OpenApiParameter("club", str, description="Only this club's tournaments (its slug).")
 STATUS_FILTER = OpenApiParameter("status", str, description="draft, registration, running, finished, cancelled.")
 
@@ -418,7 +441,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         clubs = event_selectors.organised_clubs(self.request.user)
         rows = Section.objects.select_related("tournament__club", "rule_set").order_by("starts_at", "pk")
         if self.request.query_params.get("tournament"):
-            rows = rows.filter(tournament_id=self.request.query_params["tournament"])
+            rows = rows.filter(tournament_id=_id_param(self.request, "tournament"))
         return rows.filter(~Q(tournament__status=Tournament.Status.DRAFT) | Q(tournament__club__in=clubs))
 
     @extend_schema(parameters=[OpenApiParameter("tournament", int, description="Only this tournament's sections.")])
@@ -434,7 +457,8 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(methods=["get"], responses={200: EntrySerializer(many=True)})
     @extend_schema(methods=["post"], request=None, responses={201: EntrySerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly],
+            pagination_class=None)
     def entries(self, request: Request, pk=None) -> Response:
         """GET: the entries. POST: register the signed-in player (refusals, eligibility
         included, come back as 400 with the reason in words)."""
@@ -455,8 +479,10 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def withdraw(self, request: Request, pk=None) -> Response:
         """Withdraw the signed-in player; optional ``reason``. Mid-event the game in play
         is lost by forfeit."""
+        body = WithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
         entry = competition_services.withdraw(section=self.get_object(), user=request.user,
-                                              reason=str(request.data.get("reason", ""))[:200])
+                                              reason=body.validated_data.get("reason", ""))
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
@@ -469,7 +495,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(SectionSerializer(section).data)
 
     @extend_schema(responses={200: RoundSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request: Request, pk=None) -> Response:
         """Rounds, latest first, with their pairings, results, games and clocks."""
         return Response(RoundSerializer(event_selectors.rounds(self.get_object()), many=True).data)
@@ -478,7 +504,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a CSV file.")],
         responses={200: StandingSerializer(many=True), (200, "text/csv"): OpenApiTypes.STR},
     )
-    @action(detail=True, methods=["get"], renderer_classes=[renderers.JSONRenderer, CSVRenderer])
+    @action(detail=True, methods=["get"], renderer_classes=[renderers.JSONRenderer, CSVRenderer], pagination_class=None)
     def standings(self, request: Request, pk=None, format=None) -> Response:
         """The standings with the organiser's tie-breaks; ``?format=csv`` for a CSV file."""
         section = self.get_object()
@@ -509,16 +535,22 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 class PlayerRoundsView(APIView):
-    """A player's rounds in every section they entered; ``?format=ics`` for iCalendar."""
+    """Your rounds in every section you entered; ``?format=ics`` for iCalendar. Only the
+    player themself: where and when someone plays is theirs to share (calendar apps use
+    the private link of /clubs/calendar/)."""
 
     renderer_classes = [renderers.JSONRenderer, ICalendarRenderer]
+    permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=["json", "ics"], description="ics: an iCalendar file.")],
-        responses={200: PlayerRoundSerializer(many=True), (200, "text/calendar"): OpenApiTypes.STR},
+        responses={200: PlayerRoundSerializer(many=True), (200, "text/calendar"): OpenApiTypes.STR,
+                   401: SERVICE_REFUSAL, 403: SERVICE_REFUSAL},
     )
     def get(self, request: Request, username: str, format=None) -> Response:
-        person = get_object_or_404(User, username=username)
+        if username != request.user.username:
+            raise exceptions.PermissionDenied("You can see only your own rounds.", code="not-your-rounds")
+        person = request.user
         if request.accepted_renderer.format == "ics":
             return Response(exports.player_calendar(person, site=request.build_absolute_uri("/")[:-1]), headers={
                 "Content-Disposition": f'attachment; filename="{exports.calendar_filename(person)}"'})

@@ -3,7 +3,7 @@ values (formats, windows, age groups...) and its refusal is shown on the form.""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -16,12 +16,27 @@ from .formats.tiebreaks import TIEBREAKS
 from .models import Club, Season, Section, Tournament
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+#: The columns' ranges (PositiveSmallIntegerField, PositiveIntegerField), for this form and
+#: the API's: past them the database refuses the row, a 500, before the services judge it.
+SMALL = {"min_value": 0, "max_value": 32767}
+WHOLE = {"min_value": 0, "max_value": 2**31 - 1}
+#: The longest arena or gap between rounds: longer ones overflow the dates computed from them.
+LONGEST = timedelta(days=366)
+LONGEST_MINUTES = int(LONGEST.total_seconds()) // 60
+
+
+def within_event_years(value: datetime) -> None:
+    """Years 1900 to 2999: room for the durations added to an event's dates (a start in
+    9999 plus an arena's length overflowed, a 500)."""
+    if not 1900 <= value.year < 3000:
+        raise forms.ValidationError("A date and time between the years 1900 and 2999.")
 DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=200)
-    starts_at = forms.DateTimeField(label="Starts at (UTC)", widget=DATETIME)
+    starts_at = forms.DateTimeField(validators=[within_event_years], label="Starts at (UTC)", widget=DATETIME)
     season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False,
                                     help_text="Its results count towards the season's standings.")
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
@@ -46,32 +61,37 @@ class SectionForm(forms.Form):
                                       help_text="Brings its own variant, time control and match format.")
     format = forms.ChoiceField(choices=Section.Format.choices)
     rated = forms.BooleanField(required=False, initial=True)
-    capacity = forms.IntegerField(min_value=2, required=False, help_text="Empty: no limit.")
+    capacity = forms.IntegerField(min_value=2, max_value=WHOLE["max_value"], required=False, help_text="Empty: no limit.")
     observer_policy = forms.ChoiceField(choices=Section.ObserverPolicy.choices, initial=Section.ObserverPolicy.ANYONE)
     # Schedule.
     starts_at = forms.DateTimeField(label="Round 1 starts at (UTC)", widget=DATETIME, required=False,
+                                    validators=[within_event_years],
                                     help_text="Empty: when the tournament starts.")
-    round_interval = forms.IntegerField(min_value=1, required=False, label="Minutes between rounds",
+    round_interval = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False,
+                                        label="Minutes between rounds",
                                         help_text="Empty: the next round starts when the last one ends.")
     round_starts = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
                                    label="Start times of rounds 2, 3, ... (one ISO time a line)",
                                    help_text="For instance 2026-12-05T14:00:00+00:00; overrides the interval.")
-    arena_duration = forms.IntegerField(min_value=1, required=False, label="Arena: minutes")
-    registration_opens_at = forms.DateTimeField(widget=DATETIME, required=False)
-    registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.")
-    check_in_opens_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: no check-in.")
-    check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.")
+    arena_duration = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False, label="Arena: minutes")
+    registration_opens_at = forms.DateTimeField(validators=[within_event_years], widget=DATETIME, required=False)
+    registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
+                                                 validators=[within_event_years])
+    check_in_opens_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: no check-in.",
+                                            validators=[within_event_years])
+    check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
+                                             validators=[within_event_years])
     # Format settings.
     third_place = forms.BooleanField(required=False, label="Single elimination: a third-place match")
     grand_final = forms.ChoiceField(choices=Section.GrandFinal.choices, initial=Section.GrandFinal.RESET,
                                     label="Double elimination: grand final")
     cycles = forms.TypedChoiceField(choices=[(1, "Single"), (2, "Double")], coerce=int, initial=1,
                                     label="Round robin: cycles")
-    rounds = forms.IntegerField(min_value=1, required=False, label="Swiss: rounds",
+    rounds = forms.IntegerField(min_value=1, max_value=SMALL["max_value"], required=False, label="Swiss: rounds",
                                 help_text="Empty: the recommended number for the field.")
     bye_points = forms.TypedChoiceField(choices=[("1", "1"), ("0.5", "½"), ("0", "0")], initial="1",
                                         coerce=str, label="Points for a bye")
-    late_entry_rounds = forms.IntegerField(min_value=0, initial=0, required=False,
+    late_entry_rounds = forms.IntegerField(**SMALL, initial=0, required=False,
                                            label="Swiss: late entries until round (0: none)")
     streak_bonus = forms.BooleanField(required=False, initial=True, label="Arena: streak bonus")
     tiebreaks = forms.CharField(required=False, label="Tie-breaks, in order (comma-separated)",
@@ -81,13 +101,13 @@ class SectionForm(forms.Form):
                                        coerce=int, empty_value=None, required=False, label="Youth group")
     age_over = forms.TypedChoiceField(choices=[("", "—"), (50, "50+"), (65, "65+")], coerce=int, empty_value=None,
                                       required=False, label="Senior group")
-    age_year = forms.IntegerField(required=False, label="Age groups count from the year",
+    age_year = forms.IntegerField(**SMALL, required=False, label="Age groups count from the year",
                                   help_text="Empty: the year of round 1 (or the season's).")
     age_cutoff = forms.DateField(required=False, widget=DATE, label="Age on this date")
-    min_age = forms.IntegerField(min_value=0, required=False)
-    max_age = forms.IntegerField(min_value=0, required=False)
-    rating_min = forms.IntegerField(min_value=0, required=False)
-    rating_max = forms.IntegerField(min_value=0, required=False)
+    min_age = forms.IntegerField(**SMALL, required=False)
+    max_age = forms.IntegerField(**SMALL, required=False)
+    rating_min = forms.IntegerField(**WHOLE, required=False)
+    rating_max = forms.IntegerField(**WHOLE, required=False)
     members_only = forms.BooleanField(required=False, label="Club members only")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

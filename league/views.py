@@ -38,7 +38,10 @@ def leaderboard(request: HttpRequest, variant: str | None = None, club_slug: str
 
 def leaderboard_redirect(request: HttpRequest) -> HttpResponse:
     variant = request.GET.get("variant")
-    return redirect("league:leaderboard", variant=variant) if variant else redirect("league:index")
+    if not variant:
+        return redirect("league:index")
+    _check_variant(variant)  # an unknown one ("a/b") is a 404, not a NoReverseMatch (500)
+    return redirect("league:leaderboard", variant=variant)
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
@@ -50,6 +53,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "league/player.html", {
         "person": person, "sections": sections, "games": selectors.recent_rated_games(person),
         "performances": selectors.performances(person, list_key=LEAGUE_LIST),
+        # Only on the player's own page: the private link is theirs alone.
+        "calendar": event_selectors.calendar_feed(person) if request.user == person else None,
     })
 
 
@@ -66,7 +71,7 @@ def recompute_progress(request: HttpRequest, run_id: int) -> HttpResponse:
 from django.contrib import messages  # noqa: E402
 from django.contrib.auth.decorators import login_required  # noqa: E402
 from django.core.exceptions import PermissionDenied  # noqa: E402
-from django.views.decorators.http import require_POST  # noqa: E402
+from django.views.decorators.http import require_http_methods, require_POST  # noqa: E402
 
 from accounts.errors import ServiceError  # noqa: E402
 
@@ -206,12 +211,29 @@ def section_json(request: HttpRequest, club_slug: str, tournament_slug: str, sec
     return HttpResponse(exports.to_json(data), content_type="application/json")
 
 
-def player_calendar(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_object_or_404(User, username=username)
+def player_calendar(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's rounds for calendar apps, by the private link's secret alone (an app
+    sends no cookie); a wrong or replaced link is 404, as an unknown page would be."""
+    person = event_selectors.calendar_owner(token)
+    if person is None:
+        raise Http404("No such calendar.")
     response = HttpResponse(exports.player_calendar(person, site=request.build_absolute_uri("/")[:-1]),
                             content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{exports.calendar_filename(person)}"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def my_calendar(request: HttpRequest) -> HttpResponse:
+    """The player's private calendar link; POST makes it, or a new one that revokes the old."""
+    if request.method == "POST":
+        replaced = event_selectors.calendar_feed(request.user) is not None
+        event_services.new_calendar_link(user=request.user)
+        messages.success(request, "Here is your new calendar link; the old one no longer works." if replaced
+                         else "Here is your calendar link.")
+        return redirect("competitions:my-calendar")
+    return render(request, "league/my_calendar.html", {"calendar": event_selectors.calendar_feed(request.user)})
 
 
 # -- organiser pages -----------------------------------------------------------------------

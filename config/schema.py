@@ -1,0 +1,37 @@
+"""The OpenAPI schema's generator: drf-spectacular's, told about the errors every
+operation can answer. Not in config.api: DRF imports that one (the pagination) while
+its generic views are still loading, and drf-spectacular imports them."""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+
+#: What any operation may answer besides its own responses, always in the error shape:
+#: bad input (a query parameter, a page, a NUL byte), a bad token, a refusal, an unknown
+#: object or ``?format=``, a throttle.
+COMMON_ERRORS = {
+    "400": "Bad input: the reason in `message`, per field in `fields`.",
+    "401": "Not signed in, or a bad token.",
+    "403": "Not allowed.",
+    "404": "No such object (or format).",
+    "429": "Too many requests: try again later.",
+}
+
+
+class AutoSchema(SpectacularAutoSchema):
+    """drf-spectacular's, plus the error responses every operation can give, so the
+    schema is true for all of them (tests/test_api_fuzz.py holds the API to it)."""
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        from accounts.api import ErrorSerializer  # not at the top: its views load this class
+
+        error = None
+        for code, description in COMMON_ERRORS.items():
+            if code in responses and responses[code].get("content"):
+                continue
+            if error is None:
+                error = self._get_response_for_code(ErrorSerializer, code, ["application/json"], direction)["content"]
+            responses[code] = {"content": error, "description": responses.get(code, {}).get("description")
+                               or description}
+        return responses
