@@ -7,7 +7,7 @@ Every refusal is checked in the database: no account was made, or none is active
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -15,17 +15,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import AgeScreenAnswer, User
+from tests.accounts.support import years_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 API = "/api/v1/accounts/signup/"
 PAGE = "/accounts/signup/"
 BAD_NAMES = ['kid<script>', 'a"b', "o'neil", "x/y", "<>\"'/", ".."]
-
-
-def years_ago(years: int) -> date:
-    today = timezone.localdate()
-    return date(today.year - years, today.month, min(today.day, 28))
 
 
 def facts(**overrides):

@@ -8,18 +8,13 @@ from datetime import date
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts import services
 from accounts.errors import ServiceError
 from accounts.models import GuardianConsent, User
+from tests.accounts.support import years_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def years_ago(years: int) -> date:
-    today = timezone.localdate()
-    return date(today.year - years, today.month, min(today.day, 28))
 
 
 def signup_data(**overrides):
