@@ -18,6 +18,7 @@ from django.utils.crypto import salted_hmac
 
 from . import age
 from .errors import ServiceError
+from .limits import client_ip  # the same client address as every abuse limit
 from .models import AgeScreenAnswer, GuardianConsent, Profile, User
 
 CONSENT_SALT = "accounts.guardian-consent"
@@ -91,8 +92,6 @@ class ScreenedAnswer:
 def age_screen_for(request: Any, *, username: str = "", email: str = "", browser_id: str = "") -> AgeScreen:
     """The keys of a sign-up request (a page's or the API's). A page makes sure it has a
     session before asking, and passes its browser cookie's id."""
-    from .limits import client_ip  # the same client address as every abuse limit
-
     keys = []
     session = getattr(request, "session", None)
     if session is not None and session.session_key:
