@@ -25,7 +25,8 @@ def platform_commands(port: int) -> list[list[str]]:
     if settings.EMBEDDED:
         return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
     return [
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off"],
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off",
+         "--no-proxy-headers"],  # as the Procfile: the client's address is Django's to read
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
         [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
     ]

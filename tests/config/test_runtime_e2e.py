@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
 import urllib.request
 
 import pytest
@@ -39,3 +40,25 @@ def test_the_platform_serves_pages_and_beat_reaches_websockets(tmp_path):
             assert frame["at"]
             for process in processes:
                 assert process.poll() is None, (tmp_path / "process-0.log").read_text()[-2000:]
+
+
+def test_the_served_platform_takes_no_client_address_from_x_forwarded_for(tmp_path):
+    """Through the real server (uvicorn), a client that writes X-Forwarded-For still
+    counts as its own address: the log-in limit catches it on the fourth try."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["THROTTLE_LOGIN"] = "3/min"
+        with running(platform_commands(port)[0], env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            statuses = []
+            for n in range(4):
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/v1/accounts/login/",
+                    data=json.dumps({"username": "nobody", "password": "wrong"}).encode(),
+                    headers={"Content-Type": "application/json", "X-Forwarded-For": f"203.0.113.{n + 1}"},
+                )
+                try:
+                    statuses.append(urllib.request.urlopen(request, timeout=10).status)
+                except urllib.error.HTTPError as err:
+                    statuses.append(err.code)
+            assert statuses == [400, 400, 400, 429], (tmp_path / "process-0.log").read_text()[-2000:]

@@ -31,6 +31,10 @@ class Command(BaseCommand):
                 # The server closes only absurd frames; smaller oversized ones get an error frame.
                 ws_max_size=max(1024 * 1024, 4 * settings.WEBSOCKET_MAX_MESSAGE_BYTES),
                 log_level="info",
+                # The client's address is Django's to read (NUM_PROXIES): uvicorn would
+                # otherwise take X-Forwarded-For from any local client as the address, and
+                # every per-address limit with it (docs/security.md, "Abuse limits").
+                proxy_headers=False,
             )
         finally:
             if embedded is not None:
