@@ -50,11 +50,18 @@ def validate_username(username: str) -> None:
 
 
 def normalised_email(address: str) -> str:
-    """An address as a mailbox: case-folded, without a +tag (which most providers
-    deliver to the same mailbox), and Gmail's dots dropped. Only for comparing."""
+    """An address as a mailbox: case-folded, quoting and escapes dropped ("kid"@x and
+    kid@x are one mailbox), the domain in one spelling (IDNA: bücher.example and
+    xn--bcher-kva.example are one), without a +tag (which most providers deliver to the
+    same mailbox), and Gmail's dots dropped. Only for comparing."""
     local, at, domain = address.strip().casefold().rpartition("@")
     if not at:
         return address.strip().casefold()
+    local = local.replace('"', "").replace("\\", "")
+    try:
+        domain = domain.rstrip(".").encode("idna").decode("ascii")
+    except UnicodeError:
+        pass  # not a domain IDNA can spell: compared as typed
     local = local.split("+", 1)[0]
     if domain in ("gmail.com", "googlemail.com"):
         local, domain = local.replace(".", ""), "gmail.com"
