@@ -879,6 +879,15 @@ def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> in
 
 
 @transaction.atomic
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be stored and sent as UTF-8 (a lone surrogate cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
     """A player's private notes on their game; only the author ever reads them."""
     game = Game.objects.filter(pk=game_id).first()
@@ -888,6 +897,8 @@ def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
         raise ServiceError("not-a-player", "Only the game's players keep notes on it.")
     if not isinstance(text, str) or len(text) > 10_000:
         raise ServiceError("bad-note", "A note is text of at most 10,000 characters.")
+    if "\x00" in text or not _encodable(text):  # the websocket's frames reach here unchecked
+        raise ServiceError("bad-note", "A note cannot hold NUL or unpaired surrogate characters.")
     note, _ = PrivateNote.objects.update_or_create(game=game, author=user, defaults={"text": text})
     return note
 

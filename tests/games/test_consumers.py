@@ -375,6 +375,23 @@ async def test_notes_reach_only_their_authors_sockets(make_player):
         await sock.close()
 
 
+@pytest.mark.parametrize("text", ["x\x00y", "\ud800"])
+async def test_a_note_no_database_or_socket_can_carry_is_refused_and_the_socket_stays(make_player, text):
+    """A NUL or a lone surrogate (sent as a JSON escape): the service refuses it as the
+    HTTP note does, so nothing is stored and the socket answers instead of crashing."""
+    from games.models import PrivateNote
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    sock, _ = await Socket.open(game_id, p0)
+    await sock.send({"type": "note", "text": text})
+    assert (await sock.recv_type("error"))["code"] == "bad-note"
+    assert not await database_sync_to_async(PrivateNote.objects.exists)()
+    await sock.send({"type": "note", "text": "still here"})
+    assert await sock.recv_type("note") == {"type": "note", "text": "still here"}
+    await sock.close()
+
+
 async def test_resign_and_claim_timeout_go_through_the_services(make_player):
     from django.db.models import F
 
