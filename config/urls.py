@@ -22,7 +22,9 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script from ?script, not inline (CSP).
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
+    # GET only: its OPTIONS would render the page's template without one (a 500).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html",
+                                                          http_method_names=["get", "head"]),
          name="api-docs"),
 ]
 

@@ -212,6 +212,11 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",  # DRF's, answering deep nesting and lone surrogates with 400
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Writes (POST, PUT, PATCH, DELETE) per user, or per address when signed out; sign-up
     # and log-in per address, stricter. Reads are not throttled. accounts/limits.py.
     "DEFAULT_THROTTLE_CLASSES": [

@@ -217,3 +217,37 @@ def test_a_forged_rule_set_field_on_the_lobby_form_is_not_a_500(api_world):
     for forged in ("abc", "9" * 5000):
         response = pages.post("/play/new/", {"rule_set": forged, "ai_level": "random"})
         assert response.status_code < 500, forged
+
+
+# -- bodies Python's JSON parser accepts but nothing can answer ------------------------------
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("path", ["/api/v1/accounts/login/", "/api/v1/accounts/signup/", "/api/v1/games/",
+                                  "/api/v1/rule-sets/"])
+def test_a_body_nested_too_deeply_is_a_400(api_world, path):
+    response = client(api_world["owner"]).post(path, DEEP, content_type="application/json")
+    assert "nested too deeply" in assert_error_shape(response, 400)["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("patch", "/api/v1/accounts/me/", '{"country": "\\ud800"}'),
+        ("post", "/api/v1/rule-sets/", '{"name": "a", "variant": "classic", "decider": "\\ud800"}'),
+        ("post", "/api/v1/games/", '{"variant": "classic", "ai_level": "\\ud800"}'),
+        ("post", "/api/v1/games/", '{"variant": "classic", "seat": "\\ud800"}'),
+    ],
+)
+def test_a_lone_surrogate_in_a_body_is_a_400_and_changes_nothing(api_world, method, path, body):
+    from games.models import Game, RuleSet
+
+    before = (Game.objects.count(), RuleSet.objects.count())
+    response = getattr(client(api_world["owner"]), method)(path, body, content_type="application/json")
+    assert "surrogate" in assert_error_shape(response, 400)["message"]
+    assert (Game.objects.count(), RuleSet.objects.count()) == before
+
+
+def test_options_on_the_api_docs_is_not_a_500(api_world):
+    assert client().options("/api/docs/").status_code == 405
