@@ -281,10 +281,26 @@ def update_profile(*, user: User, display_name: str | None = None, country: str 
         if not display_name:
             raise ServiceError("invalid-display-name", "A display name cannot be empty.")
         profile.display_name = display_name[:60]
-    if country is not None:
+    if country is not None and country != profile.country:
+        _check_country_change(user=user, profile=profile, country=country)
         profile.country = country
     profile.save()
     return profile
+
+
+def _check_country_change(*, user: User, profile: Profile, country: str) -> None:
+    """A move to a country whose digital-consent age the player is under needs a
+    guardian's consent they already have: otherwise changing the country after sign-up
+    would step around the age gate (docs/accounts.md)."""
+    if profile.date_of_birth is None:
+        return
+    decision = check_service_access(date_of_birth=profile.date_of_birth, country=country)
+    consent = GuardianConsent.objects.filter(user=user).first()
+    if decision.needs_guardian_consent and not (consent and consent.is_granted):
+        raise ServiceError(
+            "country-needs-consent",
+            f"{decision.reason} Until then your country stays as it is; your club can change it for you.",
+        )
 
 
 def play_eligibility(*, user: User, today: date | None = None) -> age.PlayDecision:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -242,3 +243,37 @@ class TestConsentLinks:
         assert client.post(reverse("accounts:guardian-consent", args=[forged])).status_code == 400
         kid.refresh_from_db()
         assert not kid.is_active and kid.guardian_consent.granted_at is None
+
+
+class TestCountryChange:
+    """A player's country after sign-up: a move to a country whose consent age they are
+    under needs a guardian's consent they already have (the age gate's last door)."""
+
+    def make_teen(self, make_player, **extra):
+        return make_player(username="emily", born=years_ago(15), country="GB", **extra)
+
+    def test_a_teen_cannot_move_to_a_country_that_needs_consent_by_api_or_page(self, make_player):
+        from accounts.models import Profile
+
+        emily = self.make_teen(make_player)
+        api = api_client()
+        api.force_authenticate(emily)
+        response = api.patch("/api/v1/accounts/me/", {"country": "DE"}, format="json")
+        assert response.status_code == 400 and response.json()["code"] == "country-needs-consent"
+        page = Client()
+        page.force_login(emily)
+        response = page.post("/accounts/profile/", {"display_name": "Emily", "country": "DE"})
+        assert "need a parent" in response.content.decode()
+        assert Profile.objects.get(user=emily).country.code == "GB"
+
+    def test_with_a_guardians_consent_or_to_a_country_that_needs_none_the_change_stands(self, make_player):
+        from accounts.models import GuardianConsent, Profile
+
+        emily = self.make_teen(make_player)
+        api = api_client()
+        api.force_authenticate(emily)
+        assert api.patch("/api/v1/accounts/me/", {"country": "US"}, format="json").status_code == 200
+        GuardianConsent.objects.create(user=emily, guardian_name="Mum", guardian_email="mum@example.com",
+                                       granted_at=timezone.now())
+        assert api.patch("/api/v1/accounts/me/", {"country": "DE"}, format="json").status_code == 200
+        assert Profile.objects.get(user=emily).country.code == "DE"
