@@ -162,6 +162,13 @@ def create_section(
     return section
 
 
+#: The years an event's dates fall in (league/event_forms.py checks the forms' and the
+#: API's fields alike); room for the durations added to them.
+EVENT_YEARS = (1900, 2999)
+#: More start times than any section has rounds: a list of thousands is only a burden.
+MOST_ROUND_STARTS = 1000
+
+
 def _check_section(section: Section) -> None:
     def refuse(code: str, message: str) -> None:
         raise ServiceError(code, message)
@@ -202,9 +209,18 @@ def _check_section(section: Section) -> None:
     if (section.rating_min is not None and section.rating_max is not None
             and section.rating_min > section.rating_max):
         refuse("bad-rating-band", "The rating band's minimum is above its maximum.")
+    if section.round_interval is not None and section.round_interval <= timedelta(0):
+        refuse("bad-schedule", "The time between rounds is a positive duration.")
+    if len(section.round_starts or []) > MOST_ROUND_STARTS:
+        refuse("bad-schedule", f"At most {MOST_ROUND_STARTS} round start times.")
     for when in section.round_starts or []:
-        if not isinstance(when, str) or parse_datetime(when) is None:
-            refuse("bad-schedule", f"Round start times are ISO date-times; {when!r} is not one.")
+        moment = parse_datetime(when) if isinstance(when, str) else None
+        if moment is None:
+            refuse("bad-schedule", f"Round start times are ISO date-times; {str(when)[:40]!r} is not one.")
+        elif not EVENT_YEARS[0] <= moment.year <= EVENT_YEARS[1]:
+            refuse("bad-schedule", f"Round start times fall in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
+    if section.age_cutoff is not None and not EVENT_YEARS[0] <= section.age_cutoff.year <= EVENT_YEARS[1]:
+        refuse("bad-age-group", f"The age cutoff falls in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
     closes = section.registration_closes_at
     if section.registration_opens_at and closes and section.registration_opens_at > closes:
         refuse("bad-window", "Registration closes before it opens.")

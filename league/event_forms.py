@@ -12,6 +12,7 @@ from games.models import RuleSet
 from games.rules import variant_slugs
 from games.views import VARIANT_NAMES
 
+from .competition_services import EVENT_YEARS
 from .formats.tiebreaks import TIEBREAKS
 from .models import Club, Season, Section, Tournament
 
@@ -29,8 +30,9 @@ LONGEST_MINUTES = int(LONGEST.total_seconds()) // 60
 def within_event_years(value: datetime) -> None:
     """Years 1900 to 2999: room for the durations added to an event's dates (a start in
     9999 plus an arena's length overflowed, a 500)."""
-    if not 1900 <= value.year < 3000:
-        raise forms.ValidationError("A date and time between the years 1900 and 2999.")
+    low, high = EVENT_YEARS
+    if not low <= value.year <= high:
+        raise forms.ValidationError(f"A date and time between the years {low} and {high}.")
 DATE = forms.DateInput(attrs={"type": "date"})
 
 

@@ -167,6 +167,27 @@ def test_a_section_with_values_past_their_columns_is_a_400(api_world, extra):
     assert not Section.objects.filter(name="Side").exists()
 
 
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"age_under": 16, "age_cutoff": "9999-12-31"}, "bad-age-group"),
+        ({"min_age": 5, "age_cutoff": "0001-01-01"}, "bad-age-group"),
+        ({"round_starts": ["9999-12-31T23:59:59Z"]}, "bad-schedule"),
+        ({"round_starts": ["0001-01-01T00:00:00Z"]}, "bad-schedule"),
+        ({"round_starts": ["2030-01-01T00:00:00Z"] * 5000}, "bad-schedule"),
+        ({"round_interval": "-1 00:00:00"}, "bad-schedule"),
+    ],
+)
+def test_a_section_with_dates_outside_the_event_years_or_a_negative_gap_is_a_400(api_world, extra, code):
+    from league.models import Section
+
+    body = {"tournament": api_world["tournament"].pk, "name": "Side", "format": "swiss", "variant": "classic",
+            **extra}
+    response = client(api_world["owner"]).post("/api/v1/sections/", body, format="json")
+    assert assert_error_shape(response, 400)["code"] == code
+    assert not Section.objects.filter(name="Side").exists()
+
+
 def test_a_tournament_in_the_year_9999_is_a_400(api_world):
     body = {"club": "harbour", "name": "Far", "starts_at": "9999-12-31T23:00:00Z"}
     assert_error_shape(client(api_world["owner"]).post("/api/v1/tournaments/", body, format="json"), 400)
