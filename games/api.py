@@ -369,6 +369,8 @@ class GameListCreateView(GamesAPIView):
             rule_set = RuleSet.objects.filter(pk=data["rule_set"]).first()
             if rule_set is None:
                 raise ServiceError("no-such-rule-set", "There is no such house-rule set.")
+            if not rule_set.is_current:  # as the lobby and sections: only the version in force
+                raise ServiceError("old-rule-set", "Use the current version of the house-rule set.")
             if data.get("variant") not in (None, rule_set.variant):
                 raise ServiceError("bad-request", "That house-rule set is for another variant.")
         opponent = None

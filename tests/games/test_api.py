@@ -214,6 +214,11 @@ class TestRuleSets:
         assert game["view"]["first"] == "O"
         assert_error(create(client, rule_set=999999), 400, "no-such-rule-set")
         assert_error(create(client, rule_set=rules["id"], variant="tactic-toe"), 400, "bad-request")
+        # Once revised, only the version in force makes games.
+        client.post(f"/api/v1/rule-sets/{rules['id']}/revise/", {"options": {"first": "X"}}, format="json")
+        before = Game.objects.count()
+        assert_error(create(client, rule_set=rules["id"], ai_level="random"), 400, "old-rule-set")
+        assert Game.objects.count() == before
 
 
 # -- creating, joining, and who may play -------------------------------------------------------
