@@ -176,12 +176,22 @@ def register_player(
     """
     screened = screen_age(screen=screen or AgeScreen(), date_of_birth=date_of_birth, country=country, today=today)
     date_of_birth, country, decision = screened.date_of_birth, screened.country, screened.decision
+    # The name first (the answer above is remembered already): a name that cannot be
+    # had is the first thing to fix, whatever the age screen says.
+    try:
+        validate_username(username)
+    except ValidationError as exc:
+        raise ServiceError("invalid-username", " ".join(exc.messages)) from exc
+    if User.objects.filter(username__iexact=username).exists():
+        raise ServiceError("username-taken", "That username is taken; please choose another.")
     if decision.needs_guardian_consent:
         reason = decision.reason
         if screened.remembered:
             reason = (
-                "A date of birth was already given for this sign-up, on this device or under this name "
-                "or address, and that first answer stands. " + reason
+                "An earlier sign-up from this device, or with this username or e-mail, gave a date of birth "
+                "that needs a parent's or guardian's consent, and that answer is kept for a while. "
+                + reason
+                + " If the earlier date was a mistake, your club's staff can set up your account."
             )
         if not (guardian_name and guardian_email):
             raise ServiceError("guardian-consent-required", reason)
@@ -190,10 +200,6 @@ def register_player(
                 "guardian-email-is-players",
                 "The parent's or guardian's e-mail must be their own, not the one you sign up with.",
             )
-    try:
-        validate_username(username)
-    except ValidationError as exc:
-        raise ServiceError("invalid-username", " ".join(exc.messages)) from exc
     return _create_player(
         username=username, password=password, email=email, display_name=display_name,
         date_of_birth=date_of_birth, country=country, active=not decision.needs_guardian_consent,

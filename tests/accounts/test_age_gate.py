@@ -58,7 +58,7 @@ class TestApi:
         again = client.post(API, adult(), format="json")
         assert again.status_code == 400, again.json()
         assert again.json()["code"] == "guardian-consent-required"
-        assert "first answer stands" in again.json()["message"]
+        assert "that answer is kept for a while" in again.json()["message"]
         assert not User.objects.exists()
 
     def test_refused_request_resent_with_country_us_stays_refused(self):
@@ -161,7 +161,7 @@ class TestPage:
         del client.cookies["ttt_age_gate"]
         response = client.post(PAGE, adult())
         page = response.content.decode()
-        assert response.status_code == 200 and "guardian_email" in page and "first answer stands" in page
+        assert response.status_code == 200 and "guardian_email" in page and "that answer is kept for a while" in page
         assert not User.objects.exists()
 
     def test_clearing_every_cookie_does_not_let_an_adult_date_through(self, client):
