@@ -61,6 +61,15 @@ class TestApi:
         assert "that answer is kept for a while" in again.json()["message"]
         assert not User.objects.exists()
 
+    def test_a_taken_name_is_said_first_and_the_answer_is_remembered_all_the_same(self, make_player):
+        make_player(username="taken")
+        client = api_client()
+        first = client.post(API, facts(username="taken"), format="json")
+        assert first.status_code == 400 and first.json()["code"] == "username-taken"
+        again = client.post(API, adult(username="fresh", email="fresh@example.com"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert list(User.objects.values_list("username", flat=True)) == ["taken"]
+
     def test_refused_request_resent_with_country_us_stays_refused(self):
         client = api_client()
         assert client.post(API, facts(), format="json").status_code == 400
