@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -58,10 +59,8 @@ def normalised_email(address: str) -> str:
     if not at:
         return address.strip().casefold()
     local = local.replace('"', "").replace("\\", "")
-    try:
+    with contextlib.suppress(UnicodeError):  # not a domain IDNA can spell: compared as typed
         domain = domain.rstrip(".").encode("idna").decode("ascii")
-    except UnicodeError:
-        pass  # not a domain IDNA can spell: compared as typed
     local = local.split("+", 1)[0]
     if domain in ("gmail.com", "googlemail.com"):
         local, domain = local.replace(".", ""), "gmail.com"
