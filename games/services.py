@@ -878,7 +878,6 @@ def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> in
 # -- notes -----------------------------------------------------------------------------
 
 
-@transaction.atomic
 def _encodable(text: str) -> bool:
     """Whether ``text`` can be stored and sent as UTF-8 (a lone surrogate cannot)."""
     try:
@@ -888,6 +887,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
+@transaction.atomic
 def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
     """A player's private notes on their game; only the author ever reads them."""
     game = Game.objects.filter(pk=game_id).first()
