@@ -14,7 +14,10 @@ class SignUpForm(forms.Form):
     )
     display_name = forms.CharField(max_length=60, required=False, help_text="The name others see. Optional.")
     email = forms.EmailField(required=False)
-    password = forms.CharField(widget=forms.PasswordInput, min_length=8)
+    password = forms.CharField(
+        widget=forms.PasswordInput, min_length=8,
+        help_text="At least 8 characters. Never sent back to the page: type it again after any error.",
+    )
     # Asked neutrally: no hint of any cut-off age.
     date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     country = LazyTypedChoiceField(choices=countries)
