@@ -7,6 +7,12 @@ from django_countries.fields import LazyTypedChoiceField
 from . import services
 
 
+def country_field() -> LazyTypedChoiceField:
+    """Required, and starting on an empty choice: no country is picked for anyone
+    (the list would otherwise open on its first entry, Afghanistan)."""
+    return LazyTypedChoiceField(choices=lambda: [("", "Choose your country"), *countries], required=True)
+
+
 class SignUpForm(forms.Form):
     username = forms.CharField(
         max_length=150, validators=[services.validate_username],
@@ -16,11 +22,11 @@ class SignUpForm(forms.Form):
     email = forms.EmailField(required=False)
     password = forms.CharField(
         widget=forms.PasswordInput, min_length=8,
-        help_text="At least 8 characters. Never sent back to the page: type it again after any error.",
+        help_text="8 characters or more. Never sent back to the page: type it again after any error.",
     )
     # Asked neutrally: no hint of any cut-off age.
     date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    country = LazyTypedChoiceField(choices=countries)
+    country = country_field()
 
 
 class GuardianForm(forms.Form):
@@ -30,4 +36,4 @@ class GuardianForm(forms.Form):
 
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=60)
-    country = LazyTypedChoiceField(choices=countries)
+    country = country_field()

@@ -350,11 +350,23 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 60.0},
 }
 
+# Celery's INFO lines about the periodic tasks above (beat "Sending due task", the
+# worker's "received" and "succeeded": six lines every 5 s for the clock check alone)
+# are dropped; other tasks' lines, and every warning and error, stay (docs/operations.md).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {
+        "routine_tasks": {
+            "()": "config.log_filters.QuietRoutineTasks",
+            "tasks": sorted({entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()}),
+        },
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
+    },
 }

@@ -8,8 +8,11 @@ from django.core.exceptions import ImproperlyConfigured
 from .base import *  # noqa: F403
 from .base import COMMITTED_SECRET_KEYS, SECRET_KEY, VAR_DIR, env
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
-# `./dev run` collects static files; a bare `runplatform` still finds them.
+# Off unless DJANGO_DEBUG=1: the demo shows what players see (the platform's own 404
+# and 500 pages, tracebacks in the log only), not Django's debug pages.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# `./dev run` collects static files; a bare `runplatform` still finds them (DEBUG or not:
+# whitenoise serves the finders' files itself).
 WHITENOISE_USE_FINDERS = True
 
 

@@ -34,7 +34,7 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     from playwright.sync_api import expect
 
     organiser = sign_in("organiser")
-    organiser.click("nav >> text=Events")
+    organiser.click("nav >> text=Clubs & events")
     organiser.click("text=Demo Noughts & Crosses Club")
     organiser.click("text=New tournament")
     organiser.fill("input[name=name]", "Browser cup")

@@ -1,0 +1,23 @@
+"""Logging filters named in settings.LOGGING."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+
+class QuietRoutineTasks(logging.Filter):
+    """Drops Celery's INFO lines about the platform's own periodic sweeps (the clock
+    check every 5 s, the heartbeat, ...): beat's "Sending due task", the worker's
+    "received" and "succeeded". Other tasks keep their lines, and a routine task's
+    warnings and errors (a failure, a retry) always pass."""
+
+    def __init__(self, tasks: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.marks = tuple(mark for task in tasks for mark in (f"({task})", f"{task}["))
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        message = record.getMessage()
+        return not any(mark in message for mark in self.marks)

@@ -1,0 +1,199 @@
+"""The site's own finish (issue #18, item 4): its 404 and 500 pages, page titles, the
+country field, checkboxes on one line with their labels, navigation names that say
+where they go, quiet logs at INFO, and the demo running with DEBUG off."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.urls import reverse
+
+from tests.processes import ROOT
+
+SITE = "Tic Tac Toe League"
+
+
+def title(response) -> str:
+    return re.search(r"<title>(.*?)</title>", response.content.decode(), re.S).group(1).strip()
+
+
+# -- 404 and 500 ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_unknown_page_answers_with_the_sites_own_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert title(response) == f"Page not found · {SITE}"
+    page = response.content.decode()
+    assert 'class="site-header"' in page and "/static/css/site.css" in page  # the site's look, its menu
+    assert "Page not found" in page and 'href="/"' in page
+
+
+@pytest.mark.django_db
+def test_a_404_raised_by_a_view_uses_the_same_page(client):
+    response = client.get("/clubs/no-such-club/")
+    assert response.status_code == 404 and title(response) == f"Page not found · {SITE}"
+
+
+@pytest.mark.django_db
+def test_under_the_api_a_404_stays_json(client):
+    response = client.get("/api/v1/no-such-thing/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_the_500_page_renders_without_a_database():
+    from config.api import handler500
+
+    response = handler500(RequestFactory().get("/play/"))  # no database here: a query would raise
+    page = response.content.decode()
+    assert response.status_code == 500
+    assert f"<title>Server error · {SITE}</title>" in page and "Something went wrong" in page
+    assert "/static/css/site.css" in page
+
+
+# -- titles -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_main_page_has_a_title_of_its_own(client, api_world):
+    club, tournament, section, game = (api_world[k] for k in ("club", "tournament", "section", "game"))
+    pages = {
+        "/": f"{SITE}: tournaments and leagues for clubs",
+        "/play/": f"Play · {SITE}",
+        f"/play/{game.pk}/": f"Game {game.pk} · Classic Tic Tac Toe · {SITE}",
+        "/clubs/": f"Clubs &amp; events · {SITE}",
+        f"/clubs/{club.slug}/": f"Harbour club · {SITE}",
+        f"/clubs/{club.slug}/{tournament.slug}/": f"Open · Harbour club · {SITE}",
+        f"/clubs/{club.slug}/{tournament.slug}/{section.slug}/": f"Main · Open · {SITE}",
+        "/accounts/signup/": f"Sign up · {SITE}",
+        "/accounts/login/": f"Log in · {SITE}",
+    }
+    for url, expected in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert title(response) == expected, url
+    client.force_login(api_world["owner"])
+    for url in ("/ratings/", "/ratings/player/owner/", "/accounts/profile/", "/clubs/calendar/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert title(response).endswith(f" · {SITE}"), (url, title(response))
+
+
+# -- the country field --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("signed_in", [False, True], ids=["sign-up", "profile"])
+def test_the_country_field_starts_on_an_empty_choice_and_is_required(client, make_player, signed_in):
+    if signed_in:
+        user = make_player(username="nocountry", country="")
+        client.force_login(user)
+    response = client.get("/accounts/profile/" if signed_in else "/accounts/signup/")
+    select = re.search(r'<select name="country"[^>]*>\s*<option value="([^"]*)"( selected)?>([^<]*)<',
+                       response.content.decode())
+    assert select is not None
+    assert select.group(1) == "" and select.group(3) == "Choose your country"
+    assert "required" in select.group(0)
+
+
+def test_a_form_without_a_country_is_refused():
+    from accounts.forms import ProfileForm
+
+    form = ProfileForm({"display_name": "Mei", "country": ""})
+    assert not form.is_valid() and "country" in form.errors
+    assert ProfileForm({"display_name": "Mei", "country": "FR"}).is_valid()
+
+
+# -- checkboxes -------------------------------------------------------------------------------
+
+
+def test_a_checkbox_sits_inside_its_label_on_one_line():
+    from django import forms
+
+    class Form(forms.Form):
+        third_place = forms.BooleanField(required=False, label="A third-place match")
+
+    html = render_to_string("accounts/_field.html", {"field": Form()["third_place"]})
+    assert 'class="field field-check"' in html
+    assert re.search(r'<label for="id_third_place"><input type="checkbox"[^>]*> A third-place match</label>', html)
+    assert "(optional)" not in html
+    css = (ROOT / "static" / "css" / "site.css").read_text()
+    assert ".field.field-check { align-items: flex-start; }" in css
+
+
+# -- navigation ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_menu_names_say_where_they_go(client, api_world):
+    page = client.get("/").content.decode()
+    nav = re.search(r'<nav class="nav" aria-label="Main">(.*?)</nav>', page, re.S).group(1)
+    links = dict((text.strip(), href) for href, text in re.findall(r'<a[^>]*href="([^"]+)"[^>]*>(.*?)</a>', nav))
+    assert links["Clubs &amp; events"] == reverse("competitions:clubs")
+    assert links["Play"] == "/play/" and links["Ratings"] == "/ratings/"
+    assert "Clubs" not in links and "Events" not in links
+    home_links = [text for text, href in links.items() if href == "/"]
+    assert len(home_links) == 1 and "Tic Tac Toe League" in home_links[0]  # the site's name, nothing else
+
+
+@pytest.mark.django_db
+def test_the_home_pages_club_card_links_to_the_club(client, api_world):
+    page = client.get("/").content.decode()
+    assert '<h3><a href="/clubs/harbour/">Harbour club</a></h3>' in page
+
+
+# -- logs ---------------------------------------------------------------------------------------
+
+
+def _record(name: str, level: int, msg: str, *args) -> logging.LogRecord:
+    return logging.LogRecord(name, level, __file__, 1, msg, args, None)
+
+
+def test_the_periodic_sweeps_are_quiet_at_info_and_other_tasks_are_not():
+    beat = logging.getLogger("celery.beat")
+    received = logging.getLogger("celery.worker.strategy")
+    trace = logging.getLogger("celery.app.trace")
+    quiet = [
+        (beat, _record("celery.beat", logging.INFO, "Scheduler: Sending due task %s (%s)",
+                       "flag-expired-clocks", "games.flag_expired_clocks")),
+        (received, _record("celery.worker.strategy", logging.INFO, "Task %(name)s[%(id)s] received",
+                           {"name": "games.flag_expired_clocks", "id": "1"})),
+        (trace, _record("celery.app.trace", logging.INFO, "Task %(name)s[%(id)s] succeeded in %(runtime)ss",
+                        {"name": "config.tasks.heartbeat", "id": "2", "runtime": 0.01})),
+    ]
+    for logger, record in quiet:
+        assert not logger.filter(record), record.getMessage()
+    kept = [
+        (received, _record("celery.worker.strategy", logging.INFO, "Task %(name)s[%(id)s] received",
+                           {"name": "league.rate_game", "id": "3"})),
+        (trace, _record("celery.app.trace", logging.ERROR, "Task %(name)s[%(id)s] raised unexpected: %(exc)s",
+                        {"name": "games.flag_expired_clocks", "id": "4", "exc": "boom"})),
+        (beat, _record("celery.beat", logging.INFO, "beat: Starting...")),
+    ]
+    for logger, record in kept:
+        assert logger.filter(record), record.getMessage()
+
+
+# -- the demo's DEBUG -----------------------------------------------------------------------------
+
+
+def _demo_debug(**env_vars: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_DEBUG", "DJANGO_SETTINGS_MODULE")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.dev", **env_vars)
+    show = ["manage.py", "shell", "-c", "from django.conf import settings; print(settings.DEBUG)"]
+    result = subprocess.run([sys.executable, *show], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_the_demo_runs_with_debug_off_unless_asked():
+    assert _demo_debug() == "False"
+    assert _demo_debug(DJANGO_DEBUG="1") == "True"
