@@ -25,7 +25,7 @@ AGE_GATE_MAX_AGE = 60 * 60 * 24 * 365
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    from league.selectors import clubs_for_home  # league stands on accounts, not the reverse
+    from league.clubs.selectors import clubs_for_home  # league stands on accounts, not the reverse
 
     return render(request, "home.html", {"clubs": clubs_for_home()})
 

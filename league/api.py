@@ -4,7 +4,7 @@ from django_countries.serializer_fields import CountryField
 from rest_framework import serializers, viewsets
 
 from .models import Club, ClubMembership
-from .selectors import clubs_for_home
+from .clubs.selectors import clubs_for_home
 
 
 class MembershipSerializer(serializers.ModelSerializer):

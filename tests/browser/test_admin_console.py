@@ -35,7 +35,7 @@ import json
 from accounts.models import User
 from accounts import services as accounts
 from games import services as games
-from league import services as league
+from league.clubs import services as league
 from league.models import Club
 from moderation import services
 from datetime import date

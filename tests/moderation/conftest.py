@@ -31,7 +31,7 @@ class World:
 def _world(make_player: Any) -> World:
     from accounts.models import User
     from games import services as games
-    from league import services as league
+    from league.clubs import services as league
     from moderation import services
 
     club_a = league.ensure_club(name="Club A")

@@ -115,7 +115,7 @@ def test_record_keeps_who_what_why_target_and_club(world):
 
 
 def test_console_access_follows_club_roles(world, make_player):
-    from league import services as league
+    from league.clubs import services as league
     from league.models import ClubMembership
 
     w = world

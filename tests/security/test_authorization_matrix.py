@@ -56,7 +56,7 @@ from games import services as games
 from games.models import Game, Match, RuleSet
 from league import competition_services as competitions
 from league import event_services as events
-from league import services as league
+from league.clubs import services as league
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import User
-from league import services as league_services
+from league.clubs import services as league_services
 
 DEMO_PASSWORD = "tictactoe-demo"
 

@@ -1,10 +1,10 @@
-"""Reads for league pages."""
+"""Reads for clubs and their members."""
 
 from __future__ import annotations
 
 from django.db.models import Count, QuerySet
 
-from .models import Club, ClubMembership
+from league.models import Club, ClubMembership
 
 
 def clubs_for_home() -> QuerySet[Club]:

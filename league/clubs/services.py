@@ -1,4 +1,4 @@
-"""Writes for clubs. The only code that changes league data."""
+"""Writes for clubs and their memberships (ratings and competitions have their own services)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.utils.text import slugify
 
 from accounts.models import User
 
-from .models import Club, ClubMembership
+from league.models import Club, ClubMembership
 
 
 @transaction.atomic

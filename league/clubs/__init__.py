@@ -1,0 +1,1 @@
+"""Clubs and their memberships: services.py writes them, selectors.py reads them."""
