@@ -25,7 +25,7 @@ from django.http import HttpResponseRedirect  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils.html import format_html  # noqa: E402
 
-from . import rating_services  # noqa: E402
+from .ratings import services as rating_services  # noqa: E402
 from .models import Rating, RatingAdjustment, RecomputeRun  # noqa: E402
 
 HTMX = ("vendor/htmx-2.0.11.min.js",)

@@ -49,7 +49,7 @@ from accounts.errors import ServiceError  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games.rules import variant_slugs  # noqa: E402
 
-from . import rating_selectors  # noqa: E402
+from .ratings import selectors as rating_selectors  # noqa: E402
 from .models import LEAGUE_LIST, Rating, RatingChange  # noqa: E402
 
 

@@ -584,7 +584,7 @@ def _create_games(section: Section, pairing: Pairing) -> None:
             side.save(update_fields=["moves_first"])
     tournament = section.tournament
     if section.rated and tournament.rating_period == Tournament.RatingPeriod.TOURNAMENT:
-        from . import rating_services
+        from .ratings import services as rating_services
 
         rating_services.defer_to_period(games=[game], key=tournament.rating_period_key, name=tournament.name)
 
@@ -1028,7 +1028,7 @@ def tournament_games(tournament: Tournament) -> Iterable[Game]:
 
 def rate_tournament(*, tournament_id: int) -> int:
     """Rate a finished tournament's games as one period (rating_services.rate_period)."""
-    from . import rating_services
+    from .ratings import services as rating_services
 
     tournament = Tournament.objects.get(pk=tournament_id)
     return rating_services.rate_period(list(tournament_games(tournament)), key=tournament.rating_period_key,
@@ -1211,7 +1211,7 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
     log is queued when the game was rated), the standings drawn again. Later rounds keep
     their pairings. A bracket's results stand (who went through is settled) and a
     match's result comes from its games."""
-    from . import rating_services
+    from .ratings import services as rating_services
 
     if result not in DECISIONS:
         raise ServiceError("bad-result", 'A corrected result is "1-0", "0-1" or "draw".')

@@ -1,4 +1,5 @@
-"""Listeners: a finished rated game is queued for rating once its commit is done."""
+"""Listeners, connected in LeagueConfig.ready: a finished rated game is queued for
+rating, and a finished tournament game for scoring, once its commit is done."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ from typing import Any
 
 from django.db import transaction
 
+from games.models import Game
+
+from .models import Pairing
+from .tasks import rate_game, record_game_result
+
 
 def on_game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
     # games sends this after its commit already; on_commit still guards a sender that
     # fires inside a transaction (the task must never see an uncommitted game).
-    from games.models import Game
-
-    from .tasks import rate_game
-
     if not Game.objects.filter(pk=game_id, rated=True).exists():
         return
     transaction.on_commit(lambda: rate_game.delay(game_id))
@@ -21,11 +23,6 @@ def on_game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) -> None:
     """A tournament game ended: score its pairing (and move the round on) in a task."""
-    from games.models import Game
-
-    from .models import Pairing
-    from .tasks import record_game_result
-
     match_id = Game.objects.filter(pk=game_id).values_list("match_id", flat=True).first()
     pairings = Pairing.objects.filter(match_id=match_id) if match_id else Pairing.objects.filter(game_id=game_id)
     if pairings.exists():

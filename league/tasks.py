@@ -1,11 +1,13 @@
-"""Celery tasks of ratings. Thin: league/rating_services.py does the work."""
+"""Celery tasks of ratings. Thin: league/ratings/services.py and recompute.py do the work."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import OperationalError
 
-from . import competition_services, rating_services
+from . import competition_services
+from .ratings import recompute
+from .ratings import services as rating_services
 
 
 @shared_task(
@@ -25,7 +27,7 @@ def rate_game(game_id: int) -> int:
 
 @shared_task(name="league.recompute_ratings", acks_late=True, ignore_result=True)
 def recompute_ratings(run_id: int) -> None:
-    rating_services.run_recompute(run_id)
+    recompute.run_recompute(run_id)
 
 
 # -- competitions (docs/competitions.md). Thin: league/competition_services.py does the

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from accounts.models import User
 from games.rules import RuleError, get_variant
 
-from . import rating_selectors as selectors
+from .ratings import selectors
 from .models import LEAGUE_LIST, Club, RecomputeRun
 
 DEFAULT_VARIANT = "classic"

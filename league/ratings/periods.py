@@ -1,5 +1,5 @@
 """A rating period for any number of players: the shared core of the live path
-(league/rating_services.py), tournaments (``rate_period``) and the full recompute.
+(league/ratings/services.py), tournaments (``rate_period``) and the full recompute.
 
 Pure and deterministic: the same states and games in the same order give the same
 floats, which is why the incremental and the recomputed ratings agree exactly.

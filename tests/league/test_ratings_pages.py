@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from config.celery import app
-from league import rating_services
 from league.models import Club, ClubMembership, Rating, RatingAdjustment, RatingChange, RecomputeRun
+from league.ratings import services as rating_services
 
 from .ratings_helpers import finished_game
 

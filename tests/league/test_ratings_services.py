@@ -12,8 +12,10 @@ from accounts.errors import ServiceError
 from config.celery import app
 from games import services as game_services
 from games.models import Game
-from league import rating_services, tasks
+from league import tasks
 from league.models import Club, ClubMembership, PeriodGame, Rating, RatingAdjustment, RatingChange
+from league.ratings import recompute
+from league.ratings import services as rating_services
 
 from .ratings_helpers import finished_game, snapshot
 
@@ -88,7 +90,13 @@ def test_a_task_that_fails_after_writing_leaves_nothing_and_its_retry_applies_on
             assert RatingChange.objects.filter(game=game).count() == 2  # written, not committed
             raise ConnectionError("the worker lost its database mid-task")
 
-    monkeypatch.setattr(rating_services, "_pause_for_tests", crash_once)
+    apply_periods = rating_services._apply_periods
+
+    def apply_then_crash_once(*args, **kwargs) -> None:  # the seam: after a game's rows are written
+        apply_periods(*args, **kwargs)
+        crash_once()
+
+    monkeypatch.setattr(rating_services, "_apply_periods", apply_then_crash_once)
     with pytest.raises(ConnectionError):
         rating_services.rate_game(game_id=game.pk)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
@@ -198,7 +206,7 @@ def test_the_recompute_gives_the_same_numbers_as_the_incremental_path(make_playe
     assert len(before[0]) > 80 and any(row[2] != "league" for row in before[0])
     assert any(not r[10] for r in before[1])  # someone established
     seen = []
-    result = rating_services.recompute_all(progress=lambda done, total: seen.append((done, total)))
+    result = recompute.recompute_all(progress=lambda done, total: seen.append((done, total)))
     assert result.games == Game.objects.filter(rated=True).count()
     assert seen[-1] == (result.games, result.games)
     assert snapshot() == before
@@ -232,7 +240,7 @@ def test_every_game_of_a_match_in_a_tournament_period_is_rated_with_the_period(m
     assert {ch.period for ch in changes} == {"tournament-3"} and changes.count() == 3
     assert len({ch.rating_before for ch in changes}) == 1  # all three from before the period
     before = snapshot()
-    rating_services.recompute_all()
+    recompute.recompute_all()
     assert snapshot() == before
 
 

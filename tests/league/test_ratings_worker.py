@@ -64,8 +64,9 @@ def test_a_celery_worker_killed_mid_task_gets_it_redelivered_and_applied_once(tm
         env = dict(env, LEAGUE_BROKER_VISIBILITY_TIMEOUT="3", RATING_TEST_QUEUE=queue)
         game_id = script(env, "setup")
         marker = tmp_path / "paused"
+        # --include: the worker loads the script's pause (it pauses only where the env asks).
         worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO",
-                  "--without-mingle", "--without-gossip", "-Q", queue]
+                  "--without-mingle", "--without-gossip", "-Q", queue, "--include", "tests.league.ratings_worker_script"]
         log = open(tmp_path / "worker-1.log", "wb")  # noqa: SIM115
         first = subprocess.Popen(worker, cwd=ROOT, env=paused(env, marker), stdout=log, stderr=subprocess.STDOUT)
         try:

@@ -192,8 +192,9 @@ def test_the_forfeit_action_in_the_admin(client, world, who, allowed):
 
 def test_correct_a_result_and_the_standings_and_ratings_follow(world):
     from games import services as games
-    from league import rating_services
     from league.models import Rating, RecomputeRun
+    from league.ratings import recompute
+    from league.ratings import services as rating_services
 
     section = tournament_section(world, [world.player_1, world.player_2])
     pairing = Pairing.objects.get(section=section)
@@ -223,7 +224,7 @@ def test_correct_a_result_and_the_standings_and_ratings_follow(world):
     game.refresh_from_db()
     assert game.winner_seat == 1 and "corrected" in game.end_reason
     assert RecomputeRun.objects.filter(requested_by=world.arbiter_a).exists()
-    rating_services.recompute_all()  # what the queued task runs
+    recompute.recompute_all()  # what the queued task runs
     ratings = dict(Rating.objects.filter(variant="classic", list_key="league").values_list("user_id", "rating"))
     assert ratings[second.pk] > ratings[first.pk]
     entry = AuditEntry.objects.get(action="result.correct")

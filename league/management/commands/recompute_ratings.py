@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from league import rating_services
+from league.ratings import recompute
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
             bar.total = total
             bar.update(done - bar.n)
 
-        result = rating_services.recompute_all(progress=progress)
+        result = recompute.recompute_all(progress=progress)
         bar.close()
         self.stdout.write(
             f"Rated {result.games} games ({result.changes} rating changes) in {result.seconds:.1f} s."

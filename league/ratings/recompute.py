@@ -1,315 +1,40 @@
-"""Writes for ratings: the only code that changes Rating, RatingChange, RatingAdjustment.
-
-Three ways in, one engine (league/ratings/periods.py):
-* ``rate_game`` (the Celery task ``league.rate_game``): live ratings, one game a period,
-  exactly once, in the order games ended;
-* ``rate_period``: a tournament's games as one period, applied at its end;
-* ``recompute_all``: every rating again from the game log (command and admin action).
-
-All of them hold the RatingLedger row lock while they write, so they never interleave.
-"""
+"""A full recompute: every rating again from the game log (the command
+``recompute_ratings`` and the admin's action, a Celery task queued by
+``services.queue_recompute``). It holds the ledger lock like every rating write."""
 
 from __future__ import annotations
 
 import logging
-import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, connections, models, transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from accounts.errors import ServiceError
 from accounts.models import User
-from games.models import Game
-
-from .models import (
+from league.models import (
     LEAGUE_LIST,
     Club,
     PeriodGame,
     Rating,
     RatingAdjustment,
     RatingChange,
-    RatingLedger,
     RatingPeriod,
     RecomputeRun,
+    club_list_key,
 )
-from .ratings import periods
-from .ratings.periods import Entry, PlayerState
 
-#: The league's system ("elo" or "glicko2") and Glicko-2's tau; clubs choose their own.
-LEAGUE_SYSTEM: str = getattr(settings, "LEAGUE_RATING_SYSTEM", periods.ELO)
-GLICKO2_TAU: float = getattr(settings, "GLICKO2_TAU", 0.5)
-#: Test hook only: seconds to sleep after writing, before commit (the killed-worker test).
-PAUSE_ENV = "LEAGUE_RATING_PAUSE_AFTER_WRITE"
-PAUSE_MARKER_ENV = "LEAGUE_RATING_PAUSE_MARKER"
+from . import periods
+from .periods import PlayerState
+from .selectors import progress_cache_key
+from .services import GLICKO2_TAU, LEAGUE_SYSTEM, copy_state, lock_ledger
 
 logger = logging.getLogger(__name__)
-
-ListSpec = tuple[str, int | None, str]  # (list_key, club id, system)
-
-
-# -- the lock and what is waiting -------------------------------------------------
-
-
-def _lock_ledger() -> RatingLedger:
-    RatingLedger.objects.get_or_create(pk=1)
-    return RatingLedger.objects.select_for_update().get(pk=1)
-
-
-def _in_a_period() -> Exists:
-    """The game, or an earlier game of its match, belongs to a tournament period: a
-    match's later games are created by games/ and follow its first into the period."""
-    return Exists(PeriodGame.objects.filter(Q(game=OuterRef("pk")) | Q(game__match_id=OuterRef("match_id"))))
-
-
-def rateable_games() -> QuerySet[Game]:
-    """Finished rated games between two people (AI games are never rated), outside any
-    tournament period, in the order they ended."""
-    return (
-        Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
-        .exclude(_in_a_period())
-        .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
-        .filter(humans=2)
-        .order_by("finished_at", "id")
-    )
-
-
-#: How far back a task looks for earlier games still unrated. Each game's own task
-#: rates it whatever its age; the window only bounds the catch-up scan, so a task does
-#: not read the whole game log (a game older than this was already rated, or its own
-#: task is still on its way: it would then be rated out of order, by its own task).
-CATCH_UP_WINDOW = timedelta(days=1)
-
-
-def pending_games(up_to: Game | None = None) -> QuerySet[Game]:
-    """Rateable games with no rating change yet, ending no later than ``up_to`` (and no
-    more than CATCH_UP_WINDOW before it; ``up_to`` itself always)."""
-    games = rateable_games().exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk"))))
-    if up_to is not None and up_to.finished_at is not None:
-        games = games.filter(
-            Q(pk=up_to.pk)
-            | Q(finished_at__gte=up_to.finished_at - CATCH_UP_WINDOW, finished_at__lt=up_to.finished_at)
-            | Q(finished_at=up_to.finished_at, id__lt=up_to.id)
-        )
-    return games
-
-
-# -- live ratings -------------------------------------------------------------------
-
-
-def rate_game(*, game_id: int) -> int:
-    """Rate ``game_id`` and every earlier finished game still unrated, oldest first.
-
-    Idempotent: a game that already has its rating changes is skipped, and the unique
-    (game, player, list) constraint stops a second application if anything slipped
-    past the lock. Returns how many games this call rated.
-    """
-    with transaction.atomic():
-        ledger = _lock_ledger()
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.FINISHED:
-            return 0
-        rated = 0
-        for pending in pending_games(up_to=game).select_related(None):
-            _apply_periods(ledger, [pending], period=f"game-{pending.pk}")
-            rated += 1
-            _pause_for_tests()
-        ledger.save(update_fields=["last_sequence"])
-        return rated
-
-
-def _pause_for_tests() -> None:
-    """Lets the killed-worker test kill a worker holding written, uncommitted rows."""
-    seconds = float(os.environ.get(PAUSE_ENV, "0") or 0)
-    if seconds:
-        marker = os.environ.get(PAUSE_MARKER_ENV)
-        if marker:
-            Path(marker).write_text(str(os.getpid()))
-        time.sleep(seconds)
-
-
-# -- tournament periods ---------------------------------------------------------------
-
-
-def defer_to_period(*, games: Iterable[Game], key: str, name: str = "") -> RatingPeriod:
-    """Keep ``games`` out of live rating: their tournament rates them as one period
-    (``rate_period``). Call it when the games are created, before they can end; the
-    later games of a match follow its first game. Refused, changing nothing, for a
-    game already rated live or already in another period."""
-    with transaction.atomic():
-        _lock_ledger()  # a rating task must not rate these games while they are linked
-        ids = {game.pk for game in games}
-        if RatingChange.objects.filter(game_id__in=ids).exists():
-            raise ServiceError("already-rated", "A game rated on its own cannot join a tournament's rating period.")
-        elsewhere = PeriodGame.objects.filter(game_id__in=ids).exclude(period__key=key)
-        if elsewhere.exists():
-            raise ServiceError("in-another-period", "A game belongs to one tournament's rating period only.")
-        return _link_to_period(ids, key=key, name=name)
-
-
-def _link_to_period(game_ids: Iterable[int], *, key: str, name: str) -> RatingPeriod:
-    period, _ = RatingPeriod.objects.get_or_create(key=key, defaults={"name": name})
-    linked = set(PeriodGame.objects.filter(game_id__in=set(game_ids)).values_list("game_id", flat=True))
-    PeriodGame.objects.bulk_create([PeriodGame(game_id=pk, period=period) for pk in set(game_ids) - linked])
-    return period
-
-
-def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
-    """Rate ``games`` (and the other games of their matches) as one period, a
-    tournament: every game with the ratings from before the period, the changes
-    applied now, at its end. Idempotent per (game, player, list).
-
-    Games that are unfinished, unrated, not between two people, or already rated
-    (live, or by another period) are left out. Returns how many games were rated.
-    """
-    with transaction.atomic():
-        ledger = _lock_ledger()
-        games = list(games)
-        matches = {g.match_id for g in games if g.match_id}
-        ids = {g.pk for g in games} | set(Game.objects.filter(match_id__in=matches).values_list("pk", flat=True))
-        other = set(PeriodGame.objects.filter(game_id__in=ids).exclude(period__key=key).values_list("game_id", flat=True))
-        rated_live = set(RatingChange.objects.filter(game_id__in=ids).exclude(period=key).values_list("game_id", flat=True))
-        ids -= other | rated_live
-        period = _link_to_period(ids, key=key, name=name)
-        todo = [
-            g for g in Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, rated=True)
-            .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(humans=2)
-            .exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk")))).order_by("finished_at", "id")
-        ]
-        _apply_periods(ledger, todo, period=key)
-        if period.applied_at is None:
-            period.applied_at = timezone.now()
-            period.save(update_fields=["applied_at"])
-        ledger.save(update_fields=["last_sequence"])
-        return len(todo)
-
-
-# -- applying a period to the stored ratings ------------------------------------------
-
-
-@dataclass(frozen=True)
-class _GameFacts:
-    game_id: int
-    variant: str
-    white: int  # seat 0's user id
-    black: int
-    score: float  # seat 0's score
-    finished_at: datetime
-
-
-def _facts(game: Game) -> _GameFacts:
-    seats = {seat.number: seat.user_id for seat in game.seats.all()}
-    score = 0.5 if game.winner_seat is None else (1.0 if game.winner_seat == 0 else 0.0)
-    return _GameFacts(game.pk, game.variant, seats[0], seats[1], score, game.finished_at)
-
-
-def lists_for(a: int, b: int) -> list[ListSpec]:
-    """The league's list, and each club list both players are members of."""
-    clubs = Club.objects.filter(own_rating_list=True, memberships__user_id=a).filter(memberships__user_id=b)
-    return [(LEAGUE_LIST, None, LEAGUE_SYSTEM)] + [(f"club-{c.pk}", c.pk, c.rating_system) for c in clubs]
-
-
-def _junior_years(user_ids: Iterable[int]) -> dict[int, int]:
-    """The last year each user counts as a FIDE junior (the year of the 18th birthday)."""
-    return {
-        pk: born.year + 18
-        for pk, born in User.objects.filter(pk__in=set(user_ids), profile__date_of_birth__isnull=False)
-        .values_list("pk", "profile__date_of_birth")
-    }
-
-
-def _state_of(row: Rating) -> PlayerState:
-    return PlayerState(
-        row.system, row.rating, row.rd, row.volatility, row.games, row.established, row.reached_2400,
-        [tuple(pair) for pair in row.initial_results],
-    )
-
-
-def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> None:
-    """Rate ``games`` as one period in every list they count for, and store it."""
-    if not games:
-        return
-    facts = [_facts(g) for g in games]
-    juniors = _junior_years([f.white for f in facts] + [f.black for f in facts])
-    # (list, variant) -> the games of this period in it
-    groups: dict[tuple[ListSpec, str], list[_GameFacts]] = {}
-    for fact in facts:
-        for spec in lists_for(fact.white, fact.black):
-            groups.setdefault((spec, fact.variant), []).append(fact)
-    finished = {f.game_id: f.finished_at for f in facts}
-    for (spec, variant), its_games in groups.items():
-        list_key, club_id, system = spec
-        players = {f.white for f in its_games} | {f.black for f in its_games}
-        rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(
-            list_key=list_key, variant=variant, user_id__in=players)}
-        states: dict[Any, PlayerState] = {pk: _state_of(row) for pk, row in rows.items()}
-        year = max(f.finished_at for f in its_games).year
-        entries = periods.rate_period(
-            states, [(f.game_id, f.white, f.black, f.score) for f in its_games], system=system, tau=GLICKO2_TAU,
-            junior=lambda pk, year=year: juniors.get(pk, 0) >= year,
-        )
-        changes = []
-        for entry in entries:
-            ledger.last_sequence += 1
-            changes.append(_change_row(entry, variant, list_key, system, period, finished[entry.game],
-                                       ledger.last_sequence))
-        RatingChange.objects.bulk_create(changes)
-        for pk in players:
-            row = rows.get(pk) or Rating(user_id=pk, variant=variant, list_key=list_key, club_id=club_id)
-            _copy_state(row, states[pk], system)
-            row.save()
-
-
-def _change_row(entry: Entry, variant: str, list_key: str, system: str, period: str, finished_at: datetime,
-                sequence: int) -> RatingChange:
-    return RatingChange(
-        game_id=entry.game, user_id=entry.player, opponent_id=entry.opponent, variant=variant,
-        list_key=list_key, system=system, period=period, opponent_rating=entry.opponent_rating,
-        score=entry.score, k=entry.k, rating_before=entry.rating_before, rating_after=entry.rating_after,
-        rd_before=entry.rd_before, rd_after=entry.rd_after, volatility_before=entry.volatility_before,
-        volatility_after=entry.volatility_after, provisional=entry.provisional, finished_at=finished_at,
-        sequence=sequence,
-    )
-
-
-def _copy_state(row: Rating, state: PlayerState, system: str) -> None:
-    row.system = system
-    row.rating, row.rd, row.volatility = state.rating, state.rd, state.volatility
-    row.games, row.established, row.reached_2400 = state.games, state.established, state.reached_2400
-    row.initial_results = [list(pair) for pair in state.initial_results]
-    row.provisional = state.provisional
-
-
-# -- manual adjustments ---------------------------------------------------------------
-
-
-def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: User | None) -> RatingAdjustment:
-    """Set a rating by hand. The reason is required and the change kept in the audit log;
-    a recompute re-applies it at the same point of the log."""
-    if not reason or not reason.strip():
-        raise ServiceError("reason-required", "A manual adjustment needs a reason.")
-    with transaction.atomic():
-        _lock_ledger()
-        row = Rating.objects.select_for_update().get(pk=rating.pk)
-        adjustment = RatingAdjustment.objects.create(
-            user_id=row.user_id, variant=row.variant, list_key=row.list_key, rating_before=row.rating,
-            rating_after=float(new_rating), reason=reason.strip(), made_by=made_by,
-        )
-        row.rating = float(new_rating)
-        row.save(update_fields=["rating", "updated_at"])
-        return adjustment
-
-
-# -- full recompute -------------------------------------------------------------------
 
 _GAMES_SQL = """
 SELECT g.id, g.variant, {epoch}, g.finished_at{as_text}, g.winner_seat, s0.user_id, s1.user_id
@@ -363,7 +88,7 @@ def recompute_all(
     started = time.perf_counter()
     phases: dict[str, float] = {}
     with transaction.atomic():
-        ledger = _lock_ledger()
+        ledger = lock_ledger()
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({_games_sql()}) AS rateable")
             total = cursor.fetchone()[0]
@@ -419,7 +144,7 @@ class _Recompute:
         self.clubs: dict[str, tuple[int, str]] = {}
         self.user_lists: dict[int, set[str]] = {}
         for club in Club.objects.filter(own_rating_list=True):
-            key = f"club-{club.pk}"
+            key = club_list_key(club.pk)
             self.clubs[key] = (club.pk, club.rating_system)
             for user_id in club.memberships.values_list("user_id", flat=True):
                 self.user_lists.setdefault(user_id, set()).add(key)
@@ -584,7 +309,7 @@ class _Recompute:
         for (list_key, variant), states in self.states.items():
             for user_id, state in states.items():
                 row = Rating(user_id=user_id, variant=variant, list_key=list_key, club_id=specs[list_key])
-                _copy_state(row, state, systems[list_key])
+                copy_state(row, state, systems[list_key])
                 rows.append(row)
         Rating.objects.bulk_create(rows, batch_size=5000)
 
@@ -641,17 +366,3 @@ def _write_progress(run_id: int, done: int, total: int) -> None:
             cursor.execute("UPDATE league_recomputerun SET done = %s, total = %s WHERE id = %s", [done, total, run_id])
     except Exception:
         logger.warning("recompute %s: progress not written to the run row", run_id, exc_info=True)
-
-
-def progress_cache_key(run_id: int) -> str:
-    return f"league:recompute:{run_id}"
-
-
-def queue_recompute(*, requested_by: User | None) -> RecomputeRun:
-    """A RecomputeRun row and its Celery task (sent after commit)."""
-    from .tasks import recompute_ratings
-
-    run = RecomputeRun.objects.create(requested_by=requested_by)
-    transaction.on_commit(lambda: recompute_ratings.delay(run.pk))
-    return run
-

@@ -11,13 +11,13 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 
 from accounts.models import User
+from league.models import LEAGUE_LIST, Club, Rating, RatingChange, RatingPeriod, RecomputeRun, club_list_key
 
-from .models import LEAGUE_LIST, Club, Rating, RatingChange, RatingPeriod, RecomputeRun
-from .ratings import elo
+from . import elo
 
 
 def list_key_for(club: Club | None) -> str:
-    return f"club-{club.pk}" if club is not None else LEAGUE_LIST
+    return club_list_key(club.pk) if club is not None else LEAGUE_LIST
 
 
 def leaderboard(*, variant: str, club: Club | None = None, limit: int = 100) -> QuerySet[Rating]:
@@ -113,11 +113,14 @@ def performances(user: User, *, list_key: str = LEAGUE_LIST) -> list[Performance
     return result
 
 
+def progress_cache_key(run_id: int) -> str:
+    """Where a running recompute keeps its progress while its transaction is open."""
+    return f"league:recompute:{run_id}"
+
+
 def recompute_progress(run: RecomputeRun) -> dict[str, Any]:
     """The run's progress: from the cache while a SQLite recompute holds its write
     transaction, else from the row (PostgreSQL commits progress on its own connection)."""
-    from .rating_services import progress_cache_key
-
     done, total = run.done, run.total
     if run.status == RecomputeRun.Status.RUNNING:
         cached = cache.get(progress_cache_key(run.pk))
