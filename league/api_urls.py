@@ -1,15 +1,9 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .api import (
-    ClubViewSet,
-    LeaderboardView,
-    PlayerHistoryView,
-    PlayerRatingsView,
-    PlayerRoundsView,
-    SectionViewSet,
-    TournamentViewSet,
-)
+from .api.clubs import ClubViewSet
+from .api.competitions import PlayerRoundsView, SectionViewSet, TournamentViewSet
+from .api.ratings import LeaderboardView, PlayerHistoryView, PlayerRatingsView
 
 router = SimpleRouter()
 router.register("clubs", ClubViewSet, basename="club")

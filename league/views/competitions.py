@@ -1,83 +1,21 @@
-"""Rating pages, mounted at /ratings/ by config/urls.py: leaderboards per variant (the
-league's list and each club's own), a player's ratings with history charts, and the
-recompute progress the admin polls with htmx. Thin: reads come from rating_selectors."""
+"""Competition pages (docs/competitions.md, "Pages"), mounted at /clubs/ by
+config/urls.py (league.urls.competition_urlpatterns): seasons, tournaments, sections,
+entries, exports, the player's calendar, and the organiser pages. Reads come from
+event_selectors, writes from competition_services / event_services."""
 
 from __future__ import annotations
 
-from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import User
-from games.rules import RuleError, get_variant
-
-from .ratings import selectors
-from .models import LEAGUE_LIST, Club, RecomputeRun
-
-DEFAULT_VARIANT = "classic"
-
-
-def _check_variant(variant: str) -> None:
-    try:
-        get_variant(variant)
-    except RuleError as err:
-        raise Http404("No such variant.") from err
-
-
-def leaderboard(request: HttpRequest, variant: str | None = None, club_slug: str | None = None) -> HttpResponse:
-    club = get_object_or_404(Club, slug=club_slug, own_rating_list=True) if club_slug else None
-    variants = selectors.rated_variants(club=club)
-    if variant is None:
-        variant = variants[0] if variants else DEFAULT_VARIANT
-    _check_variant(variant)
-    return render(request, "league/leaderboard.html", {
-        "club": club, "variant": variant, "variants": variants, "ratings": selectors.leaderboard(variant=variant, club=club),
-        "clubs": selectors.clubs_with_lists(),
-    })
-
-
-def leaderboard_redirect(request: HttpRequest) -> HttpResponse:
-    variant = request.GET.get("variant")
-    if not variant:
-        return redirect("league:index")
-    _check_variant(variant)  # an unknown one ("a/b") is a 404, not a NoReverseMatch (500)
-    return redirect("league:leaderboard", variant=variant)
-
-
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    person = get_object_or_404(User, username=username)
-    sections = []
-    for rating in selectors.player_ratings(person):
-        history = list(selectors.rating_history(person, variant=rating.variant, list_key=rating.list_key))
-        sections.append({"rating": rating, "chart": selectors.history_chart(history)})
-    return render(request, "league/player.html", {
-        "person": person, "sections": sections, "games": selectors.recent_rated_games(person),
-        "performances": selectors.performances(person, list_key=LEAGUE_LIST),
-        # Only on the player's own page: the private link is theirs alone.
-        "calendar": event_selectors.calendar_feed(person) if request.user == person else None,
-    })
-
-
-@staff_member_required
-def recompute_progress(request: HttpRequest, run_id: int) -> HttpResponse:
-    run = get_object_or_404(RecomputeRun, pk=run_id)
-    return render(request, "league/recompute_progress.html", {"run": run, "progress": selectors.recompute_progress(run)})
-
-
-# -- competitions (docs/competitions.md, "Pages") ------------------------------------------
-# Mounted at /clubs/ by config/urls.py (league.urls.competition_urlpatterns). Reads come
-# from event_selectors, writes from competition_services / event_services.
-
-from django.contrib import messages  # noqa: E402
-from django.contrib.auth.decorators import login_required  # noqa: E402
-from django.core.exceptions import PermissionDenied  # noqa: E402
-from django.views.decorators.http import require_http_methods, require_POST  # noqa: E402
-
-from accounts.errors import ServiceError  # noqa: E402
-
-from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
-from .event_forms import SectionForm, TournamentForm  # noqa: E402
-from .models import Season, Section, Tournament  # noqa: E402
+from accounts.errors import ServiceError
+from league import competition_selectors, competition_services, event_selectors, event_services, exports
+from league.event_forms import SectionForm, TournamentForm
+from league.models import Club, Season, Section, Tournament
 
 #: Seconds between htmx refreshes of a section in play.
 LIVE_REFRESH_SECONDS = 5
@@ -97,22 +35,6 @@ def _section(club_slug: str, tournament_slug: str, slug: str, user) -> Section:
     section = get_object_or_404(Section.objects.select_related("rule_set"), tournament=tournament, slug=slug)
     section.tournament = tournament
     return section
-
-
-def clubs(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/clubs.html", {
-        "clubs": event_selectors.clubs_with_events(),
-        "organised": event_selectors.organised_clubs(request.user),
-    })
-
-
-def club(request: HttpRequest, club_slug: str) -> HttpResponse:
-    the_club = get_object_or_404(Club, slug=club_slug)
-    organiser = event_selectors.can_organise(user=request.user, club=the_club)
-    return render(request, "league/club.html", {
-        "club": the_club, "organiser": organiser, "leagues": event_selectors.club_leagues(the_club),
-        "tournaments": event_selectors.club_tournaments(the_club, include_drafts=organiser),
-    })
 
 
 def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: str) -> HttpResponse:
@@ -318,4 +240,3 @@ def section_start(request: HttpRequest, club_slug: str, tournament_slug: str, se
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("competitions:section", club_slug, tournament_slug, section_slug)
-

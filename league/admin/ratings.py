@@ -1,32 +1,14 @@
-from django.contrib import admin
+"""Admin for ratings (docs/ratings.md): manual adjustments with a reason, the audit log,
+and full recomputes with their live progress."""
 
-from .models import Club, ClubMembership
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html
 
-
-class MembershipInline(admin.TabularInline):
-    model = ClubMembership
-    extra = 0
-    autocomplete_fields = ["user"]
-
-
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ("name", "country", "created_at")
-    prepopulated_fields = {"slug": ("name",)}
-    search_fields = ("name",)
-    inlines = [MembershipInline]
-
-
-# -- ratings (docs/ratings.md) ---------------------------------------------------------
-
-from django import forms  # noqa: E402
-from django.contrib import messages  # noqa: E402
-from django.http import HttpResponseRedirect  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils.html import format_html  # noqa: E402
-
-from .ratings import services as rating_services  # noqa: E402
-from .models import Rating, RatingAdjustment, RecomputeRun  # noqa: E402
+from league.models import Rating, RatingAdjustment, RecomputeRun
+from league.ratings import services as rating_services
 
 HTMX = ("vendor/htmx-2.0.11.min.js",)
 
@@ -140,106 +122,3 @@ class RecomputeRunAdmin(admin.ModelAdmin):
 
     def response_add(self, request, obj, post_url_continue=None):
         return HttpResponseRedirect(reverse("admin:league_recomputerun_change", args=[obj.pk]))
-
-
-# -- competitions (docs/competitions.md) ------------------------------------------------
-# Read-only lists: tournaments, sections, entries, rounds and pairings change only
-# through league/competition_services.py (which schedules rounds and creates games);
-# the organiser pages and the moderation console call those. Leagues, seasons and
-# prizes are plain data an admin may edit.
-
-from .models import (  # noqa: E402
-    Entry,
-    League,
-    Pairing,
-    Prize,
-    Round,
-    Season,
-    Section,
-    Standing,
-    Tournament,
-)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class SeasonInline(admin.TabularInline):
-    model = Season
-    extra = 0
-    prepopulated_fields = {"slug": ("name",)}
-
-
-@admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "club", "created_at")
-    list_filter = ("club",)
-    prepopulated_fields = {"slug": ("name",)}
-    search_fields = ("name", "club__name")
-    inlines = [SeasonInline]
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "year", "scoring", "starts_on", "ends_on")
-    list_filter = ("scoring", "year")
-    prepopulated_fields = {"slug": ("name",)}
-
-
-@admin.register(Tournament)
-class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ("name", "club", "season", "status", "rating_period", "starts_at", "finished_at")
-    list_filter = ("status", "rating_period", "club")
-    search_fields = ("name", "club__name")
-    date_hierarchy = "starts_at"
-
-
-@admin.register(Section)
-class SectionAdmin(ReadOnlyAdmin):
-    list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
-                    "rated", "capacity", "observer_policy", "starts_at")
-    list_filter = ("format", "status", "variant", "rated", "observer_policy")
-    search_fields = ("name", "tournament__name")
-
-
-@admin.register(Entry)
-class EntryAdmin(ReadOnlyAdmin):
-    list_display = ("user", "section", "status", "seed", "rating", "late", "eliminated", "registered_at")
-    list_filter = ("status", "late", "eliminated")
-    search_fields = ("user__username", "section__name", "section__tournament__name")
-
-
-@admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
-    list_display = ("section", "number", "status", "starts_at", "started_at", "finished_at")
-    list_filter = ("status",)
-
-
-@admin.register(Pairing)
-class PairingAdmin(ReadOnlyAdmin):
-    list_display = ("round", "board", "first", "second", "result", "first_points", "second_points", "status",
-                    "game", "match")
-    list_filter = ("status", "result")
-    search_fields = ("first__username", "second__username")
-    list_select_related = ("round__section__tournament", "first", "second")
-
-
-@admin.register(Standing)
-class StandingAdmin(ReadOnlyAdmin):
-    list_display = ("section", "rank", "user", "points", "played", "wins", "draws", "losses", "final")
-    list_filter = ("final",)
-
-
-@admin.register(Prize)
-class PrizeAdmin(admin.ModelAdmin):
-    list_display = ("section", "label", "kind", "place", "age_under", "age_over", "rating_below", "winner")
-    list_filter = ("kind",)
-    readonly_fields = ("winner", "awarded_at")

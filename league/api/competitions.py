@@ -1,180 +1,27 @@
+"""The competitions API (docs/api.md, "Competitions"): tournaments, sections, entries,
+rounds, standings, brackets, and a player's rounds.
+
+Thin: reads from event_selectors / competition_selectors, writes through
+competition_services and event_services; a refusal is a ServiceError, answered 400
+with its code and reason by config.api.exception_handler."""
+
 from __future__ import annotations
 
-from django_countries.serializer_fields import CountryField
-from rest_framework import serializers, viewsets
+from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import exceptions, mixins, permissions, renderers, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from .models import Club, ClubMembership
-from .clubs.selectors import clubs_for_home
-
-
-class MembershipSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username")
-    display_name = serializers.CharField(source="user.name")
-
-    class Meta:
-        model = ClubMembership
-        fields = ["username", "display_name", "role"]
-
-
-class ClubSerializer(serializers.ModelSerializer):
-    # django-countries' field: the model's own mapping answers a club without a country
-    # with a Country object that JSON cannot encode (a 500).
-    country = CountryField(allow_blank=True, read_only=True, help_text='"": not given.')
-    member_count = serializers.IntegerField(read_only=True)
-    members = MembershipSerializer(source="memberships", many=True, read_only=True)
-
-    class Meta:
-        model = Club
-        fields = ["id", "name", "slug", "country", "description", "member_count", "members"]
-
-
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
-    serializer_class = ClubSerializer
-    lookup_field = "slug"
-
-    def get_queryset(self):
-        return clubs_for_home().prefetch_related("memberships__user__profile")
-
-
-# -- ratings (docs/ratings.md) ---------------------------------------------------------
-
-from django.shortcuts import get_object_or_404  # noqa: E402
-from drf_spectacular.utils import OpenApiParameter, extend_schema  # noqa: E402
-from rest_framework import generics  # noqa: E402
-from rest_framework.request import Request  # noqa: E402
-from rest_framework.response import Response  # noqa: E402
-from rest_framework.views import APIView  # noqa: E402
-
-from accounts.errors import ServiceError  # noqa: E402
-from accounts.models import User  # noqa: E402
-from games.rules import variant_slugs  # noqa: E402
-
-from .ratings import selectors as rating_selectors  # noqa: E402
-from .models import LEAGUE_LIST, Rating, RatingChange  # noqa: E402
-
-
-class RatingSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username")
-    list = serializers.CharField(source="list_key")
-
-    class Meta:
-        model = Rating
-        fields = ["username", "variant", "list", "system", "rating", "rd", "volatility", "games", "provisional"]
-
-
-class RatingChangeSerializer(serializers.ModelSerializer):
-    game = serializers.IntegerField(source="game_id")
-    opponent = serializers.CharField(source="opponent.username")
-    list = serializers.CharField(source="list_key")
-
-    class Meta:
-        model = RatingChange
-        fields = ["game", "variant", "list", "system", "period", "opponent", "opponent_rating", "score", "k",
-                  "rating_before", "rating_after", "rd_after", "volatility_after", "provisional", "finished_at"]
-
-
-class PerformanceSerializer(serializers.Serializer):
-    period = serializers.CharField()
-    name = serializers.CharField()
-    variant = serializers.CharField()
-    games = serializers.IntegerField()
-    score = serializers.FloatField()
-    average_opponent = serializers.FloatField()
-    rating = serializers.IntegerField()
-
-
-VARIANT = OpenApiParameter("variant", str, description="A variant slug (default classic).")
-
-
-def _variant_param(request: Request) -> str:
-    """The ``variant`` query parameter, checked: an unknown slug is a 400, not an empty list."""
-    variant = request.query_params.get("variant", "classic")
-    if variant not in variant_slugs():
-        raise ServiceError("unknown-variant", f"There is no variant {variant!r}: see GET /api/v1/variants/.")
-    return variant
-
-
-def _id_param(request: Request, name: str) -> int:
-    """An id in the query string, checked: not a number (or past 64 bits) is a 400, not a 500."""
-    raw = request.query_params.get(name, "")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and 0 < int(raw) < 2**63):
-        raise ServiceError("bad-filter", f"{name} is an id (a whole number); not {raw!r}.")
-    return int(raw)
-
-
-CLUB = OpenApiParameter("club", str, description="A club's slug, for its own list (default: the league's).")
-
-
-class LeaderboardView(generics.ListAPIView):
-    """The ratings of one list and variant, best first; ``provisional`` is marked."""
-
-    serializer_class = RatingSerializer
-
-    @extend_schema(parameters=[VARIANT, CLUB])
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self):
-        club_slug = self.request.query_params.get("club")
-        club = get_object_or_404(Club, slug=club_slug, own_rating_list=True) if club_slug else None
-        return rating_selectors.leaderboard(variant=_variant_param(self.request), club=club, limit=10_000)
-
-
-class PlayerRatingsSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    ratings = RatingSerializer(many=True)
-    performances = PerformanceSerializer(many=True)
-
-
-class PlayerRatingsView(APIView):
-    """A player's current ratings in every list and variant, and tournament performances."""
-
-    @extend_schema(responses={200: PlayerRatingsSerializer})
-    def get(self, request: Request, username: str) -> Response:
-        person = get_object_or_404(User, username=username)
-        return Response({
-            "username": person.username,
-            "ratings": RatingSerializer(rating_selectors.player_ratings(person), many=True).data,
-            "performances": PerformanceSerializer(rating_selectors.performances(person), many=True).data,
-        })
-
-
-class PlayerHistoryView(generics.ListAPIView):
-    """A player's rating changes in one list and variant, oldest first."""
-
-    serializer_class = RatingChangeSerializer
-
-    @extend_schema(parameters=[VARIANT, OpenApiParameter("list", str, description='"league" or "club-<id>".')])
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self):
-        person = get_object_or_404(User, username=self.kwargs["username"])
-        variant = _variant_param(self.request)
-        list_key = self.request.query_params.get("list", LEAGUE_LIST)
-        clubs = {f"club-{pk}" for pk in Club.objects.filter(own_rating_list=True).values_list("pk", flat=True)}
-        if list_key != LEAGUE_LIST and list_key not in clubs:
-            raise ServiceError("unknown-list", f'There is no rating list {list_key!r}: "league" or "club-<id>".')
-        return rating_selectors.rating_history(person, variant=variant, list_key=list_key).select_related("opponent")
-
-
-# -- competitions (docs/api.md, "Competitions") -------------------------------------------
-# Thin: reads from event_selectors / competition_selectors, writes through
-# competition_services and event_services; a refusal is a ServiceError, answered 400
-# with its code and reason by config.api.exception_handler.
-
-from django.db.models import Q  # noqa: E402
-from drf_spectacular.types import OpenApiTypes  # noqa: E402
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field  # noqa: E402
-from rest_framework import exceptions, mixins, permissions, renderers, status  # noqa: E402
-from rest_framework.decorators import action  # noqa: E402
-
-from accounts.api import ErrorSerializer  # noqa: E402  (the platform's one error shape)
-from games.models import RuleSet  # noqa: E402
-
-from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
-from .event_forms import LONGEST, SMALL, WHOLE, within_event_years  # noqa: E402  (the page form's bounds)
-from .models import Entry, Season, Section, Tournament  # noqa: E402
+from accounts.api import ErrorSerializer  # the platform's one error shape
+from accounts.errors import ServiceError
+from games.models import RuleSet
+from league import competition_selectors, competition_services, event_selectors, event_services, exports
+from league.event_forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
+from league.models import Club, Entry, Season, Section, Tournament
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -197,6 +44,14 @@ class ICalendarRenderer(renderers.BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return data
+
+
+def _id_param(request: Request, name: str) -> int:
+    """An id in the query string, checked: not a number (or past 64 bits) is a 400, not a 500."""
+    raw = request.query_params.get(name, "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and 0 < int(raw) < 2**63):
+        raise ServiceError("bad-filter", f"{name} is an id (a whole number); not {raw!r}.")
+    return int(raw)
 
 
 #: A section's status, as text: an enum here would collide with the tournament's in the schema.

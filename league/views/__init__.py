@@ -1,0 +1,1 @@
+"""The league's pages, one module per domain; league/urls.py routes them."""

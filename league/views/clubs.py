@@ -1,0 +1,26 @@
+"""Club pages, mounted at /clubs/ by config/urls.py: the clubs and one club with its
+leagues and tournaments."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from league import event_selectors
+from league.models import Club
+
+
+def clubs(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/clubs.html", {
+        "clubs": event_selectors.clubs_with_events(),
+        "organised": event_selectors.organised_clubs(request.user),
+    })
+
+
+def club(request: HttpRequest, club_slug: str) -> HttpResponse:
+    the_club = get_object_or_404(Club, slug=club_slug)
+    organiser = event_selectors.can_organise(user=request.user, club=the_club)
+    return render(request, "league/club.html", {
+        "club": the_club, "organiser": organiser, "leagues": event_selectors.club_leagues(the_club),
+        "tournaments": event_selectors.club_tournaments(the_club, include_drafts=organiser),
+    })
