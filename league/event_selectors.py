@@ -18,6 +18,7 @@ from games.models import Game
 from . import competition_selectors as core
 from .formats import arena as arena_format
 from .models import (
+    ORGANISER_ROLES,
     CalendarFeed,
     Club,
     ClubMembership,
@@ -31,7 +32,6 @@ from .models import (
     Tournament,
 )
 
-ORGANISER_ROLES = (ClubMembership.Role.OWNER, ClubMembership.Role.ORGANISER)
 ELIMINATION = (Section.Format.SINGLE_ELIMINATION, Section.Format.DOUBLE_ELIMINATION)
 
 #: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).

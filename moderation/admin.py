@@ -23,7 +23,7 @@ from accounts.errors import ServiceError
 from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
 from games.models import Game, Observer, RuleSet
-from league.models import Club
+from league.models import ORGANISER_ROLES, Club
 
 from . import selectors, services
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
@@ -117,7 +117,7 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         base = super().get_form(request, obj, change, **kwargs)
-        clubs = selectors.moderated_clubs(request.user, roles=selectors.ORGANISER_ROLES)
+        clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
         return type(base.__name__, (ClubRuleSetForm, base), {
             "club_choices": Club.objects.all() if clubs is None else clubs,
             "club_required": clubs is not None,
@@ -236,7 +236,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "club":
-            clubs = selectors.moderated_clubs(request.user, roles=selectors.ORGANISER_ROLES)
+            clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
             kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -405,7 +405,7 @@ for _model in (beat_models.PeriodicTask, beat_models.ClockedSchedule, beat_model
 
 # -- tournament operations (moderation/operations.py) ------------------------------------------
 # league's competition rows, shown per club and read-only; the operations are actions
-# with a confirmation step. league/admin.py registers its own admins for these models
+# with a confirmation step. league/admin/competitions.py registers its own admins for these models
 # (columns, filters, search): they are extended here, not replaced.
 
 from league.models import Entry, Pairing, Round, Section, Tournament  # noqa: E402

@@ -10,13 +10,12 @@ from django.db.models import Q, QuerySet
 
 from games.models import Game, Observer, RuleSet
 from games.ownership import CLUB, Keeper, Refusal
-from league.models import Club, ClubMembership, Section
+from league.models import ORGANISER_ROLES, Club, ClubMembership, Section
 
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
 
-#: Club roles that open the console. Owners and organisers run the club's events and
-#: house rules; arbiters moderate games and observers.
-ORGANISER_ROLES = (ClubMembership.Role.OWNER, ClubMembership.Role.ORGANISER)
+#: Club roles that open the console. Owners and organisers (ORGANISER_ROLES) run the
+#: club's events and house rules; arbiters moderate games and observers.
 CONSOLE_ROLES = (*ORGANISER_ROLES, ClubMembership.Role.ARBITER)
 
 

@@ -20,12 +20,11 @@ from games import services as game_services
 from games.models import Game, Observer, RuleSet
 from games.observing import kick_message
 from games.ownership import Keeper
-from league.models import Club, ClubMembership, Section, Tournament
+from league.models import ORGANISER_ROLES, Club, ClubMembership, Section, Tournament
 
 from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
 from .selectors import (
     CONSOLE_ROLES,
-    ORGANISER_ROLES,
     is_club_moderator,
     is_organiser,
     place_of_game,

@@ -6,7 +6,6 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from accounts.models import User
-
 from league.models import Club, ClubMembership
 
 
