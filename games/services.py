@@ -259,7 +259,7 @@ def create_game(
     (``creator_seat``, default 0), the seed, a coin toss, or a rock-paper-scissors game
     played live first.
 
-    ``rated``: the result counts for both players' ratings (league/rating_services.py
+    ``rated``: the result counts for both players' ratings (league/ratings/services.py
     rates it when it ends). Only games between two people are rated: a rated game
     against the AI is refused. Every game of a rated match is rated.
     """

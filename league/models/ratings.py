@@ -27,8 +27,9 @@ class RatingSystem(models.TextChoices):
 class Rating(models.Model):
     """A player's current rating in one list (the league's or a club's) for one variant.
 
-    Written only by league/rating_services.py; every change has a RatingChange or a
-    RatingAdjustment row behind it, so a recompute from the game log rebuilds it.
+    Written only by league/ratings/services.py and recompute.py; every change has a
+    RatingChange or a RatingAdjustment row behind it, so a recompute from the game log
+    rebuilds it.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
