@@ -309,7 +309,7 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 3600}
     # Shared by every server process: the API throttles' counts (accounts/limits.py).
     CACHES = {
         "default": {
