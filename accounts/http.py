@@ -27,3 +27,11 @@ class PlayerAPIRequest(APIRequest):
     IsAuthenticatedOrReadOnly, or any method of a view with IsAuthenticated."""
 
     user: User
+
+
+def signed_in_user(request: HttpRequest) -> User:
+    """The user of a request only a signed-in user reaches, where Django fixes the
+    request's type (a ModelAdmin's methods: the admin site lets only staff in)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -292,7 +293,7 @@ if REDIS_URL:
     # (the list-based RedisChannelLayer silently drops once a process's inbound queue
     # is full; see docs/operations.md and shared BASELINES). redis-py 8 needs the
     # socket timeout lifted and a larger pool (channels_redis issue #422).
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
