@@ -291,7 +291,7 @@ WEBSOCKET_FLOOD_FRAMES = env.int("WEBSOCKET_FLOOD_FRAMES", default=50)
 if REDIS_URL:
     # The pub/sub layer: one PUBLISH per group send, nothing dropped at the knee
     # (the list-based RedisChannelLayer silently drops once a process's inbound queue
-    # is full; see docs/operations.md and shared BASELINES). redis-py 8 needs the
+    # is full; see docs/operations.md, "Why the pub/sub channel layer"). redis-py 8 needs the
     # socket timeout lifted and a larger pool (channels_redis issue #422).
     CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
