@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from django import forms
 from django_countries import countries
-from django_countries.fields import LazyTypedChoiceField
+from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
 from . import services
 
 
-def country_field() -> LazyTypedChoiceField:
+def country_field() -> forms.TypedChoiceField:
     """Required, and starting on an empty choice: no country is picked for anyone
     (the list would otherwise open on its first entry, Afghanistan)."""
     return LazyTypedChoiceField(choices=lambda: [("", "Choose your country"), *countries], required=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 from rest_framework import exceptions
@@ -40,8 +40,10 @@ class LiveRates:
     scope: str | None
 
     def get_rate(self) -> str | None:
+        # DRF's stub types the rates as numbers; they are "N/period" strings (or empty).
+        rates: dict[str | None, str | None] = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
         try:
-            return api_settings.DEFAULT_THROTTLE_RATES[self.scope] or None
+            return rates[self.scope] or None
         except KeyError as exc:
             raise ImproperlyConfigured(f"No throttle rate set for the {self.scope!r} scope") from exc
 
@@ -135,16 +137,19 @@ def limited_page(request: HttpRequest, wait: int, **context: str) -> HttpRespons
     return response
 
 
-def throttle_posts(scope: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+def throttle_posts(scope: str) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """A page's form posts counted in the API's per-address ``scope`` (one count for the
     page and the API): over it, a 429 page instead of the view."""
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @functools.wraps(view)
-        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method == "POST":
                 throttle = ScopedThrottle()
-                if not throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
+                # The throttle reads only the address and the view's throttle_scope: a page's
+                # request and a stand-in view serve.
+                view_scope = SimpleNamespace(throttle_scope=scope)
+                if not throttle.allow_request(request, view_scope):  # type: ignore[arg-type]
                     wait = math.ceil(throttle.wait() or 1)
                     return limited_page(
                         request,

@@ -38,7 +38,7 @@ def _user_for_session(*, session_key: str) -> Any:
     # Django's own check (session hash, backend, fallback secret keys) on the session
     # the cookie names; it reads only request.session.
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    return get_user(SimpleNamespace(session=session))
+    return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # reads only .session
 
 
 async def in_a_thread(func: Callable[..., Any], **kwargs: Any) -> Any:

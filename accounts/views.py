@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from . import services
 from .errors import ServiceError
 from .forms import GuardianForm, ProfileForm, SignUpForm
+from .http import PlayerRequest
 
 #: A signed random id naming this browser to the age screen (accounts.services.screen_age):
 #: one of its keys, beside the session. It holds no date; deleting it does not help.
@@ -121,7 +122,7 @@ def guardian_consent(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: PlayerRequest) -> HttpResponse:
     profile = getattr(request.user, "profile", None)
     initial = {"display_name": profile.display_name if profile else request.user.username,
                "country": profile.country.code if profile and profile.country else ""}

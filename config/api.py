@@ -3,7 +3,7 @@ and the pagination every list shares (config/schema.py documents both)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -16,6 +16,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from accounts.errors import ServiceError
 from games.rules import RuleError
+
+_Default = TypeVar("_Default", bound=int | None)
 
 #: Service refusals that are not plain bad requests.
 SERVICE_ERROR_STATUS = {
@@ -38,7 +40,8 @@ def _first_message(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     request = context.get("request")
-    if getattr(getattr(request, "accepted_renderer", None), "format", "json") not in ("json", "api"):
+    renderer_format = getattr(getattr(request, "accepted_renderer", None), "format", "json")
+    if request is not None and renderer_format not in ("json", "api"):
         # An error on a CSV or iCalendar download is JSON too, not a broken file.
         request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
     if isinstance(exc, RuleError):
@@ -81,14 +84,14 @@ class Pagination(LimitOffsetPagination):
     max_limit = 1000
     max_offset = 1_000_000_000
 
-    def get_limit(self, request) -> int:
+    def get_limit(self, request) -> int | None:
         return self._bounded(request, self.limit_query_param, 1, self.max_limit, self.default_limit)
 
     def get_offset(self, request) -> int:
         return self._bounded(request, self.offset_query_param, 0, self.max_offset, 0)
 
     @staticmethod
-    def _bounded(request, name: str, low: int, high: int, default: int) -> int:
+    def _bounded(request, name: str, low: int, high: int, default: _Default) -> int | _Default:
         raw = request.query_params.get(name)
         if raw is None or raw == "":
             return default

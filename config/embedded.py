@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
@@ -44,10 +44,11 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
             self._home = loop
 
     def _reset_queues(self) -> None:
-        self.channels = {}
-        self.groups = {}
+        # Channels' own shapes: channel -> its queue, group -> {channel: expiry time}.
+        self.channels: dict[str, asyncio.Queue[Any]] = {}
+        self.groups: dict[str, dict[str, float]] = {}
 
-    async def _on_home(self, call: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    async def _on_home(self, call: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> Any:
         home = self._home
         current = asyncio.get_running_loop()
         if home is None or home is current or home.is_closed() or not home.is_running():

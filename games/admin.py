@@ -11,7 +11,7 @@ reads them. moderation/admin.py extends these classes with club scoping, kicks a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
@@ -22,11 +22,19 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from accounts.errors import ServiceError
+from accounts.http import signed_in_user
 
 from . import ownership, services
 from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant, variant_slugs
 from .rules.describe import SEAT_NAMES, describe_options, preset, presets_for
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldOpts
+    from django_stubs_ext import StrOrPromise
+
+    #: get_fieldsets' value, in the exact type Django's stubs give it.
+    Fieldsets = list[tuple[StrOrPromise | None, _FieldOpts]]
 
 HTMX = ("vendor/htmx-2.0.11.min.js",)
 DEFAULT_VARIANT = "classic"
@@ -251,7 +259,7 @@ class RuleSetAdmin(admin.ModelAdmin):
     """Add or revise a house-rule set. Saving always makes a new version (old versions
     are read-only), so games in play and finished keep the rules they started with."""
 
-    list_display = ("name", "version", "variant", "decider", "match_format", "is_current", "created_at")
+    list_display: tuple[str, ...] = ("name", "version", "variant", "decider", "match_format", "is_current", "created_at")
     list_filter = ("is_current", "variant", "decider")
     search_fields = ("name",)
     readonly_fields = ("in_words", "version_info")
@@ -282,10 +290,10 @@ class RuleSetAdmin(admin.ModelAdmin):
             initial["name"] = chosen.name
         return initial
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[tuple[str | None, dict[str, Any]]]:
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Fieldsets:
         variant = self.variant_for(request, obj)
-        options = list(option_fields(variant))
-        fieldsets: list[tuple[str | None, dict[str, Any]]] = [
+        options = tuple(option_fields(variant))
+        fieldsets: Fieldsets = [
             (None, {"fields": (*RULE_FIELDS, *(("version_info",) if obj else ()))}),
             (f"House rules of {get_variant(variant).name}", {
                 "fields": options,
@@ -338,7 +346,8 @@ class RuleSetAdmin(admin.ModelAdmin):
         """The rules in words for the form as it stands (htmx), or the engine's refusal."""
         if request.method != "POST" or not self.has_view_permission(request):
             raise Http404
-        variant = request.POST.get("variant") if request.POST.get("variant") in variant_slugs() else DEFAULT_VARIANT
+        posted = request.POST.get("variant", "")
+        variant = posted if posted in variant_slugs() else DEFAULT_VARIANT
         form = rule_set_form(variant)(data=request.POST)
         form.is_valid()  # only to convert what converts; the engine judges the options
         options = options_from_form(variant, {**request.POST.dict(), **form.cleaned_data})
@@ -371,8 +380,8 @@ class RuleSetAdmin(admin.ModelAdmin):
     def save_rule_set(self, request: HttpRequest, form: RuleSetForm, rule_set: RuleSet | None) -> RuleSet:
         fields = form.service_fields()
         if rule_set is None:
-            return services.create_rule_set(created_by=request.user, **fields)
-        return services.revise_rule_set(rule_set=rule_set, created_by=request.user, **fields)
+            return services.create_rule_set(created_by=signed_in_user(request), **fields)
+        return services.revise_rule_set(rule_set=rule_set, created_by=signed_in_user(request), **fields)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """A rule set has no related rows to save."""

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from accounts.api import ErrorSerializer  # the platform's one error shape
 from accounts.errors import ServiceError
+from accounts.http import PlayerAPIRequest
 from accounts.models import User
 
 from . import observing, ownership, selectors, services
@@ -269,7 +270,7 @@ class GamesAPIView(GenericAPIView):
     """Base of the games endpoints. Refusals (ServiceError, RuleError) become the one
     error shape, with their status, in config.api's exception handler."""
 
-    metadata_class = ViewMetadata
+    metadata_class = ViewMetadata  # type: ignore[assignment]  # the 3.16 stubs want an instance; DRF takes a class
 
 
 def _load(game_id: int) -> Game:
@@ -360,7 +361,7 @@ class GameListCreateView(GamesAPIView):
         request=GameCreateSerializer,
         responses={201: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PlayerAPIRequest) -> Response:
         body = GameCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -429,7 +430,7 @@ class GameMovesView(GamesAPIView):
             ),
         },
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: PlayerAPIRequest, pk: int) -> Response:
         body = PlayMoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -454,7 +455,7 @@ def _action_view(action: Any, summary: str, name: str) -> type[GamesAPIView]:
             request=None,
             responses={200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
         )
-        def post(self, request: Request, pk: int) -> Response:
+        def post(self, request: PlayerAPIRequest, pk: int) -> Response:
             action(game_id=pk, user=request.user)
             return Response(_payload_for(request, pk))
 
@@ -485,7 +486,7 @@ class MatchVersionView(GamesAPIView):
         request=MatchVersionRequestSerializer,
         responses={200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: PlayerAPIRequest, pk: int) -> Response:
         body = MatchVersionRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         game = services.choose_match_version(match_id=pk, user=request.user, version=body.validated_data["version"])
@@ -501,7 +502,7 @@ class GameNoteView(GamesAPIView):
         operation_id="games_note_retrieve",
         responses={200: NoteSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: PlayerAPIRequest, pk: int) -> Response:
         game = _load(pk)
         if services.seat_of(game, request.user) is None:
             raise ServiceError("not-a-player", "Only the game's players keep notes on it.")
@@ -513,7 +514,7 @@ class GameNoteView(GamesAPIView):
         request=NoteSerializer,
         responses={200: NoteSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
     )
-    def put(self, request: Request, pk: int) -> Response:
+    def put(self, request: PlayerAPIRequest, pk: int) -> Response:
         body = NoteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         note = services.save_note(game_id=pk, user=request.user, text=body.validated_data["text"])
@@ -545,7 +546,7 @@ class RuleSetListCreateView(GamesAPIView):
         request=RuleSetCreateSerializer,
         responses={201: RuleSetSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: PlayerAPIRequest) -> Response:
         body = RuleSetCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         rule_set = services.create_rule_set(created_by=request.user, **body.validated_data)
@@ -584,7 +585,7 @@ class RuleSetReviseView(GamesAPIView):
             404: ErrorSerializer,
         },
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: PlayerAPIRequest, pk: int) -> Response:
         rule_set = _rule_set_or_404(pk)
         # The service refuses too; asked first so a refusal is a 403, before the body is judged.
         refusal = ownership.revise_refusal(rule_set, request.user)

@@ -157,7 +157,7 @@ class Seat(models.Model):
         ordering = ["game", "number"]
 
     def __str__(self) -> str:
-        who = self.user.username if self.user_id else f"AI ({self.ai_level})" if self.ai_level else "empty"
+        who = self.user.username if self.user is not None else f"AI ({self.ai_level})" if self.ai_level else "empty"
         return f"Seat {self.number} of game {self.game_id}: {who}"
 
     @property

@@ -35,10 +35,11 @@ def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     from .services import deadline_for
 
     deadline = deadline_for(game, seat)
+    user = seat.user
     return {
         "seat": seat.number,
-        "user": seat.user.username if seat.user_id else None,
-        "name": seat.user.name if seat.user_id else (f"AI ({seat.ai_level})" if seat.ai_level else None),
+        "user": user.username if user is not None else None,
+        "name": user.name if user is not None else (f"AI ({seat.ai_level})" if seat.ai_level else None),
         "ai_level": seat.ai_level or None,
         "clock_ms": seat.clock_ms,
         "deadline": deadline.isoformat() if deadline else None,
@@ -101,7 +102,7 @@ def match_summary(game: Game) -> dict[str, Any]:
         "number": game.number_in_match,
         "status": match.status,
         "players": names,
-        "next_game": latest[0] if latest and latest[1] > (game.number_in_match or 0) else None,
+        "next_game": latest[0] if latest and (latest[1] or 0) > (game.number_in_match or 0) else None,
         "choose_version": None,
     }
     if match.kind == Match.Kind.OFFICIAL:
@@ -161,7 +162,7 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
         "ply": game.ply,
         "frames": frames,
         # Who sits where: an observer who has just accepted the open challenge takes its seat.
-        "players": [seat.user.username for seat in game.seats.all() if seat.user_id],
+        "players": [seat.user.username for seat in game.seats.all() if seat.user is not None],
     }
 
 

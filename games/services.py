@@ -8,6 +8,7 @@ the new state in the same transaction, and broadcast only after commit. The uniq
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.db.models.functions import Greatest
@@ -354,7 +356,7 @@ def commitment_for(move: Any, nonce: str) -> str:
     return hashlib.sha256((canonical(move) + nonce).encode()).hexdigest()
 
 
-def seat_of(game: Game, user: User | None) -> int | None:
+def seat_of(game: Game, user: User | AnonymousUser | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     for seat in game.seats.all():
@@ -676,12 +678,13 @@ def _start_match(
             raise ServiceError("bad-match-rules", "The official match is T-Tic-T-Tac-Toe's.")
         kind, state = Match.Kind.OFFICIAL, TTTMatch.new(seed).dump()
     else:
-        first = {
+        first_by_decider: dict[str, str] = {
             RuleSet.Decider.ROCK_PAPER_SCISSORS: "rock-paper-scissors",
             RuleSet.Decider.COIN: "coin",
             RuleSet.Decider.SEED: "coin",
             RuleSet.Decider.CHALLENGER: "given",
-        }[rule_set.decider]
+        }
+        first = first_by_decider[rule_set.decider]
         single = rule_set.match_format == RuleSet.MatchFormat.SINGLE
         try:
             rules = match_rules.MatchRules(
@@ -714,7 +717,7 @@ def _player_from_json(data: Mapping[str, Any]) -> Player:
 
 
 def _next_match_game(match: Match, created_by: User | None, *, rated: bool | None = None) -> Game:
-    """Create the game the match asks for next (None while a player must choose).
+    """Create the game the match asks for next (while a player must choose, the latest game).
 
     ``rated`` is given for the first game; later games inherit it from the earlier
     ones, so every game of a rated match is rated.
@@ -726,7 +729,9 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
         rated = any(earlier_rated)
     variant, options, player_one = _next_game_spec(match)
     if variant is None:
-        return match.games.order_by("-number_in_match").first()  # type: ignore[return-value]
+        latest = match.games.order_by("-number_in_match").first()
+        assert latest is not None  # the version is chosen once the classic game is over
+        return latest
     rule_set = match.rule_set if variant == match.rule_set.variant else standard_rule_set(variant)
     game = _new_game_row(
         rule_set=rule_set, created_by=created_by, match=match, number=number, variant=variant, options=options
@@ -747,7 +752,8 @@ def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, in
         official = TTTMatch.load(match.state)
         step = official.next_step()
         if step["stage"] == "version":
-            chooser = match.players[official.chooser or 0]
+            assert official.chooser is not None  # the classic game's winner, set with the stage
+            chooser = match.players[official.chooser]
             if chooser.get("ai_level"):  # an AI chooses at once: the newer rules
                 official = official.choose_version(official.chooser, AI_VERSION_CHOICE)
                 match.state = official.dump()
@@ -765,6 +771,7 @@ def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, in
 
 
 def _advance_match(game: Game) -> None:
+    assert game.match_id is not None  # called only for a game of a match
     match = Match.objects.select_for_update().get(pk=game.match_id)
     seat_to_player = {}
     for seat in game.seats.all():
@@ -871,7 +878,7 @@ def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> in
         )
         for game_id in games:
             message = {"type": "game.observers", "count": counts.get(game_id, 0)}
-            transaction.on_commit(lambda g=game_id, m=message: realtime.send_to_game(g, m))
+            transaction.on_commit(functools.partial(realtime.send_to_game, game_id, message))
     return len(dead)
 
 

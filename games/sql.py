@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.db.models.sql import Query
 
 from accounts.models import Profile, User
@@ -82,6 +82,16 @@ def fetch(sql: str, params: Sequence[Any], shapes: Sequence[Shape]) -> list[list
     return out
 
 
+M = TypeVar("M", bound=Model)
+
+
+def concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
+    """A field with a column: the only kind these statements read or write."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)
+    return field
+
+
 def table(model: type[Model]) -> str:
     return connections[DEFAULT_DB_ALIAS].ops.quote_name(model._meta.db_table)
 
@@ -98,7 +108,7 @@ _SEAT = (
 )
 _MOVE = (Shape(Move, "mv"),)
 _LARGEST_ID = 2**63 - 1  # BigAutoField
-_PROFILE_OF_USER = User._meta.get_field("profile")
+_PROFILE_OF_USER = User.profile.related  # the OneToOneRel, as User._meta.get_field("profile")
 
 
 # The statements, written once per process (one database per process).
@@ -172,8 +182,9 @@ def attach_seats(game: Game, seats: list[Seat]) -> None:
     for seat in seats:
         seat.game = game
     queryset = game.seats.all()
+    # Django's private prefetch state, which its stubs leave out.
     queryset._result_cache = seats
-    queryset._prefetch_done = True
+    queryset._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
 
 
@@ -196,7 +207,7 @@ def _insert_sql(model: type[Model], columns: tuple[str, ...], ignore_conflicts: 
     )
 
 
-def insert(instance: Model, *, ignore_conflicts: bool = False) -> Model:
+def insert(instance: M, *, ignore_conflicts: bool = False) -> M:
     """INSERT a new ``instance`` (every concrete field but its auto primary key) and
     give it its primary key: ``Model.save()`` of a new row, minus signals. With
     ``ignore_conflicts``, a row that breaks a unique constraint is not inserted (and the
@@ -228,7 +239,7 @@ def _count_sql(model: type[Model], column: str) -> str:
 def count(model: type[Model], field_name: str, value: Any) -> int:
     """How many rows of ``model`` have ``field_name`` = ``value``."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_count_sql(model, model._meta.get_field(field_name).column), [value])
+        cursor.execute(_count_sql(model, concrete_field(model, field_name).column), [value])
         return int(cursor.fetchone()[0])
 
 
@@ -241,7 +252,7 @@ def delete(model: type[Model], field_name: str, value: Any) -> None:
     """DELETE the rows of ``model`` with ``field_name`` = ``value``; for models nothing
     refers to (no cascades to follow) and no receiver listens to."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_delete_sql(model, model._meta.get_field(field_name).column), [value])
+        cursor.execute(_delete_sql(model, concrete_field(model, field_name).column), [value])
 
 
 @functools.cache
@@ -255,7 +266,7 @@ def update(instance: Model, field_names: Sequence[str]) -> None:
     """UPDATE the named fields of a stored ``instance``: ``save(update_fields=...)``,
     minus signals."""
     connection = connections[DEFAULT_DB_ALIAS]
-    fields = [instance._meta.get_field(name) for name in field_names]
+    fields = [concrete_field(type(instance), name) for name in field_names]
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(type(instance), tuple(f.column for f in fields)), [*values, instance.pk])

@@ -10,16 +10,18 @@ so that games keeps knowing nothing of clubs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django_celery_beat import models as beat_models
 
 from accounts.errors import ServiceError
+from accounts.http import signed_in_user
 from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
 from games.models import Game, Observer, RuleSet
@@ -28,15 +30,23 @@ from league.models import ORGANISER_ROLES, Club
 from . import selectors, services
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
 
+if TYPE_CHECKING:
+    from games.admin import Fieldsets
 
-class ClubScopedMixin:
+    # The mixins below are combined with a ModelAdmin at run time; mypy checks them as one.
+    AdminMixinBase = admin.ModelAdmin[Any]
+else:
+    AdminMixinBase = object
+
+
+class ClubScopedMixin(AdminMixinBase):
     """Narrows the changelist, change view and actions to the user's clubs."""
 
     #: selectors function: clubs -> the queryset of this model they may see
     scope_to: Callable[[QuerySet[Club]], QuerySet[Any]]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset = super().get_queryset(request)  # type: ignore[misc]
+        queryset = super().get_queryset(request)
         clubs = selectors.moderated_clubs(request.user)
         if clubs is None:
             return queryset
@@ -75,7 +85,7 @@ def confirm_with_reason(
         "objects": list(queryset),
         "form": form,
         "action": request.POST.get("action", ""),
-        "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+        "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
         "opts": modeladmin.model._meta,
     }
     return TemplateResponse(request, "admin/moderation/confirm_action.html", context)
@@ -123,7 +133,7 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
             "club_required": clubs is not None,
         })
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[tuple[str | None, dict[str, Any]]]:
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Fieldsets:
         fieldsets = super().get_fieldsets(request, obj)
         first = fieldsets[0][1]
         first["fields"] = (*first["fields"], "club") if obj is None else (*first["fields"], "owner")
@@ -148,7 +158,7 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 
     def save_rule_set(self, request: HttpRequest, form: Any, rule_set: RuleSet | None) -> RuleSet:
         club = form.cleaned_data.get("club") if rule_set is None else None
-        return services.save_house_rules(actor=request.user, fields=form.service_fields(), rule_set=rule_set,
+        return services.save_house_rules(actor=signed_in_user(request), fields=form.service_fields(), rule_set=rule_set,
                                          club=club)
 
 
@@ -182,14 +192,14 @@ class ModeratedObserverAdmin(ClubScopedMixin, ObserverAdmin):
     def kick(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset, title="Kick observers", button="Kick",
-            run=lambda observer, reason: services.kick_observer(actor=request.user, observer=observer, reason=reason),
+            run=lambda observer, reason: services.kick_observer(actor=signed_in_user(request), observer=observer, reason=reason),
         )
 
     def _ban(self, request: HttpRequest, queryset: QuerySet[Observer], scope: str) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset, title=f"Ban observers from the {scope}", button="Ban",
             run=lambda observer, reason: services.ban_observer(
-                actor=request.user, user=observer.user, game=observer.game, scope=scope, reason=reason),
+                actor=signed_in_user(request), user=observer.user, game=observer.game, scope=scope, reason=reason),
         )
 
     @admin.action(description="Ban from this game (and kick)", permissions=["change"])
@@ -249,7 +259,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
         data = form.cleaned_data
         try:
             saved = services.set_observer_policy(
-                actor=request.user, policy=data["policy"], cap=data.get("cap"), invited=data.get("invited") or [],
+                actor=signed_in_user(request), policy=data["policy"], cap=data.get("cap"), invited=data.get("invited") or [],
                 club=data.get("club"), section=data.get("section"), game=data.get("game"),
             )
         except ServiceError as err:
@@ -262,13 +272,13 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
         """The service saved the invited list with the policy."""
 
     def delete_model(self, request: HttpRequest, obj: ObserverPolicy) -> None:
-        services.remove_observer_policy(actor=request.user, policy=obj)
+        services.remove_observer_policy(actor=signed_in_user(request), policy=obj)
 
     @admin.action(description="Remove: the less specific policy applies again", permissions=["delete"])
     def remove_policies(self, request: HttpRequest, queryset: QuerySet[ObserverPolicy]) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset, title="Remove observer policies", button="Remove", reason_required=False,
-            run=lambda policy, reason: services.remove_observer_policy(actor=request.user, policy=policy),
+            run=lambda policy, reason: services.remove_observer_policy(actor=signed_in_user(request), policy=policy),
         )
 
 
@@ -319,7 +329,7 @@ class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
             return  # nothing is editable on a ban
         data = form.cleaned_data
         try:
-            saved = services.ban_user(actor=request.user, user=data["user"], reason=data["reason"],
+            saved = services.ban_user(actor=signed_in_user(request), user=data["user"], reason=data["reason"],
                                       club=data.get("club"), tournament=data.get("tournament"), game=data.get("game"))
         except ServiceError as err:
             self.message_user(request, err.message, messages.ERROR)
@@ -331,7 +341,7 @@ class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
         return confirm_with_reason(
             self, request, queryset.filter(lifted_at__isnull=True), title="Lift bans", button="Lift",
             reason_required=False,
-            run=lambda ban, reason: services.lift_ban(actor=request.user, ban=ban, reason=reason),
+            run=lambda ban, reason: services.lift_ban(actor=signed_in_user(request), ban=ban, reason=reason),
         )
 
 
@@ -375,7 +385,7 @@ def _superusers_only(base: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:
     """``base`` with every permission limited to superusers: a schedule runs code for
     the whole platform, so no club role reaches it."""
 
-    class SuperusersOnly(base):  # type: ignore[valid-type, misc]
+    class SuperusersOnly(base):  # type: ignore[valid-type, misc]  # a base known only at run time
         def has_module_permission(self, request: HttpRequest) -> bool:
             return request.user.is_active and request.user.is_superuser
 
@@ -413,16 +423,16 @@ from league.models import Entry, Pairing, Round, Section, Tournament  # noqa: E4
 from . import operations  # noqa: E402
 
 
-class ReadOnlyFieldsMixin:
+class ReadOnlyFieldsMixin(AdminMixinBase):
     """Every field shown, none edited: the operations are the actions."""
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in self.model._meta.fields]  # type: ignore[attr-defined]
+        return [f.name for f in self.model._meta.fields]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # The model permission (league's own admin may say read-only): it opens the
         # actions; the fields stay read-only.
-        return admin.ModelAdmin.has_change_permission(self, request, obj)  # type: ignore[arg-type]
+        return admin.ModelAdmin.has_change_permission(self, request, obj)
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return False
@@ -431,7 +441,7 @@ class ReadOnlyFieldsMixin:
         return False
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)  # type: ignore[misc]
+        actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
 
@@ -445,13 +455,13 @@ class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     actions = ["pause", "resume"]
 
     def get_list_display(self, request: HttpRequest) -> Any:
-        return (*super().get_list_display(request), "paused_at")  # type: ignore[misc]
+        return (*super().get_list_display(request), "paused_at")
 
     @admin.action(description="Pause (start nothing, forfeit nobody)", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Section]) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset.filter(paused_at__isnull=True), title="Pause sections", button="Pause",
-            run=lambda section, reason: operations.pause_section(actor=request.user, section_id=section.pk,
+            run=lambda section, reason: operations.pause_section(actor=signed_in_user(request), section_id=section.pk,
                                                                  reason=reason),
         )
 
@@ -460,7 +470,7 @@ class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
         return confirm_with_reason(
             self, request, queryset.filter(paused_at__isnull=False), title="Resume sections", button="Resume",
             reason_required=False,
-            run=lambda section, reason: operations.resume_section(actor=request.user, section_id=section.pk,
+            run=lambda section, reason: operations.resume_section(actor=signed_in_user(request), section_id=section.pk,
                                                                   reason=reason),
         )
 
@@ -473,7 +483,7 @@ class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     def start_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset, title="Start rounds now", button="Start now", reason_required=False,
-            run=lambda round_, reason: operations.start_round_now(actor=request.user, round_id=round_.pk,
+            run=lambda round_, reason: operations.start_round_now(actor=signed_in_user(request), round_id=round_.pk,
                                                                    reason=reason),
         )
 
@@ -481,7 +491,7 @@ class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     def re_pair(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         return confirm_with_reason(
             self, request, queryset, title="Pair rounds again", button="Pair again",
-            run=lambda round_, reason: operations.repair_round(actor=request.user, round_id=round_.pk, reason=reason),
+            run=lambda round_, reason: operations.repair_round(actor=signed_in_user(request), round_id=round_.pk, reason=reason),
         )
 
 
@@ -489,7 +499,7 @@ def _pairing_action(name: str, description: str, call: Callable[..., Any], **kwa
     def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Pairing]) -> Any:
         return confirm_with_reason(
             modeladmin, request, queryset, title=description, button="Confirm",
-            run=lambda pairing, reason: call(actor=request.user, pairing_id=pairing.pk, reason=reason, **kwargs),
+            run=lambda pairing, reason: call(actor=signed_in_user(request), pairing_id=pairing.pk, reason=reason, **kwargs),
         )
 
     action.__name__ = name
@@ -524,7 +534,7 @@ class EntryOps(ClubScopedMixin, ReadOnlyFieldsMixin):
         return confirm_with_reason(
             self, request, queryset.exclude(status=Entry.Status.WITHDRAWN), title="Withdraw players",
             button="Withdraw",
-            run=lambda entry, reason: operations.withdraw_player(actor=request.user, entry_id=entry.pk, reason=reason),
+            run=lambda entry, reason: operations.withdraw_player(actor=signed_in_user(request), entry_id=entry.pk, reason=reason),
         )
 
 

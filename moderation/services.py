@@ -239,7 +239,7 @@ def ban_user(
     reason = _require_reason(reason, "A ban")
     if sum(x is not None for x in (club, tournament, game)) != 1:
         raise ServiceError("bad-scope", "A ban is from exactly one game, tournament or club.")
-    owner = club or (tournament.club if tournament is not None else place_of_game(game).club)  # type: ignore[union-attr]
+    owner = _club_of_scope(club, tournament, game)
     _require_moderator(actor, owner)
     if is_club_moderator(user, owner) and owner is not None:
         raise ServiceError("cannot-ban-moderator", "The club's own organisers and arbiters cannot be banned here.")
@@ -249,6 +249,16 @@ def ban_user(
            details={"user": user.get_username(), "scope": ban.scope_label})
     _remove_observers(_watching_in_scope(ban), f"You are banned from watching: {reason}", "banned")
     return ban
+
+
+def _club_of_scope(club: Club | None, tournament: Tournament | None, game: Game | None) -> Club | None:
+    """The club a ban's one scope (a club, a tournament or a game) belongs to."""
+    if club is not None:
+        return club
+    if tournament is not None:
+        return tournament.club
+    assert game is not None  # exactly one scope: the callers and a check constraint hold it
+    return place_of_game(game).club
 
 
 def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
@@ -261,6 +271,7 @@ def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
         rows = rows.filter(models.Q(game__pairing__section__tournament_id=ban.tournament_id)
                            | models.Q(game__match__pairing__section__tournament_id=ban.tournament_id))
     else:
+        assert ban.club_id is not None  # a ban has exactly one scope
         rows = rows.filter(game__in=games_of(Club.objects.filter(pk=ban.club_id)).values("pk"))
     return list(rows)
 
@@ -268,7 +279,7 @@ def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
 @transaction.atomic
 def lift_ban(*, actor: User, ban: ObserverBan, reason: str = "") -> ObserverBan:
     ban = ObserverBan.objects.select_for_update().get(pk=ban.pk)
-    owner = ban.club or (ban.tournament.club if ban.tournament_id else place_of_game(ban.game).club)
+    owner = _club_of_scope(ban.club, ban.tournament, ban.game)
     _require_moderator(actor, owner)
     if ban.lifted_at is not None:
         raise ServiceError("already-lifted", "This ban was lifted already.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 
@@ -290,9 +291,9 @@ WEBSOCKET_FLOOD_FRAMES = env.int("WEBSOCKET_FLOOD_FRAMES", default=50)
 if REDIS_URL:
     # The pub/sub layer: one PUBLISH per group send, nothing dropped at the knee
     # (the list-based RedisChannelLayer silently drops once a process's inbound queue
-    # is full; see docs/operations.md and shared BASELINES). redis-py 8 needs the
+    # is full; see docs/operations.md, "Why the pub/sub channel layer"). redis-py 8 needs the
     # socket timeout lifted and a larger pool (channels_redis issue #422).
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
@@ -309,7 +310,7 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 3600}
     # Shared by every server process: the API throttles' counts (accounts/limits.py).
     CACHES = {
         "default": {
