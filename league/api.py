@@ -173,6 +173,7 @@ from accounts.api import ErrorSerializer  # noqa: E402  (the platform's one erro
 from games.models import RuleSet  # noqa: E402
 
 from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from .competitions.formats import format_of  # noqa: E402
 from .event_forms import LONGEST, SMALL, WHOLE, within_event_years  # noqa: E402  (the page form's bounds)
 from .models import Entry, Season, Section, Tournament  # noqa: E402
 
@@ -260,7 +261,7 @@ class SectionSerializer(serializers.ModelSerializer):
         ]
 
     def get_tiebreaks(self, section: Section) -> list[str]:
-        return competition_selectors.tiebreak_order(section)
+        return format_of(section).tiebreak_order(section)
 
     def get_entries(self, section: Section) -> int:
         return competition_selectors.active_entries(section).count()
@@ -520,7 +521,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bracket(self, request: Request, pk=None) -> Response:
         """Elimination: the bracket as columns (rounds) of matches, byes and winners marked."""
         section = self.get_object()
-        if section.format not in event_selectors.ELIMINATION:
+        if not format_of(section).has_bracket:
             raise ServiceError("no-bracket", "Only elimination sections have a bracket.")
         return Response(event_selectors.bracket_json(section))
 
@@ -529,7 +530,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def crosstable(self, request: Request, pk=None) -> Response:
         """Round robin: one row per player in seed order, one cell per opponent."""
         section = self.get_object()
-        if section.format != Section.Format.ROUND_ROBIN:
+        if not format_of(section).has_crosstable:
             raise ServiceError("no-crosstable", "Only round robin sections have a crosstable.")
         return Response(event_selectors.crosstable_json(section))
 

@@ -19,7 +19,6 @@ import json
 import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -41,8 +40,15 @@ from games.rules import match as match_rules
 from games.rules.variants.ttt5.match import TTTMatch
 
 from . import competition_selectors as selectors
-from .formats import arena as arena_format
-from .formats import round_robin, swiss, tiebreaks
+from .competitions.formats import (
+    SECTION_SETTINGS,
+    TIMED_FORMATS,
+    Board,
+    Next,
+    check_format_settings,
+    format_of,
+)
+from .formats import tiebreaks
 from .formats.matches import pairing_points
 from .models import (
     Club,
@@ -59,20 +65,8 @@ from .models import (
 
 log = logging.getLogger(__name__)
 
-F = Section.Format
-ELIMINATION = (F.SINGLE_ELIMINATION, F.DOUBLE_ELIMINATION)
-#: A drawn elimination game is replayed (first move swapped) this many times; then
-#: the higher seed goes through.
-ELIMINATION_REPLAYS = 4
 #: Seconds an arena waits after a game ends before pairing, to gather free players.
 ARENA_PAIRING_DELAY = float(getattr(settings, "LEAGUE_ARENA_PAIRING_DELAY", 2.0))
-
-SECTION_SETTINGS = {
-    "third_place", "grand_final", "cycles", "rounds", "bye_points", "arena_duration", "streak_bonus",
-    "tiebreaks", "late_entry_rounds", "round_interval", "round_starts", "registration_opens_at",
-    "registration_closes_at", "check_in_opens_at", "check_in_closes_at", "age_under", "age_over", "age_year",
-    "age_cutoff", "min_age", "max_age", "rating_min", "rating_max", "members_only", "observer_policy",
-}
 
 
 def section_group(section_id: int) -> str:
@@ -135,14 +129,15 @@ def create_section(
 ) -> Section:
     """A new section, open for registration, with its round 1 (or the arena) scheduled.
 
-    ``options`` are the Section fields of SECTION_SETTINGS; bad ones are refused with
+    ``options`` are the Section fields of SECTION_SETTINGS (the settings every section
+    has and its format's own, league/competitions/formats/); bad ones are refused with
     the reason and nothing is created.
     """
     unknown = set(options) - SECTION_SETTINGS
     if unknown:
         raise ServiceError("bad-setting", f"Unknown section setting(s): {', '.join(sorted(unknown))}.")
-    if format not in F.values:
-        raise ServiceError("bad-format", f"Formats are {', '.join(F.values)}.")
+    if format not in Section.Format.values:
+        raise ServiceError("bad-format", f"Formats are {', '.join(Section.Format.values)}.")
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise ServiceError("tournament-over", "This tournament is over.")
     name = (name or "").strip()
@@ -156,9 +151,9 @@ def create_section(
     _check_section(section)
     section.save()
     _schedule_round(section, 1, section.starts_at)
-    if format == F.ARENA:
-        _schedule_task(f"league: end arena {section.pk}", "league.finish_arena", [section.pk],
-                       section.starts_at + section.arena_duration)
+    closes = format_of(section).closes_at(section)
+    if closes is not None:  # a timed format (the arena) ends on the clock
+        _schedule_task(f"league: end arena {section.pk}", "league.finish_arena", [section.pk], closes)
     return section
 
 
@@ -177,20 +172,7 @@ def _check_section(section: Section) -> None:
         refuse("old-rule-set", "Use the current version of the house-rule set.")
     if section.capacity is not None and section.capacity < 2:
         refuse("bad-capacity", "A section needs room for at least two players.")
-    if section.cycles not in (1, 2):
-        refuse("bad-cycles", "A round robin is single (1) or double (2).")
-    if Decimal(section.bye_points) not in (Decimal(0), Decimal("0.5"), Decimal(1)):
-        refuse("bad-bye-points", "A bye is worth 0, 0.5 or 1 point.")
-    if section.format == F.ARENA and (not section.arena_duration or section.arena_duration <= timedelta(0)):
-        refuse("bad-duration", "An arena needs a duration.")
-    if section.rounds is not None and section.format != F.SWISS:
-        refuse("bad-rounds", "Only a Swiss sets its number of rounds; the other formats follow from the field.")
-    if section.rounds is not None and section.rounds < 1:
-        refuse("bad-rounds", "A Swiss has at least one round.")
-    if section.late_entry_rounds and section.format != F.SWISS:
-        refuse("no-late-entry", "Late entries (by round) are for Swiss sections; an arena takes them until its end.")
-    if section.grand_final not in Section.GrandFinal.values:
-        refuse("bad-grand-final", 'The grand final is "reset" or "single".')
+    check_format_settings(section)  # the format settings, as their declarations say
     if section.observer_policy not in Section.ObserverPolicy.values:
         refuse("bad-observer-policy", f"Observer policies are {', '.join(Section.ObserverPolicy.values)}.")
     for name in section.tiebreaks or []:
@@ -276,17 +258,10 @@ def _locked_section(section_id: int) -> Section:
 
 
 def _late_entry_round(section: Section, now: datetime) -> int | None:
-    """The round a late entrant would join, or None if late entries are closed."""
+    """The round a late entrant would join (0: at once), or None if late entries are closed."""
     if section.status != Section.Status.RUNNING:
         return None
-    if section.format == F.ARENA:
-        return None if now >= section.starts_at + section.arena_duration else 0
-    if section.format != F.SWISS or not section.late_entry_rounds:
-        return None
-    # current_round is the last round started: whether in play or over, the entrant
-    # joins the next one, with the rounds missed counted as unplayed, 0 points.
-    joins = section.current_round + 1
-    return joins if joins <= section.late_entry_rounds + 1 and joins <= (section.total_rounds or 0) else None
+    return format_of(section).late_entry_round(section, now)
 
 
 @transaction.atomic
@@ -369,7 +344,7 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         raise ServiceError("section-over", "This section is over.")
     entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, now
     entry.withdrawn_reason = reason[:200] or "Withdrew."
-    if section.format in ELIMINATION:
+    if format_of(section).withdrawal_eliminates:
         entry.eliminated = True
     entry.save(update_fields=["status", "withdrawn_at", "withdrawn_reason", "eliminated"])
     if section.status != Section.Status.RUNNING:
@@ -489,16 +464,9 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
 
 
 def _pair_and_play(section: Section, round_: Round, now: datetime) -> None:
-    """Pair a round being paired through league/formats, create its games, tell the
-    players, and close it at once when it holds only byes and forfeits."""
-    if section.format == F.ROUND_ROBIN:
-        _pair_round_robin(section, round_, now)
-    elif section.format == F.SWISS:
-        _pair_swiss(section, round_, now)
-    elif section.format in ELIMINATION:
-        _pair_bracket(section, round_, now)
-    else:
-        _pair_arena(section, round_, now)
+    """Pair a round being paired by its format, create its games, tell the players, and
+    close it at once when it holds only byes and forfeits."""
+    _create_boards(section, round_, format_of(section).pair_round(section, round_, now), now)
     round_.status = Round.Status.IN_PLAY
     round_.save(update_fields=["status"])
     _announce_round(section, round_)
@@ -524,11 +492,7 @@ def _begin_section(section: Section, now: datetime) -> bool:
     for seed, entry in enumerate(entries, start=1):
         entry.seed = seed
     Entry.objects.bulk_update(entries, ["seed"])
-    n = len(entries)
-    if section.format == F.ROUND_ROBIN:
-        section.total_rounds = len(round_robin.berger(n, section.cycles))
-    elif section.format == F.SWISS:
-        section.total_rounds = section.rounds or swiss.recommended_rounds(n)
+    section.total_rounds = format_of(section).total_rounds(section, len(entries))
     section.status, section.started_at = Section.Status.RUNNING, now
     section.save(update_fields=["status", "started_at", "total_rounds"])
     tournament = section.tournament
@@ -536,12 +500,6 @@ def _begin_section(section: Section, now: datetime) -> bool:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     return True
-
-
-def _active_user_ids(section: Section, number: int) -> set[int]:
-    return set(
-        selectors.active_entries(section).filter(joined_round__lte=number).values_list("user_id", flat=True)
-    )
 
 
 def _new_pairing(section: Section, round_: Round, board: int, first: int, second: int | None, now: datetime,
@@ -589,10 +547,22 @@ def _create_games(section: Section, pairing: Pairing) -> None:
         rating_services.defer_to_period(games=[game], key=tournament.rating_period_key, name=tournament.name)
 
 
-def _forfeit_pairing(section: Section, round_: Round, board: int, first: int, second: int, withdrawn: set[int],
-                     now: datetime, bracket: Any = None) -> Pairing:
-    pairing = _new_pairing(section, round_, board, first, second, now, bracket=bracket, play=False)
-    a_out, b_out = first in withdrawn, second in withdrawn
+def _create_boards(section: Section, round_: Round, boards: list[Board], now: datetime) -> None:
+    """The pairings of the boards a format made: games, byes and forfeits."""
+    for board in boards:
+        if board.withdrawn:
+            _forfeit_pairing(section, round_, board, now)
+        else:
+            _new_pairing(section, round_, board.number, board.first, board.second, now, flags=list(board.flags),
+                         bracket=board.bracket)
+
+
+def _forfeit_pairing(section: Section, round_: Round, board: Board, now: datetime) -> Pairing:
+    """A board with a withdrawn player: scored at once as a forfeit, not played."""
+    assert board.second is not None  # a bye is never a forfeit
+    pairing = _new_pairing(section, round_, board.number, board.first, board.second, now, bracket=board.bracket,
+                           play=False)
+    a_out, b_out = board.first in board.withdrawn, board.second in board.withdrawn
     if a_out and b_out:
         _score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, 0.0, played=False, now=now)
     elif a_out:
@@ -602,125 +572,7 @@ def _forfeit_pairing(section: Section, round_: Round, board: int, first: int, se
     return pairing
 
 
-def _pair_round_robin(section: Section, round_: Round, now: datetime) -> None:
-    seeds = selectors.seeded_users(section)
-    table = round_robin.berger(len(seeds), section.cycles)
-    active = _active_user_ids(section, round_.number)
-    withdrawn = set(seeds.values()) - active
-    for board, (a, b) in enumerate(table[round_.number - 1], start=1):
-        first = seeds[a]
-        second = seeds[b] if b is not None else None
-        if second is None:
-            if first in withdrawn:
-                continue  # a withdrawn player's bye: nothing to play, nothing scored
-            _new_pairing(section, round_, board, first, None, now, flags=["bye: odd field (Berger table)"])
-        elif first in withdrawn or second in withdrawn:
-            _forfeit_pairing(section, round_, board, first, second, withdrawn, now)
-        else:
-            _new_pairing(section, round_, board, first, second, now)
-
-
-def _swiss_players(section: Section, number: int) -> tuple[list[swiss.SwissPlayer], dict[str, int]]:
-    """The Swiss state from the stored rounds, keyed by username (so the pairing flags
-    read "ann floated down ... to meet bob"), and username -> user id."""
-    active = _active_user_ids(section, number)
-    rows = section.entries.exclude(seed__isnull=True).values_list("user_id", "user__username", "seed")
-    name = {user_id: username for user_id, username, _ in rows}
-    players = {
-        user_id: swiss.SwissPlayer(username, (seed or 10**6) - 1, active=user_id in active)
-        for user_id, username, seed in rows
-    }
-    history = (
-        PairingPlayer.objects.filter(round__section=section, round__number__lt=number)
-        .order_by("round__number").values_list("user_id", "opponent_id", "points", "played", "moves_first")
-    )
-    for user_id, opponent_id, points, played, moves_first in history:
-        player = players.get(user_id)
-        if player is None:
-            continue
-        player.score += points or 0.0
-        if opponent_id is None:
-            player.had_bye = True
-            continue
-        player.opponents.add(name.get(opponent_id, str(opponent_id)))
-        if played:  # FIDE: forfeited games do not count for colours
-            player.colours.append(swiss.X if moves_first else swiss.O)
-    return list(players.values()), {username: user_id for user_id, username in name.items()}
-
-
-def _pair_swiss(section: Section, round_: Round, now: datetime) -> None:
-    players, user_id = _swiss_players(section, round_.number)
-    for pairing in swiss.pair_round(players):
-        second = None if pairing.second is None else user_id[pairing.second]
-        _new_pairing(section, round_, pairing.board, user_id[pairing.first], second, now,
-                     flags=[str(flag) for flag in pairing.flags])
-
-
-def _pair_bracket(section: Section, round_: Round, now: datetime) -> None:
-    """Pair every bracket match that has both players and no pairing yet. A match with
-    a withdrawn player is a forfeit at once; what it unlocks waits for the next round."""
-    bracket = selectors.bracket_for(section)
-    seeds = selectors.seeded_users(section)
-    taken = set(Pairing.objects.filter(section=section, bracket_match__isnull=False)
-                .values_list("bracket_match", flat=True))
-    withdrawn = set(seeds.values()) - _active_user_ids(section, round_.number)
-    board = (round_.pairings.aggregate(m=Max("board"))["m"] or 0)
-    for match in bracket.playable():
-        if match.id in taken:
-            continue
-        a, b = seeds[match.players[0]], seeds[match.players[1]]
-        board += 1
-        if a in withdrawn or b in withdrawn:
-            _forfeit_pairing(section, round_, board, a, b, withdrawn, now, bracket=match)
-        else:
-            _new_pairing(section, round_, board, a, b, now, bracket=match,
-                         flags=[f"{match.bracket} bracket, round {match.round}"])
-
-
 # -- arena --------------------------------------------------------------------------------
-
-
-def _arena_state(section: Section, now: datetime) -> arena_format.Arena:
-    """The pure arena rebuilt from the section's finished pairings, in finishing order."""
-    start = section.starts_at.timestamp()
-    arena = arena_format.Arena(section.arena_duration.total_seconds(), start=start)
-    for user_id in selectors.active_entries(section).values_list("user_id", flat=True):
-        arena.players[user_id] = arena_format.ArenaPlayer(user_id)
-    finished = (
-        Pairing.objects.filter(section=section, status=Pairing.Status.FINISHED, second__isnull=False)
-        .order_by("finished_at", "pk")
-        .values_list("first_id", "second_id", "first_points", "second_points", "finished_at")
-    )
-    for first, second, first_points, second_points, finished_at in finished:
-        for user_id in (first, second):
-            arena.players.setdefault(user_id, arena_format.ArenaPlayer(user_id))
-            arena.playing.add(user_id)
-        arena.players[first].firsts += 1
-        winner = None if first_points == second_points else first if first_points > second_points else second
-        arena.finish(first, second, winner, finished_at.timestamp())
-    busy: set[int] = set()
-    for pair in section.pairings.exclude(status=Pairing.Status.FINISHED).values_list("first_id", "second_id"):
-        busy.update(pair)
-    active = set(arena.players) & set(selectors.active_entries(section).values_list("user_id", flat=True))
-    arena.waiting = {p: arena.waiting.get(p, start) for p in active if p not in busy}
-    arena.playing = {p for p in arena.players if p in busy}
-    return arena
-
-
-def _arena_points(section: Section) -> dict[int, int]:
-    arena = _arena_state(section, timezone.now())
-    if section.streak_bonus:
-        return {p.id: p.points for p in arena.players.values()}
-    base = {"win": arena_format.WIN, "draw": arena_format.DRAW, "loss": arena_format.LOSS}
-    return {p.id: sum(base[kind] for kind, _ in p.results) for p in arena.players.values()}
-
-
-def _pair_arena(section: Section, round_: Round, now: datetime) -> int:
-    arena = _arena_state(section, now)
-    pairs = arena.pair(max(now.timestamp(), arena.start))
-    for board, (first, second) in enumerate(pairs, start=1):
-        _new_pairing(section, round_, board, first, second, now, flags=["arena: paired when free"])
-    return len(pairs)
 
 
 @transaction.atomic
@@ -728,19 +580,17 @@ def pair_arena(*, section_id: int, now: datetime | None = None) -> Round | None:
     """An arena's next pairing wave: everybody free now. Idempotent (nobody is free twice)."""
     now = now or timezone.now()
     section = _locked_section(section_id)
-    if section.format != F.ARENA or section.status != Section.Status.RUNNING or section.paused_at is not None:
+    if section.status != Section.Status.RUNNING or section.paused_at is not None:
         return None
-    if now >= section.starts_at + section.arena_duration:
-        return None
-    arena = _arena_state(section, now)
-    if len(arena.waiting) < 2:
+    fmt = format_of(section)
+    if not fmt.wave_due(section, now):  # not a timed format, its time up, or fewer than two free
         return None
     number = (section.round_set.aggregate(m=Max("number"))["m"] or 0) + 1
     round_ = Round.objects.create(section=section, number=number, starts_at=now, started_at=now,
                                   status=Round.Status.PAIRING)
     section.current_round = number
     section.save(update_fields=["current_round"])
-    _pair_arena(section, round_, now)
+    _create_boards(section, round_, fmt.pair_round(section, round_, now), now)
     round_.status = Round.Status.IN_PLAY
     round_.save(update_fields=["status"])
     _announce_round(section, round_)
@@ -757,9 +607,10 @@ def finish_arena(*, section_id: int, now: datetime | None = None) -> Section | N
     results finish it)."""
     now = now or timezone.now()
     section = _locked_section(section_id)
-    if section.format != F.ARENA or section.status != Section.Status.RUNNING:
+    closes = format_of(section).closes_at(section)
+    if closes is None or section.status != Section.Status.RUNNING:
         return None
-    if now + timedelta(seconds=1) < section.starts_at + section.arena_duration:
+    if now + timedelta(seconds=1) < closes:
         return None
     if section.pairings.exclude(status=Pairing.Status.FINISHED).exists():
         return None
@@ -819,8 +670,9 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
             winner = game.seats.get(number=game.winner_seat).user_id
             first_points, second_points = (1.0, 0.0) if winner == pairing.first_id else (0.0, 1.0)
         played = game.ply > 0  # no move at all: a no-show, scored as a forfeit
-    if section.format in ELIMINATION and first_points == second_points and played:
-        if _replay_drawn(section, pairing):
+    replays = format_of(section).drawn_game_replays
+    if replays is not None and first_points == second_points and played:
+        if _replay_drawn(section, pairing, replays):
             return pairing
         seed = dict(section.entries.values_list("user_id", "seed"))
         first_points, second_points = (1.0, 0.0) if seed[pairing.first_id] < seed[pairing.second_id] else (0.0, 1.0)
@@ -841,11 +693,11 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     return pairing
 
 
-def _replay_drawn(section: Section, pairing: Pairing) -> bool:
-    """Elimination: a drawn game is played again with the first move swapped, up to
-    ELIMINATION_REPLAYS times. True if a replay was created."""
+def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
+    """A drawn game of a format that replays draws (elimination) is played again with
+    the first move swapped, up to ``most`` times. True if a replay was created."""
     replays = sum(1 for flag in pairing.flags if flag.startswith("drawn, replayed"))
-    if replays >= ELIMINATION_REPLAYS:
+    if replays >= most:
         return False
     old = pairing.game_id or pairing.match_id
     pairing.flags = [*pairing.flags, f"drawn, replayed (game {old})"]
@@ -859,62 +711,39 @@ def _replay_drawn(section: Section, pairing: Pairing) -> bool:
 
 def _after_result(section: Section, round_: Round, now: datetime) -> None:
     """Move the section on after a result: close the round when its last pairing is
-    scored, then schedule the next round or finish the section."""
-    if section.format == F.ARENA:
-        if round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
-                status=Pairing.Status.FINISHED).exists():
-            round_.status, round_.finished_at = Round.Status.FINISHED, now
-            round_.save(update_fields=["status", "finished_at"])
-        if now >= section.starts_at + section.arena_duration:
-            if not section.pairings.exclude(status=Pairing.Status.FINISHED).exists():
-                _finish_section(section, now)
-        elif round_.number > 0:
-            _queue_arena_pairing(section.pk)
-        return
-    if round_.status != Round.Status.IN_PLAY or round_.pairings.exclude(status=Pairing.Status.FINISHED).exists():
-        return
-    round_.status, round_.finished_at = Round.Status.FINISHED, now
-    round_.save(update_fields=["status", "finished_at"])
-    _update_standings(section, final=False)
-    if section.format in ELIMINATION:
-        bracket = selectors.bracket_for(section)
-        more = bool(bracket.playable()) and not bracket.is_over
-    else:
-        more = round_.number < (section.total_rounds or 0) and len(_active_user_ids(section, round_.number + 1)) >= 2
-    if more:
-        number = round_.number + 1
-        _schedule_round(section, number, _next_round_time(section, number, round_, now))
-    else:
+    scored; then, as the format says, the table and the next round (or the end), or a
+    pairing wave."""
+    round_over = round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
+        status=Pairing.Status.FINISHED).exists()
+    if round_over:
+        round_.status, round_.finished_at = Round.Status.FINISHED, now
+        round_.save(update_fields=["status", "finished_at"])
+    step = format_of(section).after_result(section, round_, now, round_over=round_over)
+    if step is Next.PAIR_FREE:
+        _queue_arena_pairing(section.pk)
+    elif step is Next.FINISH:
         _finish_section(section, now)
-    _broadcast_section(section, {"event": "round-finished", "round": round_.number})
+    elif step in (Next.NEXT_ROUND, Next.LAST_ROUND):
+        _update_standings(section, final=False)
+        if step is Next.NEXT_ROUND:
+            number = round_.number + 1
+            _schedule_round(section, number, _next_round_time(section, number, round_, now))
+        else:
+            _finish_section(section, now)
+        _broadcast_section(section, {"event": "round-finished", "round": round_.number})
 
 
 # -- standings, prizes, the end -------------------------------------------------------------
 
 
 def _update_standings(section: Section, *, final: bool) -> list[Standing]:
-    rows: list[Standing] = []
+    """The section's table, ranked by its format, with each player's game counts."""
     stats = _game_stats(section)
-    if section.format in (F.SWISS, F.ROUND_ROBIN):
-        results = selectors.round_results(section)
-        table = tiebreaks.standings(results, selectors.tiebreak_order(section))
-        for s in table:
-            rows.append(Standing(section=section, user_id=s.player, rank=s.rank, points=s.points,
-                                 tiebreaks=s.tiebreaks, final=final, **stats.get(s.player, {})))
-    elif section.format in ELIMINATION:
-        for user_id, rank in _bracket_ranks(section).items():
-            points = stats.get(user_id, {}).get("wins", 0) + 0.5 * stats.get(user_id, {}).get("draws", 0)
-            rows.append(Standing(section=section, user_id=user_id, rank=rank, points=points, final=final,
-                                 **stats.get(user_id, {})))
-    else:
-        points = _arena_points(section)
-        ordered = sorted(points, key=lambda u: (-points[u], -stats.get(u, {}).get("played", 0)))
-        for index, user_id in enumerate(ordered):
-            prev = rows[-1] if rows else None
-            rank = prev.rank if prev is not None and prev.points == points[user_id] and prev.played == \
-                stats.get(user_id, {}).get("played", 0) else index + 1
-            rows.append(Standing(section=section, user_id=user_id, rank=rank, points=points[user_id], final=final,
-                                 **stats.get(user_id, {})))
+    rows = [
+        Standing(section=section, user_id=r.user_id, rank=r.rank, points=r.points, tiebreaks=r.tiebreaks,
+                 final=final, **stats.get(r.user_id, {}))
+        for r in format_of(section).rank(section, stats)
+    ]
     Standing.objects.filter(section=section).delete()
     Standing.objects.bulk_create(rows)
     return rows
@@ -935,38 +764,6 @@ def _game_stats(section: Section) -> dict[int, dict[str, int]]:
         else:
             row["losses"] += 1
     return stats
-
-
-def _bracket_ranks(section: Section) -> dict[int, int]:
-    """Final places from the bracket: later exits rank higher; exits in the same round
-    share a place (a played third-place match splits its two)."""
-    bracket = selectors.bracket_for(section)
-    seeds = selectors.seeded_users(section)
-    order = {"winners": 0, "losers": 0, "third-place": 1, "final": 2, "reset": 3}
-    last_exit: dict[int, tuple[int, int, int]] = {}
-    for match in bracket.matches:
-        if not match.decided or match.void or match.loser is None:
-            continue
-        user = seeds[match.loser]
-        if match.bracket == "third-place":
-            last_exit[user] = (max(m.round for m in bracket.matches if m.bracket == "winners") - 1, 1, 0)
-            last_exit[seeds[match.winner]] = (last_exit[user][0], 1, 1)
-            continue
-        key = (match.round if match.bracket in ("winners", "losers") else 10**3, order[match.bracket], 0)
-        if section.format == F.DOUBLE_ELIMINATION and match.bracket == "winners":
-            continue  # a winners' bracket loss is not an exit in double elimination
-        last_exit[user] = max(last_exit.get(user, key), key)
-    champion = bracket.champion
-    if champion is not None:
-        last_exit[seeds[champion]] = (10**4, 0, 0)
-    for user_id in seeds.values():
-        last_exit.setdefault(user_id, (10**4 - 1, 0, 0) if champion is None else (0, 0, 0))
-    ranked = sorted(last_exit, key=lambda u: last_exit[u], reverse=True)
-    ranks: dict[int, int] = {}
-    for index, user_id in enumerate(ranked):
-        prev = ranked[index - 1] if index else None
-        ranks[user_id] = ranks[prev] if prev is not None and last_exit[prev] == last_exit[user_id] else index + 1
-    return ranks
 
 
 def _finish_section(section: Section, now: datetime) -> None:
@@ -1063,9 +860,9 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     for pairing_id in open_pairings.filter(game__status=Game.Status.ABORTED).values_list("pk", flat=True):
         if restart_aborted(pairing_id=pairing_id):
             done["restarted"] += 1
-    ended = Section.objects.filter(format=F.ARENA, status=Section.Status.RUNNING)
-    for section in ended:
-        if section.starts_at + section.arena_duration <= now and finish_arena(section_id=section.pk, now=now):
+    for section in Section.objects.filter(format__in=TIMED_FORMATS, status=Section.Status.RUNNING):
+        closes = format_of(section).closes_at(section)
+        if closes is not None and closes <= now and finish_arena(section_id=section.pk, now=now):
             done["arenas"] += 1
     return done
 
@@ -1223,8 +1020,9 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         raise ServiceError("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
     if pairing.is_bye:
         raise ServiceError("bye", "A bye has no game to correct.")
-    if section.format in ELIMINATION:
-        raise ServiceError("bracket-result", "A bracket's result stands once played: who went through is settled.")
+    refusal = format_of(section).correction_refusal
+    if refusal is not None:
+        raise ServiceError(*refusal)
     if pairing.match_id:
         raise ServiceError("match-result", "A match's result comes from its games.")
     code, first_points, second_points = DECISIONS[result]
@@ -1271,8 +1069,8 @@ def resume_section(*, section_id: int, now: datetime | None = None) -> Section:
     section.paused_at, section.resumed_at = None, now
     section.save(update_fields=["paused_at", "resumed_at"])
     section_id = section.pk
-    if section.format == F.ARENA and section.status == Section.Status.RUNNING:
-        _queue_arena_pairing(section_id)
+    if format_of(section).timed and section.status == Section.Status.RUNNING:
+        _queue_arena_pairing(section_id)  # whoever is free is paired
     for number in section.round_set.filter(status=Round.Status.SCHEDULED, starts_at__lte=now + timedelta(seconds=1)
                                            ).values_list("number", flat=True):
         transaction.on_commit(lambda number=number: _send("league.start_round", section_id, number))
@@ -1297,8 +1095,9 @@ def repair_round(*, round_id: int, now: datetime | None = None) -> Round:
         raise ServiceError("no-such-round", "There is no such round.")
     section = _locked_section(found)
     round_ = Round.objects.select_for_update().get(pk=round_id)
-    if section.format == F.ARENA:
-        raise ServiceError("arena", "An arena pairs players as they become free: it has no round to pair again.")
+    refusal = format_of(section).repair_refusal
+    if refusal is not None:
+        raise ServiceError(*refusal)
     if section.paused_at is not None:
         raise ServiceError("paused", "This section is paused: resume it first.")
     if round_.status == Round.Status.SCHEDULED:

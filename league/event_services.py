@@ -21,6 +21,7 @@ from games.models import RuleSet
 from . import competition_selectors as core
 from . import competition_services as cs
 from . import event_selectors
+from .competitions.formats import format_of
 from .models import CalendarFeed, Club, Round, Season, Section, Tournament
 
 OPEN_SECTION = (Section.Status.REGISTRATION,)
@@ -103,7 +104,7 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
         raise ServiceError("section-started", f"{section.name} has already started or is over.")
     if core.active_entries(section).count() < 2:
         raise ServiceError("too-few-players", f"{section.name} needs at least two players to start.")
-    if section.format == Section.Format.ARENA:
+    if format_of(section).timed:
         # The arena's clock runs from its start: move the start, keep the duration.
         Section.objects.filter(pk=section.pk).update(starts_at=now)
     Round.objects.filter(section=section, number=1, status=Round.Status.SCHEDULED).update(starts_at=now)
