@@ -172,7 +172,8 @@ from rest_framework.decorators import action  # noqa: E402
 from accounts.api import ErrorSerializer  # noqa: E402  (the platform's one error shape)
 from games.models import RuleSet  # noqa: E402
 
-from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from . import competition_selectors, event_selectors, event_services, exports  # noqa: E402
+from . import competitions as competition_services  # noqa: E402
 from .competitions.formats import format_of  # noqa: E402
 from .event_forms import LONGEST, SMALL, WHOLE, within_event_years  # noqa: E402  (the page form's bounds)
 from .models import Entry, Season, Section, Tournament  # noqa: E402

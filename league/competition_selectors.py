@@ -1,6 +1,6 @@
 """Reads for competitions: eligibility, brackets, crosstables, standings, "my next game".
 
-Pages, exports and the API read through these; league/competition_services.py writes.
+Pages, exports and the API read through these; league/competitions/ writes.
 Nothing here depends on a section's format: what does is the format's class
 (league/competitions/formats/), which reads through these.
 """

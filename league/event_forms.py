@@ -1,4 +1,4 @@
-"""Organiser forms: they only read the fields' types; competition_services judges the
+"""Organiser forms: they only read the fields' types; league.competitions judges the
 values (formats, windows, age groups...) and its refusal is shown on the form. The
 format settings' labels, choices and defaults are their declarations'
 (league/competitions/formats/section_settings.py)."""
@@ -14,7 +14,6 @@ from games.models import RuleSet
 from games.rules import variant_slugs
 from games.views import VARIANT_NAMES
 
-from .competition_services import EVENT_YEARS
 from .competitions.formats import FORMAT_SETTINGS, FORMATS
 from .competitions.formats.section_settings import (
     ARENA_DURATION,
@@ -29,6 +28,7 @@ from .competitions.formats.section_settings import (
     THIRD_PLACE,
     WHOLE,
 )
+from .competitions.sections import EVENT_YEARS
 from .formats.tiebreaks import TIEBREAKS
 from .models import Club, Season, Section, Tournament
 
@@ -128,7 +128,7 @@ class SectionForm(forms.Form):
         self.fields["variant"].choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
 
     def service_arguments(self) -> dict[str, Any]:
-        """The cleaned form as competition_services.create_section's keyword arguments."""
+        """The cleaned form as league.competitions.create_section's keyword arguments."""
         data = dict(self.cleaned_data)
         data["round_interval"] = _minutes(data["round_interval"])
         data["arena_duration"] = _minutes(data["arena_duration"])

@@ -1,7 +1,7 @@
-"""Organiser actions the pages and the API need on top of league/competition_services.py:
+"""Organiser actions the pages and the API need on top of league/competitions/:
 who may run a club's events, opening and closing registration, starting now.
 
-Thin: every change to a competition's progress still goes through competition_services
+Thin: every change to a competition's progress still goes through league.competitions
 (start_round pairs, creates the games and tells the players)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from games import services as game_services
 from games.models import RuleSet
 
 from . import competition_selectors as core
-from . import competition_services as cs
+from . import competitions as cs
 from . import event_selectors
 from .competitions.formats import format_of
 from .models import CalendarFeed, Club, Round, Season, Section, Tournament

@@ -5,7 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import competition_services, rating_services
+from . import competitions as competition_services
+from . import rating_services
 
 
 @shared_task(
@@ -28,7 +29,7 @@ def recompute_ratings(run_id: int) -> None:
     rating_services.run_recompute(run_id)
 
 
-# -- competitions (docs/competitions.md). Thin: league/competition_services.py does the
+# -- competitions (docs/competitions.md). Thin: league/competitions/ does the
 # work, each call idempotent (a round starts once, a pairing is scored once), so a task
 # delivered twice, or sent both by beat and directly, changes nothing the second time.
 

@@ -75,7 +75,8 @@ from django.views.decorators.http import require_http_methods, require_POST  # n
 
 from accounts.errors import ServiceError  # noqa: E402
 
-from . import competition_selectors, competition_services, event_selectors, event_services, exports  # noqa: E402
+from . import competition_selectors, event_selectors, event_services, exports  # noqa: E402
+from . import competitions as competition_services  # noqa: E402
 from .competitions.formats import format_of  # noqa: E402
 from .event_forms import SectionForm, TournamentForm  # noqa: E402
 from .models import Season, Section, Tournament  # noqa: E402

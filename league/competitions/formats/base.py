@@ -3,7 +3,7 @@ with, and the defaults most formats share (FormatBase).
 
 A format reads the section's rows, feeds them to its pure algorithm (league/formats/)
 and answers with decisions: the boards of a round, what follows a result, the ranking.
-league/competition_services.py writes them; nothing here writes.
+the services (league/competitions/) write them; nothing here writes.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from django.utils import timezone
 from accounts.models import Profile, User
 from games import services as game_services
 from games.models import Game, Move
-from league import competition_services as cs
+from league import competitions as cs
 from league.competitions.formats import FORMATS
 from league.competitions.formats.section_settings import ARENA_DURATION
 from league.management.commands.play_section_bots import all_finished, play_pending_moves
