@@ -34,7 +34,7 @@ def build(fmt: str, players: int, tag: str):
 
     from accounts import services as accounts
     from games import services as game_services
-    from league import competition_services as cs
+    from league import competitions as cs
     from league import event_services
     from league.models import Club, ClubMembership
 

@@ -1,6 +1,8 @@
 """Reads for competitions: eligibility, brackets, crosstables, standings, "my next game".
 
-Pages, exports and the API read through these; league/competition_services.py writes.
+Pages, exports and the API read through these; league/competitions/ writes.
+Nothing here depends on a section's format: what does is the format's class
+(league/competitions/formats/), which reads through these.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from accounts import age
 from accounts.models import User
 
 from .formats import tiebreaks
-from .formats.double_elimination import DoubleElimination
-from .formats.single_elimination import SingleElimination
+from .formats.bracket import Knockout
 from .models import (
     LEAGUE_LIST,
     ClubMembership,
@@ -32,22 +33,7 @@ from .models import (
     Standing,
 )
 
-#: Tie-breaks a section uses when its organiser set none (FIDE C.07's recommendations:
-#: individual Swiss: Buchholz Cut-1, Buchholz, Sonneborn-Berger; round robin: direct
-#: encounter, wins, Sonneborn-Berger).
-DEFAULT_TIEBREAKS: dict[str, list[str]] = {
-    Section.Format.SWISS: ["buchholz-cut1", "buchholz", "sonneborn-berger"],
-    Section.Format.ROUND_ROBIN: ["direct-encounter", "wins", "sonneborn-berger"],
-    Section.Format.ARENA: [],
-    Section.Format.SINGLE_ELIMINATION: [],
-    Section.Format.DOUBLE_ELIMINATION: [],
-}
-
 ACTIVE_ENTRY = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
-
-
-def tiebreak_order(section: Section) -> list[str]:
-    return list(section.tiebreaks) or DEFAULT_TIEBREAKS[section.format]
 
 
 def age_group_year(section: Section) -> int:
@@ -115,6 +101,11 @@ def active_entries(section: Section) -> QuerySet[Entry]:
     return section.entries.filter(status__in=ACTIVE_ENTRY)
 
 
+def active_user_ids(section: Section, number: int) -> set[int]:
+    """The players round ``number`` may pair: entered, not withdrawn, joined by then."""
+    return set(active_entries(section).filter(joined_round__lte=number).values_list("user_id", flat=True))
+
+
 # -- results as the pure layers want them -----------------------------------------------
 
 
@@ -144,26 +135,6 @@ def seeded_users(section: Section) -> dict[int, int]:
     return dict(section.entries.filter(seed__isnull=False).values_list("seed", "user_id"))
 
 
-def bracket_for(section: Section) -> SingleElimination | DoubleElimination:
-    """The pure bracket, rebuilt from the seeds and every decided pairing, in order."""
-    seeds = seeded_users(section)
-    n = len(seeds)
-    if section.format == Section.Format.SINGLE_ELIMINATION:
-        bracket: SingleElimination | DoubleElimination = SingleElimination(n, third_place=section.third_place)
-    else:
-        bracket = DoubleElimination(n, grand_final=section.grand_final)
-    seed_of = {user_id: seed for seed, user_id in seeds.items()}
-    decided = (
-        Pairing.objects.filter(section=section, bracket_match__isnull=False, status=Pairing.Status.FINISHED)
-        .order_by("finished_at", "pk")
-        .values_list("bracket_match", "first_id", "second_id", "first_points", "second_points")
-    )
-    for match_id, first, second, first_points, second_points in decided:
-        winner = first if (first_points or 0) > (second_points or 0) else second
-        bracket.record(match_id, seed_of[winner])
-    return bracket
-
-
 @dataclass(frozen=True)
 class BracketSlot:
     match_id: int
@@ -176,9 +147,9 @@ class BracketSlot:
     pairing_id: int | None
 
 
-def bracket_view(section: Section) -> list[BracketSlot]:
-    """Every match of the bracket, byes and pending ones included, for pages and JSON."""
-    bracket = bracket_for(section)
+def bracket_view(section: Section, bracket: Knockout) -> list[BracketSlot]:
+    """Every match of the section's bracket (its format's ``bracket``), byes and pending
+    ones included, for pages and JSON."""
     users = seeded_users(section)
     pairing_ids = dict(
         Pairing.objects.filter(section=section, bracket_match__isnull=False).values_list("bracket_match", "pk")

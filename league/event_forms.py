@@ -1,5 +1,7 @@
-"""Organiser forms: they only read the fields' types; competition_services judges the
-values (formats, windows, age groups...) and its refusal is shown on the form."""
+"""Organiser forms: they only read the fields' types; league.competitions judges the
+values (formats, windows, age groups...) and its refusal is shown on the form. The
+format settings' labels, choices and defaults are their declarations'
+(league/competitions/formats/section_settings.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +14,27 @@ from games.models import RuleSet
 from games.rules import variant_slugs
 from games.views import VARIANT_NAMES
 
-from .competition_services import EVENT_YEARS
+from .competitions.formats import FORMAT_SETTINGS, FORMATS
+from .competitions.formats.section_settings import (
+    ARENA_DURATION,
+    BYE_POINTS,
+    CYCLES,
+    GRAND_FINAL,
+    LATE_ENTRY_ROUNDS,
+    LONGEST,
+    ROUNDS,
+    SMALL,
+    STREAK_BONUS,
+    THIRD_PLACE,
+    WHOLE,
+)
+from .competitions.sections import EVENT_YEARS
 from .formats.tiebreaks import TIEBREAKS
 from .models import Club, Season, Section, Tournament
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
-#: The columns' ranges (PositiveSmallIntegerField, PositiveIntegerField), for this form and
-#: the API's: past them the database refuses the row, a 500, before the services judge it.
-SMALL = {"min_value": 0, "max_value": 32767}
-WHOLE = {"min_value": 0, "max_value": 2**31 - 1}
-#: The longest arena or gap between rounds: longer ones overflow the dates computed from them.
-LONGEST = timedelta(days=366)
+#: SMALL and WHOLE (the columns' ranges) and LONGEST are the API's bounds too (league/api/competitions.py).
 LONGEST_MINUTES = int(LONGEST.total_seconds()) // 60
 
 
@@ -75,7 +86,8 @@ class SectionForm(forms.Form):
     round_starts = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
                                    label="Start times of rounds 2, 3, ... (one ISO time a line)",
                                    help_text="For instance 2026-12-05T14:00:00+00:00; overrides the interval.")
-    arena_duration = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False, label="Arena: minutes")
+    arena_duration = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False,
+                                        label=ARENA_DURATION.label)
     registration_opens_at = forms.DateTimeField(validators=[within_event_years], widget=DATETIME, required=False)
     registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
                                                  validators=[within_event_years])
@@ -84,18 +96,17 @@ class SectionForm(forms.Form):
     check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
                                              validators=[within_event_years])
     # Format settings.
-    third_place = forms.BooleanField(required=False, label="Single elimination: a third-place match")
-    grand_final = forms.ChoiceField(choices=Section.GrandFinal.choices, initial=Section.GrandFinal.RESET,
-                                    label="Double elimination: grand final")
-    cycles = forms.TypedChoiceField(choices=[(1, "Single"), (2, "Double")], coerce=int, initial=1,
-                                    label="Round robin: cycles")
-    rounds = forms.IntegerField(min_value=1, max_value=SMALL["max_value"], required=False, label="Swiss: rounds",
-                                help_text="Empty: the recommended number for the field.")
-    bye_points = forms.TypedChoiceField(choices=[("1", "1"), ("0.5", "½"), ("0", "0")], initial="1",
-                                        coerce=str, label="Points for a bye")
-    late_entry_rounds = forms.IntegerField(**SMALL, initial=0, required=False,
-                                           label="Swiss: late entries until round (0: none)")
-    streak_bonus = forms.BooleanField(required=False, initial=True, label="Arena: streak bonus")
+    third_place = forms.BooleanField(required=False, initial=THIRD_PLACE.default, label=THIRD_PLACE.label)
+    grand_final = forms.ChoiceField(choices=GRAND_FINAL.choices, initial=GRAND_FINAL.default, label=GRAND_FINAL.label)
+    cycles = forms.TypedChoiceField(choices=CYCLES.choices, coerce=int, initial=CYCLES.default, label=CYCLES.label)
+    rounds = forms.IntegerField(min_value=ROUNDS.min_value, max_value=ROUNDS.max_value, required=False,
+                                label=ROUNDS.label, help_text=ROUNDS.help_text)
+    bye_points = forms.TypedChoiceField(choices=[(str(points), label) for points, label in BYE_POINTS.choices],
+                                        initial=str(BYE_POINTS.default), coerce=str, label=BYE_POINTS.label)
+    late_entry_rounds = forms.IntegerField(min_value=LATE_ENTRY_ROUNDS.min_value,
+                                           max_value=LATE_ENTRY_ROUNDS.max_value, initial=LATE_ENTRY_ROUNDS.default,
+                                           required=False, label=LATE_ENTRY_ROUNDS.label)
+    streak_bonus = forms.BooleanField(required=False, initial=STREAK_BONUS.default, label=STREAK_BONUS.label)
     tiebreaks = forms.CharField(required=False, label="Tie-breaks, in order (comma-separated)",
                                 help_text=f"From: {', '.join(TIEBREAKS)}. Empty: the format's default.")
     # Eligibility.
@@ -117,15 +128,18 @@ class SectionForm(forms.Form):
         self.fields["variant"].choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
 
     def service_arguments(self) -> dict[str, Any]:
-        """The cleaned form as competition_services.create_section's keyword arguments."""
+        """The cleaned form as league.competitions.create_section's keyword arguments."""
         data = dict(self.cleaned_data)
         data["round_interval"] = _minutes(data["round_interval"])
         data["arena_duration"] = _minutes(data["arena_duration"])
         data["round_starts"] = [line.strip() for line in (data["round_starts"] or "").splitlines() if line.strip()]
         data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
         data["late_entry_rounds"] = data["late_entry_rounds"] or 0
-        if data["format"] != Section.Format.ARENA:
-            data["arena_duration"] = None
+        # A setting some format needs (no default) is that format's alone: not sent for another.
+        own = FORMATS[data["format"]].settings
+        for setting in FORMAT_SETTINGS:
+            if setting.required and setting not in own:
+                data[setting.name] = None
         if not data["starts_at"]:
             data.pop("starts_at")
         return data

@@ -16,7 +16,7 @@ from accounts.models import User
 from games.models import Game
 
 from . import competition_selectors as core
-from .formats import arena as arena_format
+from .competitions.formats import format_of
 from .models import (
     ORGANISER_ROLES,
     CalendarFeed,
@@ -31,8 +31,6 @@ from .models import (
     Section,
     Tournament,
 )
-
-ELIMINATION = (Section.Format.SINGLE_ELIMINATION, Section.Format.DOUBLE_ELIMINATION)
 
 #: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).
 TIEBREAK_LABELS = {
@@ -224,19 +222,21 @@ def _round_title(bracket: str, number: int, last: int, double: bool) -> str:
 
 
 def bracket_is_drawn(section: Section) -> bool:
-    return section.format in ELIMINATION and section.entries.filter(seed__isnull=False).count() >= 2
+    return format_of(section).has_bracket and section.entries.filter(seed__isnull=False).count() >= 2
 
 
 def bracket(section: Section) -> list[BracketColumn]:
     """The bracket as columns, first round on the left: byes shown as byes, winners
     marked, the third-place match, the grand final and its reset in their own columns.
     Empty until the section starts (seeds are set then)."""
-    if not bracket_is_drawn(section):
+    fmt = format_of(section)
+    played = fmt.bracket(section) if bracket_is_drawn(section) else None
+    if played is None:
         return []
     who = people(section)
     pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False)}
-    slots = core.bracket_view(section)
-    double = section.format == Section.Format.DOUBLE_ELIMINATION
+    slots = core.bracket_view(section, played)
+    double = fmt.has_losers_bracket
     last = defaultdict(int)
     for slot in slots:
         last[slot.bracket] = max(last[slot.bracket], slot.round)
@@ -349,48 +349,27 @@ class StandingRow:
 
 
 def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
-    """(name, heading) of the section's tie-breaks in the organiser's order."""
-    if section.format not in (Section.Format.SWISS, Section.Format.ROUND_ROBIN):
+    """(name, heading) of the section's tie-breaks in the organiser's order (none for a
+    format that ranks without them)."""
+    fmt = format_of(section)
+    if not fmt.default_tiebreaks:
         return []
-    return [(name, TIEBREAK_LABELS.get(name, name)) for name in core.tiebreak_order(section)]
-
-
-def _arena_rows(section: Section, who: dict[int, Person], ratings: dict[int, float | None]) -> list[StandingRow]:
-    """A running arena's table, from its finished games in order (the Standing rows are
-    written when it ends): points with streak bonuses, as league.formats.arena counts."""
-    arena = arena_format.Arena(section.arena_duration.total_seconds(), start=section.starts_at.timestamp())
-    for user_id in core.active_entries(section).values_list("user_id", flat=True):
-        arena.players[user_id] = arena_format.ArenaPlayer(user_id)
-    finished = (section.pairings.filter(status=Pairing.Status.FINISHED, second__isnull=False)
-                .order_by("finished_at", "pk")
-                .values_list("first_id", "second_id", "first_points", "second_points", "finished_at"))
-    for first, second, first_points, second_points, finished_at in finished:
-        for user_id in (first, second):
-            arena.players.setdefault(user_id, arena_format.ArenaPlayer(user_id))
-            arena.playing.add(user_id)
-        winner = None if first_points == second_points else first if first_points > second_points else second
-        arena.finish(first, second, winner, finished_at.timestamp())
-    rows: list[StandingRow] = []
-    for index, player in enumerate(arena.standings()):
-        if not section.streak_bonus:
-            player.points = sum({"win": arena_format.WIN, "draw": arena_format.DRAW}.get(kind, 0)
-                                for kind, _ in player.results)
-        tied = rows and rows[-1].points == player.points and rows[-1].played == player.games
-        kinds = [kind for kind, _ in player.results]
-        rows.append(StandingRow(
-            rows[-1].rank if tied else index + 1, who.get(player.id) or Person(player.id, "?", "?", None),
-            player.points, [], player.games, kinds.count("win"), kinds.count("draw"), kinds.count("loss"),
-            ratings.get(player.id), False, on_fire=section.streak_bonus and player.on_fire,
-        ))
-    return rows
+    return [(name, TIEBREAK_LABELS.get(name, name)) for name in fmt.tiebreak_order(section)]
 
 
 def standings(section: Section) -> list[StandingRow]:
-    """The section's table; a running arena's is counted live from its games."""
+    """The section's table; a running arena's is counted live from its games (the
+    format's ``live_standings``)."""
     who = people(section)
-    if section.format == Section.Format.ARENA and section.status == Section.Status.RUNNING:
-        return _arena_rows(section, who, dict(section.entries.values_list("user_id", "rating")))
     ratings = dict(section.entries.values_list("user_id", "rating"))
+    live = format_of(section).live_standings(section)
+    if live is not None:
+        return [
+            StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, "?", "?", None), row.points, [],
+                        row.played, row.wins, row.draws, row.losses, ratings.get(row.user_id), False,
+                        on_fire=row.on_fire)
+            for row in live
+        ]
     names = [name for name, _ in tiebreak_columns(section)]
     return [
         StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),

@@ -1,7 +1,7 @@
-"""Organiser actions the pages and the API need on top of league/competition_services.py:
+"""Organiser actions the pages and the API need on top of league/competitions/:
 who may run a club's events, opening and closing registration, starting now.
 
-Thin: every change to a competition's progress still goes through competition_services
+Thin: every change to a competition's progress still goes through league.competitions
 (start_round pairs, creates the games and tells the players)."""
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from games import services as game_services
 from games.models import RuleSet
 
 from . import competition_selectors as core
-from . import competition_services as cs
+from . import competitions as cs
 from . import event_selectors
+from .competitions.formats import format_of
 from .models import CalendarFeed, Club, Round, Season, Section, Tournament
 
 OPEN_SECTION = (Section.Status.REGISTRATION,)
@@ -103,7 +104,7 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
         raise ServiceError("section-started", f"{section.name} has already started or is over.")
     if core.active_entries(section).count() < 2:
         raise ServiceError("too-few-players", f"{section.name} needs at least two players to start.")
-    if section.format == Section.Format.ARENA:
+    if format_of(section).timed:
         # The arena's clock runs from its start: move the start, keep the duration.
         Section.objects.filter(pk=section.pk).update(starts_at=now)
     Round.objects.filter(section=section, number=1, status=Round.Status.SCHEDULED).update(starts_at=now)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import competition_services
+from . import competitions as competition_services
 from .ratings import recompute
 from .ratings import services as rating_services
 
@@ -30,7 +30,7 @@ def recompute_ratings(run_id: int) -> None:
     recompute.run_recompute(run_id)
 
 
-# -- competitions (docs/competitions.md). Thin: league/competition_services.py does the
+# -- competitions (docs/competitions.md). Thin: league/competitions/ does the
 # work, each call idempotent (a round starts once, a pairing is scored once), so a task
 # delivered twice, or sent both by beat and directly, changes nothing the second time.
 

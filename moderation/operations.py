@@ -13,7 +13,7 @@ from django.db import transaction
 
 from accounts.errors import ServiceError
 from accounts.models import User
-from league import competition_services as competitions
+from league import competitions
 from league.models import Club, Entry, Pairing, Round, Section
 
 from .selectors import is_club_moderator, is_organiser

@@ -19,7 +19,9 @@ from rest_framework.views import APIView
 from accounts.api import ErrorSerializer  # the platform's one error shape
 from accounts.errors import ServiceError
 from games.models import RuleSet
-from league import competition_selectors, competition_services, event_selectors, event_services, exports
+from league import competition_selectors, event_selectors, event_services, exports
+from league import competitions as competition_services
+from league.competitions.formats import format_of
 from league.event_forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
 from league.models import Club, Entry, Season, Section, Tournament
 
@@ -115,7 +117,7 @@ class SectionSerializer(serializers.ModelSerializer):
         ]
 
     def get_tiebreaks(self, section: Section) -> list[str]:
-        return competition_selectors.tiebreak_order(section)
+        return format_of(section).tiebreak_order(section)
 
     def get_entries(self, section: Section) -> int:
         return competition_selectors.active_entries(section).count()
@@ -375,7 +377,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bracket(self, request: Request, pk=None) -> Response:
         """Elimination: the bracket as columns (rounds) of matches, byes and winners marked."""
         section = self.get_object()
-        if section.format not in event_selectors.ELIMINATION:
+        if not format_of(section).has_bracket:
             raise ServiceError("no-bracket", "Only elimination sections have a bracket.")
         return Response(event_selectors.bracket_json(section))
 
@@ -384,7 +386,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def crosstable(self, request: Request, pk=None) -> Response:
         """Round robin: one row per player in seed order, one cell per opponent."""
         section = self.get_object()
-        if section.format != Section.Format.ROUND_ROBIN:
+        if not format_of(section).has_crosstable:
             raise ServiceError("no-crosstable", "Only round robin sections have a crosstable.")
         return Response(event_selectors.crosstable_json(section))
 

@@ -1,14 +1,16 @@
 """A bracket: matches whose two places are filled by seeds or by earlier matches' winners or losers.
 
-Shared by single and double elimination. A place that can never be filled (a bye,
-or the loser of a match that was a walkover) is ``None``: a match with one empty
-place is a walkover for the other, decided at once without being played; with two
-empty places it is void (its winner and loser are both ``None``).
+Shared by single and double elimination, which both have the shape of ``Knockout``. A
+place that can never be filled (a bye, or the loser of a match that was a walkover) is
+``None``: a match with one empty place is a walkover for the other, decided at once
+without being played; with two empty places it is void (its winner and loser are both
+``None``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 Source = tuple[str, int]  # ("seed", seed number) | ("winner", match id) | ("loser", match id)
 EMPTY: Source = ("empty", 0)
@@ -32,6 +34,25 @@ class Match:
     def playable(self) -> bool:
         """Both players known and the match still to be played."""
         return all(self.ready) and not self.decided
+
+
+class Knockout(Protocol):
+    """What single and double elimination share: seeds 1..n, matches played to a champion."""
+
+    n: int
+
+    @property
+    def matches(self) -> list[Match]: ...
+
+    def playable(self) -> list[Match]: ...
+
+    def record(self, match_id: int, winner: int) -> None: ...
+
+    @property
+    def champion(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
 
 
 class Bracket:

@@ -23,6 +23,13 @@ def _wrap(k: int, modulus: int) -> int:
     return (k - 1) % modulus + 1
 
 
+def round_count(n: int, cycles: int = 1) -> int:
+    """How many rounds ``berger(n, cycles)`` has: n - 1 per cycle (n rounds for an odd n)."""
+    if n < 2:
+        raise ValueError("A round robin needs at least 2 players.")
+    return (n + n % 2 - 1) * cycles
+
+
 def berger(n: int, cycles: int = 1, *, swap_last_two: bool = False) -> list[Round]:
     """The Berger table for ``n`` players, ``cycles`` times (2: a double round robin).
 

@@ -13,7 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
-from league import competition_selectors, competition_services, event_selectors, event_services, exports
+from league import competition_selectors, event_selectors, event_services, exports
+from league import competitions as competition_services
+from league.competitions.formats import format_of
 from league.event_forms import SectionForm, TournamentForm
 from league.models import Club, Season, Section, Tournament
 
@@ -60,10 +62,12 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
 
 def _section_context(request: HttpRequest, section: Section) -> dict:
     live = section.status == Section.Status.RUNNING
+    fmt = format_of(section)
     return {
         "club": section.tournament.club, "tournament": section.tournament, "section": section,
+        "section_format": fmt, "format_description": fmt.describe(section),
         "bracket": event_selectors.bracket(section),
-        "crosstable": event_selectors.crosstable(section) if section.format == Section.Format.ROUND_ROBIN else [],
+        "crosstable": event_selectors.crosstable(section) if fmt.has_crosstable else [],
         "standings": event_selectors.standings(section),
         "tiebreak_columns": event_selectors.tiebreak_columns(section),
         "rounds": event_selectors.rounds(section),
@@ -123,11 +127,11 @@ def section_json(request: HttpRequest, club_slug: str, tournament_slug: str, sec
                  kind: str) -> HttpResponse:
     the_section = _section(club_slug, tournament_slug, section_slug, request.user)
     if kind == "bracket":
-        if the_section.format not in event_selectors.ELIMINATION:
+        if not format_of(the_section).has_bracket:
             raise Http404("This section has no bracket.")
         data = event_selectors.bracket_json(the_section)
     else:
-        if the_section.format != Section.Format.ROUND_ROBIN:
+        if not format_of(the_section).has_crosstable:
             raise Http404("This section has no crosstable.")
         data = event_selectors.crosstable_json(the_section)
     return HttpResponse(exports.to_json(data), content_type="application/json")

@@ -55,7 +55,7 @@ games.accept_challenge(game_id=game.pk, user=mei)
 # A tournament of the demo club: Lucia and Edith, round 1 in play.
 from datetime import timedelta
 from django.utils import timezone
-from league import competition_services as cs
+from league import competitions as cs
 later = timezone.now() + timedelta(hours=1)
 cup = cs.create_tournament(club=demo, name="Autumn cup", starts_at=later)
 section = cs.create_section(tournament=cup, name="Open", rule_set=rules, format="round-robin", starts_at=later)

@@ -13,7 +13,8 @@ def api_world(make_player):
     """A few rows of everything the API looks up: a club with its owner and a member, a
     tournament, a section with two entries, a game with a move, a house-rule set."""
     from games import services as game_services
-    from league import competition_services, event_services
+    from league import competitions as competition_services
+    from league import event_services
     from league.models import Club, ClubMembership
 
     owner = make_player(username="owner")

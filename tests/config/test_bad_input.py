@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from league import competition_services
+from league import competitions as competition_services
 
 pytestmark = pytest.mark.django_db
 

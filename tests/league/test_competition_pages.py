@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from league import competition_services as cs
+from league import competitions as cs
 from league import event_services
 from league.management.commands.play_section_bots import all_finished, play_pending_moves
 from league.models import Club, ClubMembership, Entry, Section, Tournament

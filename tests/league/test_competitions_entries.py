@@ -10,7 +10,7 @@ import pytest
 
 from accounts.errors import ServiceError
 from games import services as game_services
-from league import competition_services as cs
+from league import competitions as cs
 from league.models import Club, ClubMembership, Entry, Rating, Section
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from accounts.errors import ServiceError
 from games import services as game_services
 from games.models import Game
 from games.rules import get_variant
-from league import competition_services as cs
+from league import competitions as cs
 from league.models import Entry, Pairing, PairingPlayer, Round, Section
 
 from .test_competitions_support import players, section_with

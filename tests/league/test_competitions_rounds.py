@@ -13,8 +13,9 @@ from django.utils import timezone
 from accounts.errors import ServiceError
 from games.models import Game
 from league import competition_selectors as sel
-from league import competition_services as cs
+from league import competitions as cs
 from league import tasks
+from league.competitions import notices as competition_notices
 from league.models import (
     Entry,
     League,
@@ -327,7 +328,7 @@ def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
 
 def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypatch):
     sent = []
-    monkeypatch.setattr(cs, "_group_send_all", sent.extend)  # what goes to the channel layer, after commit
+    monkeypatch.setattr(competition_notices, "_group_send_all", sent.extend)  # what goes to the channel layer, after commit
     from accounts.realtime import user_group
 
     users = players(make_player, 2)

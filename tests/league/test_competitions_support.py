@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from games import services as game_services
-from league import competition_services as cs
+from league import competitions as cs
 from league.management.commands.play_section_bots import all_finished, play_pending_moves
 from league.models import Club, Section
 

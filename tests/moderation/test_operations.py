@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from games.models import Game
-from league import competition_services as cs
+from league import competitions as cs
 from league.models import Entry, Pairing, Round, Standing
 from moderation import operations
 from moderation.models import AuditEntry

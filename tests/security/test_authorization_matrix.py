@@ -54,7 +54,7 @@ from accounts import services as accounts
 from accounts.models import User
 from games import services as games
 from games.models import Game, Match, RuleSet
-from league import competition_services as competitions
+from league import competitions
 from league import event_services as events
 from league.clubs import services as league
 from league.models import Entry, League, Season, Section, Tournament

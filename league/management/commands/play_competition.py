@@ -26,7 +26,9 @@ from django.utils import timezone
 from accounts.models import Profile, User
 from games import services as game_services
 from games.models import Game, Move
-from league import competition_services as cs
+from league import competitions as cs
+from league.competitions.formats import FORMATS
+from league.competitions.formats.section_settings import ARENA_DURATION
 from league.management.commands.play_section_bots import all_finished, play_pending_moves
 from league.models import Club, Pairing, Section, Standing
 
@@ -65,7 +67,7 @@ class Command(BaseCommand):
         starts_at = timezone.now() + timedelta(seconds=opts["start_in"])
         tournament = cs.create_tournament(club=club, name=f"{opts['format']} x{opts['players']}", starts_at=starts_at)
         options: dict[str, Any] = {}
-        if opts["format"] == "arena":
+        if ARENA_DURATION in FORMATS[opts["format"]].settings:
             options["arena_duration"] = timedelta(seconds=opts["arena_seconds"])
         if opts["rounds"]:
             options["rounds"] = opts["rounds"]

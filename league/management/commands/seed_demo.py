@@ -88,7 +88,7 @@ def _demo_tournament(club, organiser) -> None:
     from datetime import timedelta
 
     from games import services as game_services
-    from league import competition_services
+    from league import competitions as competition_services
     from league.models import Tournament
 
     if Tournament.objects.filter(club=club, slug="demo-open").exists():

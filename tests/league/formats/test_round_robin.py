@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.formats.round_robin import berger, double_berger
+from league.formats.round_robin import berger, double_berger, round_count
 
 
 def _parse(table: str) -> list[list[tuple[int, int]]]:
@@ -120,3 +120,8 @@ def test_everyone_meets_everyone_once_colours_within_one(n):
 def test_double_round_robin_each_pair_once_with_each_colour(n):
     games = Counter((a, b) for rnd in double_berger(n) for a, b in rnd if b is not None)
     assert len(games) == n * (n - 1) and set(games.values()) == {1}
+
+
+@given(st.integers(min_value=2, max_value=60), st.sampled_from([1, 2]))
+def test_round_count_is_the_length_of_the_table(n, cycles):
+    assert round_count(n, cycles) == len(berger(n, cycles))

@@ -1,0 +1,135 @@
+"""Section settings: the ones a format takes (its own), and the ones every section has.
+
+A format declares its own settings (``SectionFormat.settings``); COMMON_SETTINGS are
+the tie-breaks, schedule, eligibility and observers every section has. create_section
+takes exactly these (``registry.SECTION_SETTINGS``) and checks them (``registry.
+check_settings``). The organiser's form and the API's serializers declare one field for
+each, with the labels, choices and defaults given here; a test holds them to these
+declarations (tests/league/test_format_registry.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from django.db.models import Field
+
+from accounts.errors import ServiceError
+from league.models import Section
+
+#: The columns' ranges (PositiveSmallIntegerField, PositiveIntegerField), for the form and
+#: the API's: past them the database refuses the row, a 500, before the services judge it.
+SMALL = {"min_value": 0, "max_value": 32767}
+WHOLE = {"min_value": 0, "max_value": 2**31 - 1}
+#: The longest arena or gap between rounds: longer ones overflow the dates computed from them.
+LONGEST = timedelta(days=366)
+
+#: Settings of every section, whatever its format (create_section's checks of them are
+#: its own: windows, age groups, tie-break names...).
+COMMON_SETTINGS = (
+    "tiebreaks", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
+    "check_in_opens_at", "check_in_closes_at", "age_under", "age_over", "age_year", "age_cutoff", "min_age",
+    "max_age", "rating_min", "rating_max", "members_only", "observer_policy",
+)
+
+Refusal = tuple[str, str]  # (code, reason in words), as a ServiceError carries them
+
+
+class Elsewhere(Enum):
+    """What a setting's value does in a section whose format does not take the setting."""
+
+    IGNORED = "ignored"  # kept, unused
+    CHECKED = "checked"  # kept, so checked as in its own formats (a column constraint holds it)
+    REFUSED = "refused"  # refused unless left at its default
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One format setting: a Section field, its label, its allowed values and its refusal."""
+
+    name: str  # the Section field (its default is the column's)
+    label: str  # on the organiser's form
+    help_text: str = ""
+    refusal: Refusal | None = None  # when the value is not allowed; None: not checked
+    choices: tuple[tuple[Any, str], ...] = ()  # the values allowed, with their labels
+    min_value: Any = None  # the smallest value allowed
+    max_value: Any = None  # the largest the column (or the dates computed from it) holds
+    allowed: Callable[[Any], bool] | None = None  # the allowed values, when choices and bounds do not say
+    required: bool = False  # the formats taking it need a value (it has no default)
+    elsewhere: Elsewhere = Elsewhere.IGNORED
+    elsewhere_refusal: Refusal | None = None  # with Elsewhere.REFUSED
+
+    @property
+    def default(self) -> Any:
+        """The column's default (None: empty)."""
+        field = Section._meta.get_field(self.name)
+        assert isinstance(field, Field)  # a column of Section, not a relation
+        return field.get_default()
+
+    def admits(self, value: Any) -> bool:
+        if value is None:
+            return self.default is None and not self.required
+        if self.allowed is not None:
+            return self.allowed(value)
+        if self.choices:
+            return value in [choice for choice, _ in self.choices]
+        return self.min_value is None or value >= self.min_value
+
+    def is_set(self, value: Any) -> bool:
+        """Given a value other than the default (a format not taking it would refuse it)."""
+        return value is not None and value != self.default
+
+
+def check_settings(section: Section, own: Iterable[Setting], every: Iterable[Setting]) -> None:
+    """Refuse (ServiceError) the first of ``every`` format setting of ``section`` that is
+    not allowed: its ``own`` format's are checked, the others as their ``elsewhere`` says."""
+    mine = set(own)
+    for setting in every:
+        value = getattr(section, setting.name)
+        if setting in mine or setting.elsewhere is Elsewhere.CHECKED:
+            if setting.refusal is not None and not setting.admits(value):
+                raise ServiceError(*setting.refusal)
+        elif setting.elsewhere is Elsewhere.REFUSED and setting.elsewhere_refusal and setting.is_set(value):
+            raise ServiceError(*setting.elsewhere_refusal)
+
+
+# -- the format settings (which format takes which: each format class's ``settings``) --------
+
+THIRD_PLACE = Setting("third_place", "Single elimination: a third-place match")
+GRAND_FINAL = Setting(
+    "grand_final", "Double elimination: grand final", choices=tuple(Section.GrandFinal.choices),
+    refusal=("bad-grand-final", 'The grand final is "reset" or "single".'), elsewhere=Elsewhere.CHECKED,
+)
+CYCLES = Setting(
+    "cycles", "Round robin: cycles", choices=((1, "Single"), (2, "Double")),
+    refusal=("bad-cycles", "A round robin is single (1) or double (2)."), elsewhere=Elsewhere.CHECKED,
+)
+#: A bye's points: the form offers the text, the API a decimal, the column holds a decimal.
+BYE_POINTS_ALLOWED = (Decimal(1), Decimal("0.5"), Decimal(0))
+BYE_POINTS = Setting(
+    "bye_points", "Points for a bye", choices=tuple(zip(BYE_POINTS_ALLOWED, ("1", "½", "0"), strict=True)),
+    allowed=lambda value: Decimal(value) in BYE_POINTS_ALLOWED,
+    refusal=("bad-bye-points", "A bye is worth 0, 0.5 or 1 point."), elsewhere=Elsewhere.CHECKED,
+)
+ROUNDS = Setting(
+    "rounds", "Swiss: rounds", help_text="Empty: the recommended number for the field.",
+    min_value=1, max_value=SMALL["max_value"], refusal=("bad-rounds", "A Swiss has at least one round."),
+    elsewhere=Elsewhere.REFUSED,
+    elsewhere_refusal=("bad-rounds", "Only a Swiss sets its number of rounds; the other formats follow from the field."),
+)
+LATE_ENTRY_ROUNDS = Setting(
+    "late_entry_rounds", "Swiss: late entries until round (0: none)", min_value=0, max_value=SMALL["max_value"],
+    elsewhere=Elsewhere.REFUSED,
+    elsewhere_refusal=("no-late-entry",
+                       "Late entries (by round) are for Swiss sections; an arena takes them until its end."),
+)
+ARENA_DURATION = Setting(
+    "arena_duration", "Arena: minutes", max_value=LONGEST, allowed=lambda duration: duration > timedelta(0), required=True,
+    refusal=("bad-duration", "An arena needs a duration."),
+)
+STREAK_BONUS = Setting("streak_bonus", "Arena: streak bonus")

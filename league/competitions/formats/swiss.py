@@ -1,0 +1,70 @@
+"""Swiss: a fixed number of rounds, each paired by score (league/formats/swiss.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from datetime import datetime
+
+from league import competition_selectors as selectors
+from league.formats import swiss
+from league.models import PairingPlayer, Round, Section
+
+from .base import Board, FormatBase, Ranked, Stats, ranked_by_tiebreaks
+from .section_settings import BYE_POINTS, LATE_ENTRY_ROUNDS, ROUNDS
+
+
+class SwissFormat(FormatBase):
+    key = Section.Format.SWISS
+    settings = (ROUNDS, BYE_POINTS, LATE_ENTRY_ROUNDS)
+    default_tiebreaks = ("buchholz-cut1", "buchholz", "sonneborn-berger")  # FIDE C.07's for an individual Swiss
+
+    def total_rounds(self, section: Section, players: int) -> int | None:
+        return section.rounds or swiss.recommended_rounds(players)
+
+    def late_entry_round(self, section: Section, now: datetime) -> int | None:
+        if not section.late_entry_rounds:
+            return None
+        # current_round is the last round started: whether in play or over, the entrant
+        # joins the next one, with the rounds missed counted as unplayed, 0 points.
+        joins = section.current_round + 1
+        return joins if joins <= section.late_entry_rounds + 1 and joins <= (section.total_rounds or 0) else None
+
+    def pair_round(self, section: Section, round_: Round, now: datetime) -> list[Board]:
+        players, user_id = self._players(section, round_.number)
+        return [
+            Board(pairing.board, user_id[pairing.first], None if pairing.second is None else user_id[pairing.second],
+                  tuple(str(flag) for flag in pairing.flags))
+            for pairing in swiss.pair_round(players)
+        ]
+
+    @staticmethod
+    def _players(section: Section, number: int) -> tuple[list[swiss.SwissPlayer], dict[Hashable, int]]:
+        """The Swiss state from the stored rounds, keyed by username (so the pairing flags
+        read "ann floated down ... to meet bob"), and username -> user id."""
+        active = selectors.active_user_ids(section, number)
+        rows = section.entries.exclude(seed__isnull=True).values_list("user_id", "user__username", "seed")
+        name = {user_id: username for user_id, username, _ in rows}
+        players = {
+            user_id: swiss.SwissPlayer(username, (seed or 10**6) - 1, active=user_id in active)
+            for user_id, username, seed in rows
+        }
+        history = (
+            PairingPlayer.objects.filter(round__section=section, round__number__lt=number)
+            .order_by("round__number").values_list("user_id", "opponent_id", "points", "played", "moves_first")
+        )
+        for user_id, opponent_id, points, played, moves_first in history:
+            player = players.get(user_id)
+            if player is None:
+                continue
+            player.score += points or 0.0
+            if opponent_id is None:
+                player.had_bye = True
+                continue
+            player.opponents.add(name.get(opponent_id, str(opponent_id)))
+            if played:  # FIDE: forfeited games do not count for colours
+                player.colours.append(swiss.X if moves_first else swiss.O)
+        user_ids: dict[Hashable, int] = {username: user_id for user_id, username in name.items()}
+        return list(players.values()), user_ids
+
+    def rank(self, section: Section, stats: Stats) -> list[Ranked]:
+        return ranked_by_tiebreaks(section, self.tiebreak_order(section))

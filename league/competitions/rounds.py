@@ -1,0 +1,185 @@
+"""Rounds: round 1 begins the section (seeds, the number of rounds), a round is paired by
+the section's format and its games created; an arena's pairing waves and its end; an
+aborted game created again; the sweep that catches up on whatever a lost task left."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from games.models import Game, Match
+from league import competition_selectors as selectors
+from league.models import Entry, Pairing, Round, Section, Tournament
+
+from .formats import TIMED_FORMATS, format_of
+from .notices import announce_round, notify_players
+from .pairings import create_boards, create_games
+from .results import (
+    after_result,
+    finish_section,
+    finish_tournament_if_done,
+    forfeit_no_show,
+    record_game_result,
+)
+from .sections import locked_section
+
+
+@transaction.atomic
+def start_round(*, section_id: int, number: int, now: datetime | None = None, force: bool = False) -> Round | None:
+    """Pair round ``number`` and create its games. Idempotent: a round starts once; a
+    second call (a task delivered twice, beat and a direct send) returns it unchanged.
+
+    Early calls (before the round's start time) do nothing unless ``force``.
+    """
+    now = now or timezone.now()
+    section = locked_section(section_id)
+    round_ = Round.objects.select_for_update().filter(section=section, number=number).first()
+    if round_ is None or round_.status != Round.Status.SCHEDULED:
+        return round_
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        return round_
+    if section.paused_at is not None:
+        return None  # paused, even for "start now": resume_section starts what is due
+    if not force and now + timedelta(seconds=1) < round_.starts_at:
+        return None
+    if not force and section.tournament.status == Tournament.Status.DRAFT:
+        return None  # not published yet: the sweep starts the round once it is
+    if number == 1 and section.status == Section.Status.REGISTRATION and not _begin_section(section, now):
+        return round_
+    round_.status, round_.started_at = Round.Status.PAIRING, now
+    round_.save(update_fields=["status", "started_at"])
+    section.current_round = max(section.current_round, number)
+    section.save(update_fields=["current_round"])
+    pair_and_play(section, round_, now)
+    return round_
+
+
+def pair_and_play(section: Section, round_: Round, now: datetime) -> None:
+    """Pair a round being paired by its format, create its games, tell the players, and
+    close it at once when it holds only byes and forfeits."""
+    create_boards(section, round_, format_of(section).pair_round(section, round_, now), now)
+    round_.status = Round.Status.IN_PLAY
+    round_.save(update_fields=["status"])
+    announce_round(section, round_)
+    after_result(section, round_, now)  # a round of byes and forfeits only is over at once
+
+
+def _begin_section(section: Section, now: datetime) -> bool:
+    """Close registration, drop who did not check in, seed, and fix the number of rounds.
+    False (and the section cancelled) when fewer than two players are left."""
+    if section.check_in_opens_at is not None:
+        for entry in section.entries.filter(status=Entry.Status.REGISTERED):
+            entry.status, entry.withdrawn_at, entry.withdrawn_reason = (
+                Entry.Status.WITHDRAWN, now, "Did not check in.")
+            entry.save(update_fields=["status", "withdrawn_at", "withdrawn_reason"])
+    entries = list(selectors.active_entries(section).select_related("user"))
+    if len(entries) < 2:
+        section.status, section.finished_at = Section.Status.CANCELLED, now
+        section.save(update_fields=["status", "finished_at"])
+        finish_tournament_if_done(section.tournament, now)
+        return False
+    # Seeds: highest frozen rating first, unrated after the rated, then by registration.
+    entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.registered_at, e.pk))
+    for seed, entry in enumerate(entries, start=1):
+        entry.seed = seed
+    Entry.objects.bulk_update(entries, ["seed"])
+    section.total_rounds = format_of(section).total_rounds(section, len(entries))
+    section.status, section.started_at = Section.Status.RUNNING, now
+    section.save(update_fields=["status", "started_at", "total_rounds"])
+    tournament = section.tournament
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return True
+
+
+@transaction.atomic
+def pair_arena(*, section_id: int, now: datetime | None = None) -> Round | None:
+    """An arena's next pairing wave: everybody free now. Idempotent (nobody is free twice)."""
+    now = now or timezone.now()
+    section = locked_section(section_id)
+    if section.status != Section.Status.RUNNING or section.paused_at is not None:
+        return None
+    fmt = format_of(section)
+    if not fmt.wave_due(section, now):  # not a timed format, its time up, or fewer than two free
+        return None
+    number = (section.round_set.aggregate(m=Max("number"))["m"] or 0) + 1
+    round_ = Round.objects.create(section=section, number=number, starts_at=now, started_at=now,
+                                  status=Round.Status.PAIRING)
+    section.current_round = number
+    section.save(update_fields=["current_round"])
+    create_boards(section, round_, fmt.pair_round(section, round_, now), now)
+    round_.status = Round.Status.IN_PLAY
+    round_.save(update_fields=["status"])
+    announce_round(section, round_)
+    return round_
+
+
+@transaction.atomic
+def finish_arena(*, section_id: int, now: datetime | None = None) -> Section | None:
+    """The arena's time is up: finish it once its last games are over (else their
+    results finish it)."""
+    now = now or timezone.now()
+    section = locked_section(section_id)
+    closes = format_of(section).closes_at(section)
+    if closes is None or section.status != Section.Status.RUNNING:
+        return None
+    if now + timedelta(seconds=1) < closes:
+        return None
+    if section.pairings.exclude(status=Pairing.Status.FINISHED).exists():
+        return None
+    finish_section(section, now)
+    return section
+
+
+@transaction.atomic
+def restart_aborted(*, pairing_id: int) -> Pairing | None:
+    """A tournament game a player aborted before the first move is created again: the
+    pairing stands (a player who will not play is a no-show, and forfeits)."""
+    found = Pairing.objects.filter(pk=pairing_id).values_list("section_id", flat=True).first()
+    if found is None:
+        return None
+    section = locked_section(found)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    if pairing.status != Pairing.Status.IN_PLAY or pairing.game is None or pairing.game.status != Game.Status.ABORTED:
+        return None
+    pairing.flags = [*pairing.flags, f"game {pairing.game_id} aborted before the first move: a new game"]
+    pairing.save(update_fields=["flags"])
+    create_games(section, pairing)
+    notify_players(section, pairing.round, [pairing])
+    return pairing
+
+
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """What a lost task could have left behind: rounds due but not started, finished
+    games whose pairing is not scored, arenas past their end. Run by beat; idempotent."""
+    now = now or timezone.now()
+    done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0}
+    due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now, section__paused_at__isnull=True,
+                               section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING])
+    for section_id, number in due.values_list("section_id", "number"):
+        if start_round(section_id=section_id, number=number, now=now):
+            done["rounds"] += 1
+    open_pairings = Pairing.objects.filter(status=Pairing.Status.IN_PLAY)
+    finished = Game.objects.filter(status=Game.Status.FINISHED).filter(
+        Q(pk__in=open_pairings.values("game_id"))
+        | Q(match_id__in=open_pairings.values("match_id"), match__status=Match.Status.FINISHED)
+    )
+    for game_id in finished.values_list("pk", flat=True):
+        if record_game_result(game_id=game_id, now=now):
+            done["results"] += 1
+    in_play = open_pairings.filter(game__status=Game.Status.ACTIVE, section__paused_at__isnull=True)
+    for pairing_id in in_play.values_list("pk", flat=True):
+        if forfeit_no_show(pairing_id=pairing_id, now=now):
+            done["no_shows"] += 1
+    for pairing_id in open_pairings.filter(game__status=Game.Status.ABORTED).values_list("pk", flat=True):
+        if restart_aborted(pairing_id=pairing_id):
+            done["restarted"] += 1
+    for section in Section.objects.filter(format__in=TIMED_FORMATS, status=Section.Status.RUNNING):
+        closes = format_of(section).closes_at(section)
+        if closes is not None and closes <= now and finish_arena(section_id=section.pk, now=now):
+            done["arenas"] += 1
+    return done

@@ -1,0 +1,201 @@
+"""Tournaments and sections created (a section's settings checked, its round 1 scheduled),
+prizes set, and a section's row locked: every service starts with ``locked_section``."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+from django.utils.text import slugify
+
+from accounts import age
+from accounts.errors import ServiceError
+from accounts.models import User
+from games.models import RuleSet
+from league.formats import tiebreaks
+from league.models import Club, Prize, Season, Section, Tournament
+
+from .formats import SECTION_SETTINGS, check_format_settings, format_of
+from .scheduling import schedule_round, schedule_task
+
+#: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
+#: section given one would be shadowed by the route, so the slug takes a number instead.
+RESERVED_TOURNAMENT_SLUGS = frozenset({"new-tournament", "leagues"})
+
+
+RESERVED_SECTION_SLUGS = frozenset({"new-section", "organise"})
+
+
+def _unique_slug(model: Any, base: str, reserved: frozenset[str] = frozenset(), **scope: Any) -> str:
+    base = base or "event"
+    slug, n = base, 2
+    while slug in reserved or model.objects.filter(slug=slug, **scope).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    club: Club,
+    name: str,
+    starts_at: datetime,
+    season: Season | None = None,
+    description: str = "",
+    rating_period: str = Tournament.RatingPeriod.GAME,
+    created_by: User | None = None,
+) -> Tournament:
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("bad-name", "A tournament needs a name.")
+    if rating_period not in Tournament.RatingPeriod.values:
+        raise ServiceError("bad-rating-period", 'Ratings are by "game" (live) or by "tournament" (one period).')
+    if season is not None and season.league.club_id != club.pk:
+        raise ServiceError("bad-season", "That season belongs to another club's league.")
+    return Tournament.objects.create(
+        club=club, season=season, name=name, slug=_unique_slug(Tournament, slugify(name), RESERVED_TOURNAMENT_SLUGS, club=club),
+        description=description, rating_period=rating_period, starts_at=starts_at, created_by=created_by,
+    )
+
+
+@transaction.atomic
+def create_section(
+    *,
+    tournament: Tournament,
+    name: str,
+    rule_set: RuleSet,
+    format: str,
+    starts_at: datetime | None = None,
+    rated: bool = True,
+    capacity: int | None = None,
+    **options: Any,
+) -> Section:
+    """A new section, open for registration, with its round 1 (or the arena) scheduled.
+
+    ``options`` are the Section fields of SECTION_SETTINGS (the settings every section
+    has and its format's own, league/competitions/formats/); bad ones are refused with
+    the reason and nothing is created.
+    """
+    unknown = set(options) - SECTION_SETTINGS
+    if unknown:
+        raise ServiceError("bad-setting", f"Unknown section setting(s): {', '.join(sorted(unknown))}.")
+    if format not in Section.Format.values:
+        raise ServiceError("bad-format", f"Formats are {', '.join(Section.Format.values)}.")
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise ServiceError("tournament-over", "This tournament is over.")
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("bad-name", "A section needs a name.")
+    section = Section(
+        tournament=tournament, name=name, slug=_unique_slug(Section, slugify(name), RESERVED_SECTION_SLUGS, tournament=tournament),
+        variant=rule_set.variant, rule_set=rule_set, format=format, rated=rated, capacity=capacity,
+        starts_at=starts_at or tournament.starts_at, **options,
+    )
+    _check_section(section)
+    section.save()
+    schedule_round(section, 1, section.starts_at)
+    closes = format_of(section).closes_at(section)
+    if closes is not None:  # a timed format (the arena) ends on the clock
+        schedule_task(f"league: end arena {section.pk}", "league.finish_arena", [section.pk], closes)
+    return section
+
+
+#: The years an event's dates fall in (league/event_forms.py checks the forms' and the
+#: API's fields alike); room for the durations added to them.
+EVENT_YEARS = (1900, 2999)
+
+
+#: More start times than any section has rounds: a list of thousands is only a burden.
+MOST_ROUND_STARTS = 1000
+
+
+def _check_section(section: Section) -> None:
+    def refuse(code: str, message: str) -> None:
+        raise ServiceError(code, message)
+
+    if not section.rule_set.is_current:
+        refuse("old-rule-set", "Use the current version of the house-rule set.")
+    if section.capacity is not None and section.capacity < 2:
+        refuse("bad-capacity", "A section needs room for at least two players.")
+    check_format_settings(section)  # the format settings, as their declarations say
+    if section.observer_policy not in Section.ObserverPolicy.values:
+        refuse("bad-observer-policy", f"Observer policies are {', '.join(Section.ObserverPolicy.values)}.")
+    for name in section.tiebreaks or []:
+        if name not in tiebreaks.TIEBREAKS:
+            refuse("bad-tiebreak", f"Unknown tie-break {name!r}; known: {', '.join(tiebreaks.TIEBREAKS)}.")
+    if section.age_under is not None and section.age_under not in age.YOUTH_CATEGORIES:
+        refuse("bad-age-group", "Youth groups are U8, U10, U12, U14, U16 and U18.")
+    if section.age_over is not None and section.age_over not in age.SENIOR_CATEGORIES:
+        refuse("bad-age-group", "Senior groups are 50+ and 65+.")
+    if section.age_under is not None and section.age_over is not None:
+        refuse("bad-age-group", "A section is a youth group or a senior group, not both.")
+    if (section.min_age is not None or section.max_age is not None) and section.age_cutoff is None:
+        refuse("bad-age-group", "Age limits need a cutoff date.")
+    if section.min_age is not None and section.max_age is not None and section.min_age > section.max_age:
+        refuse("bad-age-group", "The minimum age is above the maximum.")
+    if (section.rating_min is not None and section.rating_max is not None
+            and section.rating_min > section.rating_max):
+        refuse("bad-rating-band", "The rating band's minimum is above its maximum.")
+    if section.round_interval is not None and section.round_interval <= timedelta(0):
+        refuse("bad-schedule", "The time between rounds is a positive duration.")
+    if len(section.round_starts or []) > MOST_ROUND_STARTS:
+        refuse("bad-schedule", f"At most {MOST_ROUND_STARTS} round start times.")
+    for when in section.round_starts or []:
+        moment = parse_datetime(when) if isinstance(when, str) else None
+        if moment is None:
+            refuse("bad-schedule", f"Round start times are ISO date-times; {str(when)[:40]!r} is not one.")
+        elif not EVENT_YEARS[0] <= moment.year <= EVENT_YEARS[1]:
+            refuse("bad-schedule", f"Round start times fall in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
+    if section.age_cutoff is not None and not EVENT_YEARS[0] <= section.age_cutoff.year <= EVENT_YEARS[1]:
+        refuse("bad-age-group", f"The age cutoff falls in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
+    closes = section.registration_closes_at
+    if section.registration_opens_at and closes and section.registration_opens_at > closes:
+        refuse("bad-window", "Registration closes before it opens.")
+    if section.check_in_opens_at and section.check_in_opens_at > (section.check_in_closes_at or section.starts_at):
+        refuse("bad-window", "Check-in closes before it opens.")
+
+
+@transaction.atomic
+def add_prize(
+    *,
+    section: Section,
+    label: str,
+    kind: str = Prize.Kind.PLACE,
+    place: int = 1,
+    value: str = "",
+    age_under: int | None = None,
+    age_over: int | None = None,
+    rating_below: int | None = None,
+) -> Prize:
+    """A prize of a section, awarded when it finishes (docs/competitions.md: one each)."""
+    section = locked_section(section.pk)
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        raise ServiceError("section-over", "Prizes are set before the section ends.")
+    if kind not in Prize.Kind.values:
+        raise ServiceError("bad-prize", f"Prizes are for a {', '.join(Prize.Kind.values)}.")
+    if not (label or "").strip() or place < 1:
+        raise ServiceError("bad-prize", "A prize needs a label and a place of 1 or more.")
+    if kind == Prize.Kind.AGE and (age_under is None) == (age_over is None):
+        raise ServiceError("bad-prize", "An age prize is for one group: U<n> or <n>+.")
+    if age_under is not None and age_under not in age.YOUTH_CATEGORIES:
+        raise ServiceError("bad-prize", "Youth groups are U8, U10, U12, U14, U16 and U18.")
+    if age_over is not None and age_over not in age.SENIOR_CATEGORIES:
+        raise ServiceError("bad-prize", "Senior groups are 50+ and 65+.")
+    if kind == Prize.Kind.RATING and not rating_below:
+        raise ServiceError("bad-prize", "A rating prize needs the rating it is below.")
+    return Prize.objects.create(section=section, kind=kind, place=place, label=label.strip(), value=value,
+                                age_under=age_under if kind == Prize.Kind.AGE else None,
+                                age_over=age_over if kind == Prize.Kind.AGE else None,
+                                rating_below=rating_below if kind == Prize.Kind.RATING else None)
+
+
+def locked_section(section_id: int) -> Section:
+    section = (
+        Section.objects.select_for_update(of=("self",)).select_related("tournament__club", "tournament__season", "rule_set")
+        .filter(pk=section_id).first()
+    )
+    if section is None:
+        raise ServiceError("no-such-section", "There is no such section.")
+    return section
