@@ -5,7 +5,9 @@ Services are the only writers: a rule set is saved through games.services (a new
 version each time, so games keep the rules they started with), and games, seats and
 moves are read-only here (a hand-edited move would break the rule that the cached
 state equals the log replayed). Private notes show only their length: only the author
-reads them. moderation/admin.py extends these classes with club scoping, kicks and bans.
+reads them. RuleSetAdmin, GameAdmin and ObserverAdmin are registered by
+moderation/admin.py, on subclasses that add club scoping, kicks and bans (games knows
+nothing of clubs); the others register here.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from accounts.errors import ServiceError
 from accounts.http import signed_in_user
 
 from . import ownership, services
-from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
+from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant, variant_slugs
 from .rules.describe import SEAT_NAMES, describe_options, preset, presets_for
 
@@ -254,7 +256,6 @@ def rules_in_words(rule_set: RuleSet) -> list[str]:
     return lines
 
 
-@admin.register(RuleSet)
 class RuleSetAdmin(admin.ModelAdmin):
     """Add or revise a house-rule set. Saving always makes a new version (old versions
     are read-only), so games in play and finished keep the rules they started with."""
@@ -404,7 +405,6 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline):
     readonly_fields = fields
 
 
-@admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     """Read-only; the page shows who is watching now, refreshed every two seconds."""
 
@@ -463,7 +463,6 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("status", "kind")
 
 
-@admin.register(Observer)
 class ObserverAdmin(admin.ModelAdmin):
     """One row per open observer socket, kept by the live side; moderation adds kicks
     and bans. Delete clears a row left by a socket that died without closing."""

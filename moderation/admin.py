@@ -2,9 +2,15 @@
 
 A club's organisers and arbiters see only their clubs' objects: every admin here
 narrows its queryset to the clubs the user moderates (superusers see everything), and
-every write goes through moderation.services, which checks the club again and writes
-the audit log. games' admins are extended here (unregistered and registered again)
-so that games keeps knowing nothing of clubs.
+every write goes through moderation.services (or moderation.operations), which checks
+the club again and writes the audit log.
+
+The site is moderation.admin_site.ConsoleSite, the project's default admin site, so
+``@admin.register`` registers on it, and each model once. games declares the admins of
+rule sets, games and observers, and league those of tournaments, sections, rounds,
+pairings and entries, without registering them: they are registered here, as
+subclasses that add the club scoping and the operations (games keeps knowing nothing
+of clubs).
 """
 
 from __future__ import annotations
@@ -18,22 +24,22 @@ from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django_celery_beat import models as beat_models
 
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
 from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
 from games.models import Game, Observer, RuleSet
-from league.models import ORGANISER_ROLES, Club
+from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, SectionAdmin, TournamentAdmin
+from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
-from . import selectors, services
-from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
+from . import operations, selectors, services
+from .models import AuditEntry, ObserverBan, ObserverPolicy
 
 if TYPE_CHECKING:
     from games.admin import Fieldsets
 
-    # The mixins below are combined with a ModelAdmin at run time; mypy checks them as one.
+    # The mixins below are combined with a ModelAdmin in each admin's bases; mypy checks them as one.
     AdminMixinBase = admin.ModelAdmin[Any]
 else:
     AdminMixinBase = object
@@ -117,9 +123,6 @@ class ClubRuleSetForm(RuleSetForm):
             )
 
 
-admin.site.unregister(RuleSet)
-
-
 @admin.register(RuleSet)
 class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
     scope_to = staticmethod(selectors.rule_sets_of)
@@ -165,15 +168,9 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 # -- games and their observers ---------------------------------------------------------------
 
 
-admin.site.unregister(Game)
-
-
 @admin.register(Game)
 class ModeratedGameAdmin(ClubScopedMixin, GameAdmin):
     scope_to = staticmethod(selectors.games_of)
-
-
-admin.site.unregister(Observer)
 
 
 @admin.register(Observer)
@@ -374,53 +371,15 @@ class AuditEntryAdmin(ClubScopedMixin, admin.ModelAdmin):
         return False
 
 
-# ClubRuleSet rows are shown as the rule sets' "club" column; nothing to edit by hand.
-assert not admin.site.is_registered(ClubRuleSet)
-
-
-# -- Celery schedules: django-celery-beat's own admin, for superusers only ------------------------
-
-
-def _superusers_only(base: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:
-    """``base`` with every permission limited to superusers: a schedule runs code for
-    the whole platform, so no club role reaches it."""
-
-    class SuperusersOnly(base):  # type: ignore[valid-type, misc]  # a base known only at run time
-        def has_module_permission(self, request: HttpRequest) -> bool:
-            return request.user.is_active and request.user.is_superuser
-
-        def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
-
-        def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-            return request.user.is_active and request.user.is_superuser
-
-        def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
-
-        def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
-
-    SuperusersOnly.__name__ = SuperusersOnly.__qualname__ = f"SuperusersOnly{base.__name__}"
-    return SuperusersOnly
-
-
-for _model in (beat_models.PeriodicTask, beat_models.ClockedSchedule, beat_models.CrontabSchedule,
-               beat_models.SolarSchedule, beat_models.IntervalSchedule):
-    if admin.site.is_registered(_model):
-        _registered = type(admin.site._registry[_model])
-        admin.site.unregister(_model)
-        admin.site.register(_model, _superusers_only(_registered))
+# ClubRuleSet rows are shown as the rule sets' "club" column; nothing to edit by hand, so
+# no admin. The Celery schedules are django-celery-beat's own admins, for superusers
+# only: moderation/backends.py refuses their permissions to everyone else.
 
 
 # -- tournament operations (moderation/operations.py) ------------------------------------------
 # league's competition rows, shown per club and read-only; the operations are actions
-# with a confirmation step. league/admin/competitions.py registers its own admins for these models
-# (columns, filters, search): they are extended here, not replaced.
-
-from league.models import Entry, Pairing, Round, Section, Tournament  # noqa: E402
-
-from . import operations  # noqa: E402
+# with a confirmation step. league/admin/competitions.py declares the admins of these models
+# (columns, filters, search): they are extended here.
 
 
 class ReadOnlyFieldsMixin(AdminMixinBase):
@@ -446,11 +405,13 @@ class ReadOnlyFieldsMixin(AdminMixinBase):
         return actions
 
 
-class TournamentOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+@admin.register(Tournament)
+class ModeratedTournamentAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, TournamentAdmin):
     scope_to = staticmethod(lambda clubs: Tournament.objects.filter(club__in=clubs))
 
 
-class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+@admin.register(Section)
+class ModeratedSectionAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, SectionAdmin):
     scope_to = staticmethod(lambda clubs: Section.objects.filter(tournament__club__in=clubs))
     actions = ["pause", "resume"]
 
@@ -475,7 +436,8 @@ class SectionOps(ClubScopedMixin, ReadOnlyFieldsMixin):
         )
 
 
-class RoundOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+@admin.register(Round)
+class ModeratedRoundAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, RoundAdmin):
     scope_to = staticmethod(lambda clubs: Round.objects.filter(section__tournament__club__in=clubs))
     actions = ["start_now", "re_pair"]
 
@@ -506,7 +468,8 @@ def _pairing_action(name: str, description: str, call: Callable[..., Any], **kwa
     return admin.action(description=description, permissions=["change"])(action)
 
 
-class PairingOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+@admin.register(Pairing)
+class ModeratedPairingAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, PairingAdmin):
     scope_to = staticmethod(lambda clubs: Pairing.objects.filter(section__tournament__club__in=clubs))
     actions = [
         _pairing_action("forfeit_first", "Forfeit: the first player loses", operations.forfeit, loser="first"),
@@ -525,7 +488,8 @@ class PairingOps(ClubScopedMixin, ReadOnlyFieldsMixin):
     ]
 
 
-class EntryOps(ClubScopedMixin, ReadOnlyFieldsMixin):
+@admin.register(Entry)
+class ModeratedEntryAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, EntryAdmin):
     scope_to = staticmethod(lambda clubs: Entry.objects.filter(section__tournament__club__in=clubs))
     actions = ["withdraw"]
 
@@ -536,16 +500,3 @@ class EntryOps(ClubScopedMixin, ReadOnlyFieldsMixin):
             button="Withdraw",
             run=lambda entry, reason: operations.withdraw_player(actor=signed_in_user(request), entry_id=entry.pk, reason=reason),
         )
-
-
-def _extend(model: type, ops: type) -> None:
-    """Register ``ops`` for ``model``, on top of league's own admin if it has one."""
-    base = type(admin.site._registry[model]) if admin.site.is_registered(model) else admin.ModelAdmin
-    if admin.site.is_registered(model):
-        admin.site.unregister(model)
-    admin.site.register(model, type(f"Moderated{model.__name__}Admin", (ops, base), {}))
-
-
-for _model, _ops in ((Tournament, TournamentOps), (Section, SectionOps), (Round, RoundOps), (Pairing, PairingOps),
-                     (Entry, EntryOps)):
-    _extend(_model, _ops)

@@ -34,7 +34,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin, with the moderation console as its default site
+    "moderation.admin_site.ConsoleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -144,6 +145,8 @@ LOGOUT_REDIRECT_URL = "home"
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out log-in before any password is checked.
     "axes.backends.AxesStandaloneBackend",
+    # Before ModelBackend: vetoes the Celery schedules' permissions for all but superusers.
+    "moderation.backends.SuperusersOnlyAppsBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [

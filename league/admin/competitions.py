@@ -3,20 +3,19 @@
 Read-only lists: tournaments, sections, entries, rounds and pairings change only
 through the competition services (which schedule rounds and create games); the
 organiser pages and the moderation console call those. Leagues, seasons and prizes
-are plain data an admin may edit."""
+are plain data an admin may edit.
+
+The admins of tournaments, sections, entries, rounds and pairings are registered by
+moderation/admin.py, on subclasses that scope them to the user's clubs and add the
+tournament operations; the others register here."""
 
 from django.contrib import admin
 
 from league.models import (
-    Entry,
     League,
-    Pairing,
     Prize,
-    Round,
     Season,
-    Section,
     Standing,
-    Tournament,
 )
 
 
@@ -53,7 +52,6 @@ class SeasonAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
 
 
-@admin.register(Tournament)
 class TournamentAdmin(ReadOnlyAdmin):
     list_display = ("name", "club", "season", "status", "rating_period", "starts_at", "finished_at")
     list_filter = ("status", "rating_period", "club")
@@ -61,7 +59,6 @@ class TournamentAdmin(ReadOnlyAdmin):
     date_hierarchy = "starts_at"
 
 
-@admin.register(Section)
 class SectionAdmin(ReadOnlyAdmin):
     list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
                     "rated", "capacity", "observer_policy", "starts_at")
@@ -69,20 +66,17 @@ class SectionAdmin(ReadOnlyAdmin):
     search_fields = ("name", "tournament__name")
 
 
-@admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ("user", "section", "status", "seed", "rating", "late", "eliminated", "registered_at")
     list_filter = ("status", "late", "eliminated")
     search_fields = ("user__username", "section__name", "section__tournament__name")
 
 
-@admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ("section", "number", "status", "starts_at", "started_at", "finished_at")
     list_filter = ("status",)
 
 
-@admin.register(Pairing)
 class PairingAdmin(ReadOnlyAdmin):
     list_display = ("round", "board", "first", "second", "result", "first_points", "second_points", "status",
                     "game", "match")
