@@ -25,8 +25,8 @@ from accounts.errors import ServiceError
 
 from . import ownership, services
 from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
-from .rules import RuleError, get_variant, variant_slugs
-from .rules.describe import SEAT_NAMES, describe_options, preset, presets_for
+from .rules import SEAT_NAMES, RuleError, get_variant, variant_slugs
+from .rules.describe import describe_options, preset, presets_for
 
 HTMX = ("vendor/htmx-2.0.11.min.js",)
 DEFAULT_VARIANT = "classic"

@@ -38,7 +38,7 @@ from accounts.realtime import user_group
 from games import services as game_services
 from games.models import Game, Match, RuleSet
 from games.rules import match as match_rules
-from games.rules.variants.ttt5.match import TTTMatch
+from games.rules.variants.t_tic_t_tac_toe.match import TTTMatch
 
 from . import competition_selectors as selectors
 from .formats import arena as arena_format

@@ -14,7 +14,7 @@ import pytest
 
 from games.rules import get_variant
 from games.rules.ai import choose_move
-from games.rules.ai import classic as classic_ai
+from games.rules.variants.classic import ai as classic_ai
 
 classic = get_variant("classic")
 

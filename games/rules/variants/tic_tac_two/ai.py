@@ -22,12 +22,12 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..base import Move, Seat, Variant
-from ..variants.tic_tac_two_parts import engine
-from ..variants.tic_tac_two_parts.engine import LETTERS, Step
-from ..variants.tic_tac_two_parts.geometry import LINES, Border
-from ..variants.tic_tac_two_parts.notation import to_move_dict
-from ..variants.tic_tac_two_parts.state import EMPTY, INTERSECT, TicTacTwoState
+from ...base import Move, Seat, Variant
+from . import engine
+from .engine import LETTERS, Step
+from .geometry import LINES, Border
+from .notation import to_move_dict
+from .state import EMPTY, INTERSECT, TicTacTwoState
 
 
 @dataclass(frozen=True)
