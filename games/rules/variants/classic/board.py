@@ -7,7 +7,9 @@ from typing import Any
 from ...boards import ListedMove, square_label
 
 
-def build_board(view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool) -> dict[str, Any]:
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
     playable = {item["move"]["cell"] for item in legal}
     win = set(view.get("winning_line") or [])
     return {

@@ -7,7 +7,9 @@ from typing import Any
 from ...boards import ListedMove
 
 
-def build_board(view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool) -> dict[str, Any]:
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
     return {
         "boards": [
             {

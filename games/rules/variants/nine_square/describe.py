@@ -19,4 +19,7 @@ _WHO_IS_X = {
 
 
 def describe_rules(options: Mapping[str, Any]) -> list[str]:
-    return ["Nine-Square: nine 3x3 boards; each turn the die says how many marks to make.", _WHO_IS_X[options["x_player"]]]
+    return [
+        "Nine-Square: nine 3x3 boards; each turn the die says how many marks to make.",
+        _WHO_IS_X[options["x_player"]],
+    ]

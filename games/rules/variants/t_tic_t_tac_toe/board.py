@@ -11,7 +11,9 @@ from typing import Any
 from ...boards import ListedMove, square_label
 
 
-def build_board(view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool) -> dict[str, Any]:
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
     placeable = {i["move"]["square"] for i in legal if i["kind"] == "place" and "symbol" not in i["move"]}
     sides: dict[int, set[str]] = {}
     for segment in view.get("blocked_segments") or []:

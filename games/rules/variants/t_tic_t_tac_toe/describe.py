@@ -19,7 +19,9 @@ PRESETS: tuple[Preset, ...] = (
 def describe_rules(options: Mapping[str, Any]) -> list[str]:
     lines = letters_and_first(options, "Official T-Tic-T-Tac-Toe on a 5x5 board.")
     if options["version"] == "1.0":
-        lines.append("Version 1.0: a Berlin Wall surrounds the centre square from the start; supers only goosh.")
+        lines.append(
+            "Version 1.0: a Berlin Wall surrounds the centre square from the start; supers only goosh."
+        )
     else:
         lines.append("Version 2.0: the board starts empty; supers goosh and place.")
     if options["bwahs"]:

@@ -13,7 +13,9 @@ ROUND_RULES = {
 }
 
 
-def build_board(view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool) -> dict[str, Any]:
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
     forbidden = set(view.get("forbidden") or [])
     round_no = view.get("round") or 0
     planning = my_turn and view.get("your_plan") is None

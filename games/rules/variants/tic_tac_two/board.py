@@ -8,7 +8,9 @@ from typing import Any
 from ...boards import ListedMove, square_label
 
 
-def build_board(view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool) -> dict[str, Any]:
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
     writable = {i["move"]["cell"] for i in legal if i["kind"] == "write"}
     voids = set(view.get("voids") or [])
     intersects = set(view.get("intersects") or [])

@@ -22,8 +22,10 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
         "Before play each player drafts three special actions, O first; X writes the first letter.",
     ]
     if options["meta"]:
-        lines.append("Meta variation: a player may pick actions the opponent chose, and the same action "
-                     "more than once.")
+        lines.append(
+            "Meta variation: a player may pick actions the opponent chose, and the same action "
+            "more than once."
+        )
     if options["void"]:
         lines.append("Void variation: before play each player places a Void, X first.")
     return lines
