@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import jsonschema
 
 from .errors import RuleError
+from .schema import Check, compile_schema
 
 Seat = int
 Move = dict[str, Any]
@@ -135,31 +136,39 @@ class Variant(ABC):
         merged.update(copy.deepcopy(dict(options)))
         # The variant's own checks come first: their messages speak the rules' words.
         self.check_options(merged)
-        error = jsonschema.exceptions.best_match(self._validator("options_schema").iter_errors(merged))
+        error = jsonschema.exceptions.best_match(self._options_validator().iter_errors(merged))
         if error is not None:
             where = ".".join(str(p) for p in error.absolute_path) or "options"
             raise RuleError("bad-options", f"House rule {where!s}: {error.message}")
         return merged
 
     @classmethod
-    def _validator(cls, schema_name: str) -> jsonschema.protocols.Validator:
-        # Compiled once per variant class and schema: options are validated on every new
-        # game, dumps on every load.
-        cache: dict[str, jsonschema.protocols.Validator] = cls.__dict__.get("_compiled_validators") or {}
-        if schema_name not in cache:
-            cache[schema_name] = _StrictValidator(getattr(cls, schema_name))
-            cls._compiled_validators = cache  # type: ignore[attr-defined]
-        return cache[schema_name]
+    def _options_validator(cls) -> jsonschema.Draft202012Validator:
+        # Compiled once per variant class: validating options happens on every new game.
+        validator = cls.__dict__.get("_compiled_options_validator")
+        if validator is None:
+            validator = jsonschema.Draft202012Validator(cls.options_schema)
+            cls._compiled_options_validator = validator  # type: ignore[attr-defined]
+        return validator
 
     def check_options(self, options: dict[str, Any]) -> None:
         """Variant-specific checks with players' words; raise RuleError("bad-options")."""
 
     def check_dump(self, data: Any) -> None:
         """Refuse with RuleError("bad-state") data that does not match ``state_schema``."""
-        error = jsonschema.exceptions.best_match(self._validator("state_schema").iter_errors(data))
-        if error is not None:
-            where = "/".join(str(p) for p in error.absolute_path) or "the state"
-            raise RuleError("bad-state", f"This is not a stored {self.name} game ({where}: {error.message}).")
+        problem = self._state_check()(data, "state")
+        if problem is not None:
+            raise RuleError("bad-state", f"This is not a stored {self.name} game ({problem}).")
+
+    @classmethod
+    def _state_check(cls) -> Check:
+        # Compiled once per variant class: every load runs it (games.rules.schema says why
+        # not jsonschema).
+        check: Check | None = cls.__dict__.get("_compiled_state_check")
+        if check is None:
+            check = compile_schema(cls.state_schema)
+            cls._compiled_state_check = check  # type: ignore[attr-defined]
+        return check
 
     # -- the game --------------------------------------------------------------
 
@@ -266,18 +275,6 @@ CASUAL_STRENGTH = 0.7
 # -- the checks every variant's entry points get first -------------------------------
 
 
-def _int_not_float(checker: Any, instance: Any) -> bool:
-    # JSON Schema counts 1.0 as an integer; the engine indexes tuples with it, so no.
-    return type(instance) is int
-
-
-#: Draft 2020-12, except that an integer is a Python int (never 1.0 or True).
-_StrictValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _int_not_float),
-)
-
-
 def _seat_checked(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def checked(self: Variant, state: State, seat: Any, *args: Any, **kwargs: Any) -> Any:
@@ -321,49 +318,7 @@ for _name in ("random_move", "casual_move"):
     setattr(Variant, _name, _GUARDS[_name](getattr(Variant, _name)))
 
 
-# -- pieces of the variants' state schemas -----------------------------------------
-
-
-def nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or null."""
-    return {"anyOf": [{"type": "null"}, schema]}
-
-
-def integer(low: int, high: int | None = None) -> dict[str, Any]:
-    """A whole number from ``low`` (to ``high``, if given)."""
-    schema: dict[str, Any] = {"type": "integer", "minimum": low}
-    if high is not None:
-        schema["maximum"] = high
-    return schema
-
-
-def array(items: dict[str, Any], length: int | None = None, *, most: int | None = None) -> dict[str, Any]:
-    """A list of ``items``: exactly ``length`` of them, or at most ``most``."""
-    schema: dict[str, Any] = {"type": "array", "items": items}
-    if length is not None:
-        schema["minItems"] = schema["maxItems"] = length
-    if most is not None:
-        schema["maxItems"] = most
-    return schema
-
-
-SEAT_SCHEMA = integer(0, 1)
-#: ``to_move``: each seat at most once.
-TO_MOVE_SCHEMA = {**array(SEAT_SCHEMA, most=2), "uniqueItems": True}
-#: ``Outcome.as_dict()``, or null while the game runs.
-OUTCOME_SCHEMA = nullable(
-    {
-        "type": "object",
-        "properties": {
-            "result": {"enum": ["win", "draw", "tie"]},
-            "winner": nullable(SEAT_SCHEMA),
-            "scores": nullable(array({"type": "integer"}, 2)),
-            "reason": {"type": "string"},
-        },
-        "required": ["result", "winner", "scores", "reason"],
-        "additionalProperties": False,
-    }
-)
+# -- reading stored data -------------------------------------------------------
 
 
 def outcome_of(data: Mapping[str, Any] | None) -> Outcome | None:

@@ -1,6 +1,6 @@
 """The classic Tic Tac Toe AI: perfect play checked exhaustively, casual play, strength figures.
 
-The oracle below solves the game again, independently of games.rules.ai.classic, through
+The oracle below solves the game again, independently of games.rules.variants.classic.ai, through
 the public contract only (legal_moves / apply / outcome / view).
 """
 

@@ -5,7 +5,8 @@ type, a number out of range, a list too long or too short, a key missing or extr
 piece of the same dump moved somewhere else. Then either load() raises RuleError, or
 view, legal_moves and outcome all answer (and a move is played or refused with a
 RuleError): never another exception. Nor does load() coerce: what it accepts has the
-types dump() writes ("5", 5.0 or True are no counter 5 or 1).
+types dump() writes ("5", 5.0 or True are no counter 5 or 1). And the engine's compiled
+schema check (games/rules/schema.py) agrees with the jsonschema library on every one.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 from functools import cache
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +26,14 @@ from hypothesis import strategies as st
 from games.rules import RuleError, get_variant, variant_slugs
 
 SLUGS = variant_slugs()
+
+#: The library's draft 2020-12, reading integers as the engine does (an int, never 1.0).
+StrictValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int
+    ),
+)
 
 scalars = (
     st.none()
@@ -152,6 +162,12 @@ def damaged(draw: st.DrawFn, slug: str) -> dict[str, Any]:
 def test_a_damaged_dump_is_refused_or_gives_a_working_state(slug, data):
     variant = get_variant(slug)
     broken = data.draw(damaged(slug))
+    try:
+        variant.check_dump(broken)
+        matches = True
+    except RuleError:
+        matches = False
+    assert matches == StrictValidator(variant.state_schema).is_valid(broken)
     try:
         state = variant.load(broken)
     except RuleError as err:

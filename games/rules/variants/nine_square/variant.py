@@ -21,23 +21,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ... import chance
-from ...base import (
-    SEAT_SCHEMA,
-    TO_MOVE_SCHEMA,
-    Move,
-    Outcome,
-    Seat,
-    State,
-    Variant,
-    Viewer,
-    array,
-    integer,
-    nullable,
-    require_int,
-    require_mapping,
-    require_seat,
-)
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
 from ...errors import RuleError
+from ...schema import SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
 
 EMPTY = "."

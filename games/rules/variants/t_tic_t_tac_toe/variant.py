@@ -31,24 +31,10 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...base import (
-    OUTCOME_SCHEMA,
-    SEAT_SCHEMA,
-    TO_MOVE_SCHEMA,
-    Move,
-    Outcome,
-    Seat,
-    State,
-    Variant,
-    Viewer,
-    array,
-    integer,
-    nullable,
-    outcome_of,
-    require_seat,
-)
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of, require_seat
 from ...chance import normalise_seed
 from ...errors import RuleError
+from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe, engine
 from . import geometry as geo
 from .notation import WALLS, describe_action, move_of, parse_move

@@ -20,27 +20,16 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ... import chance
-from ...base import (
-    OUTCOME_SCHEMA,
-    TO_MOVE_SCHEMA,
-    Move,
-    Outcome,
-    Seat,
-    State,
-    Variant,
-    Viewer,
-    array,
-    integer,
-    nullable,
-    require_int,
-    require_mapping,
-    require_seat,
-)
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
 from ...errors import RuleError
+from ...schema import OUTCOME_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
 from .plans import (
+    BOUNCED,
     CENTER,
+    INVALID,
     MARKS,
+    PLACED,
     PLAN_LENGTH,
     ROUNDS,
     Board,
@@ -126,7 +115,7 @@ class TacticToe(Variant):
         "properties": {},
         "additionalProperties": False,
     }
-    # What load reads is typed here; the rest must equal the dump of the replayed plans.
+    # Typed in full: load replays the plans and compares the rest by equality, where True == 1.
     state_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {
@@ -137,8 +126,25 @@ class TacticToe(Variant):
             "rounds": array(
                 {
                     "type": "object",
-                    "properties": {"plans": array(_PLAN_SCHEMA, 2)},
+                    "properties": {
+                        "round": integer(1, ROUNDS),
+                        "plans": array(_PLAN_SCHEMA, 2),
+                        "pairs": array(
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "step": integer(1, PLAN_LENGTH),
+                                    "squares": array(integer(1, 9), 2),
+                                    "results": array({"enum": [PLACED, INVALID, BOUNCED]}, 2),
+                                },
+                                "required": ["step", "squares", "results"],
+                                "additionalProperties": False,
+                            },
+                            PLAN_LENGTH,
+                        ),
+                    },
                     "required": ["round", "plans", "pairs"],
+                    "additionalProperties": False,
                 },
                 most=ROUNDS,
             ),

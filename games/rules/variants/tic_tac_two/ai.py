@@ -11,7 +11,7 @@ opponent's replies, how many special actions are tried), so tests can run it che
 ``casual_move`` plays like a person: it takes a win it sees, blocks an obvious four,
 and otherwise plays a light version of the strong plan or a random letter.
 
-The AI reads the rules through ``tic_tac_two_parts.engine`` (the same functions the
+The AI reads the rules through this package's ``engine`` (the same functions the
 variant uses) rather than through JSON moves: the search needs the speed.
 """
 

@@ -21,24 +21,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...base import (
-    OUTCOME_SCHEMA,
-    SEAT_SCHEMA,
-    TO_MOVE_SCHEMA,
-    Move,
-    Outcome,
-    Seat,
-    State,
-    Variant,
-    Viewer,
-    array,
-    integer,
-    nullable,
-    outcome_of,
-    require_seat,
-)
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of, require_seat
 from ...chance import normalise_seed
 from ...errors import RuleError
+from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe, engine, notation
 from .engine import ACTION_NAMES, ACTIONS, LETTERS, PICKS_EACH
 from .geometry import CELL_COUNT, CELLS, LINES, SIDES, border_of, canonical_name
