@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...chance import normalise_seed
 from ...errors import RuleError
 from . import ai, board, describe
@@ -197,8 +197,7 @@ class Classic(Variant):
         marks0, marks1, to_move, outcome, first, symbols, seed, _ = state
         if outcome is not None:
             raise RuleError("game-over", "The game is over; no more moves can be made.")
-        if seat not in to_move or type(seat) is bool:  # True == 1, but it is no seat
-            require_seat(seat)
+        if seat not in to_move:  # the base class has checked that seat is 0 or 1
             raise RuleError("not-your-turn", "It is not your turn: players take turns, it's not a race.")
         bit = 1 << (cell - 1)
         if (marks0 | marks1) & bit:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ... import chance
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...errors import RuleError
 from ...schema import SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
@@ -292,7 +292,6 @@ class NineSquare(Variant):
 
     def apply(self, state: State, seat: Seat, move: Any) -> State:
         assert isinstance(state, NineSquareState)
-        seat = require_seat(seat)
         if not state.to_move:
             raise RuleError("game-over", "The game is over.")
         if seat not in state.to_move:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_mapping, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_mapping
 from ...chance import normalise_seed
 from ...errors import RuleError
 from . import ai, board, describe
@@ -101,7 +101,6 @@ class RockPaperScissors(Variant):
         throw = move["throw"]
         if not isinstance(throw, str) or throw not in THROWS:
             raise RuleError("unknown-throw", "Throw rock, paper or scissors.")
-        require_seat(seat)
         if not state.to_move:
             raise RuleError("game-over", "Rock, paper, scissors is decided; no more throws.")
         if seat not in state.to_move:

@@ -31,7 +31,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of
 from ...chance import normalise_seed
 from ...errors import RuleError
 from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
@@ -241,7 +241,6 @@ class TTicTTacToe(Variant):
         assert isinstance(state, TTTState)
         if state.outcome is not None:
             raise RuleError("game-over", "The game is over; no more moves can be made.")
-        require_seat(seat)
         if seat not in state.to_move:
             raise RuleError("not-your-turn", "It is not your turn.")
         return engine.apply_action(state, seat, parse_move(move))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ... import chance
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...errors import RuleError
 from ...schema import OUTCOME_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
@@ -191,7 +191,6 @@ class TacticToe(Variant):
 
     def apply(self, state: State, seat: Seat, move: Any) -> TacticToeState:
         assert isinstance(state, TacticToeState)
-        seat = require_seat(seat)
         if state.result is not None:
             raise RuleError("game-over", "The game is over.")
         if state.pending[seat] is not None:

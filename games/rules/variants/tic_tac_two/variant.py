@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of, require_seat
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of
 from ...chance import normalise_seed
 from ...errors import RuleError
 from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
@@ -129,7 +129,6 @@ class TicTacTwo(Variant):
         if state.result is not None:
             raise RuleError("game-over", "The game is over; no more moves can be made.")
         if seat not in state.to_move:
-            require_seat(seat)
             raise RuleError("not-your-turn", "It is not your turn.")
         problem = engine.refusal(state, seat, step)
         if problem is not None:
