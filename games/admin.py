@@ -28,8 +28,8 @@ from accounts.http import signed_in_user
 
 from . import ownership, services
 from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
-from .rules import RuleError, get_variant, variant_slugs
-from .rules.describe import SEAT_NAMES, describe_options, preset, presets_for
+from .rules import SEAT_NAMES, RuleError, get_variant, variant_slugs
+from .rules.describe import describe_options, preset, presets_for
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldOpts

@@ -81,7 +81,7 @@ class Match(models.Model):
 
     class Kind(models.TextChoices):
         SERIES = "series", "A series of games (games.rules.match)"
-        OFFICIAL = "official", "Official T-Tic-T-Tac-Toe (games.rules.variants.ttt5.match)"
+        OFFICIAL = "official", "Official T-Tic-T-Tac-Toe (games.rules.variants.t_tic_t_tac_toe.match)"
 
     rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="matches")
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.SERIES)

@@ -90,7 +90,7 @@ def match_summary(game: Game) -> dict[str, Any]:
     """Where the game's match stands: score, what comes next, who must choose."""
     from .models import Match
     from .rules.match import MatchState
-    from .rules.variants.ttt5.match import TTTMatch
+    from .rules.variants.t_tic_t_tac_toe.match import TTTMatch
 
     match = game.match
     assert match is not None

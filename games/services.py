@@ -35,7 +35,7 @@ from .rules import match as match_rules
 from .rules.ai import LEVELS as AI_LEVELS
 from .rules.ai import choose_move
 from .rules.chance import draw, seed_commitment
-from .rules.variants.ttt5.match import TTTMatch
+from .rules.variants.t_tic_t_tac_toe.match import TTTMatch
 
 #: Seconds an AI seat waits before moving, so play feels human.
 AI_PACE_SECONDS = 0.8

@@ -34,26 +34,11 @@ from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
 
-#: Variants whose many kinds of action are offered as a list of legal moves; the others'
-#: boards build every move themselves (squares, plans, marks, throws).
-ACTION_LIST_VARIANTS = {"t-tic-t-tac-toe", "tic-tac-two"}
 #: A legal-move list longer than this is not offered as a list (the board's own picker is).
 MAX_LISTED_MOVES = 250
 
-VARIANT_NAMES = {
-    "classic": "Classic Tic Tac Toe",
-    "tactic-toe": "Tactic-Toe",
-    "nine-square": "Nine-Square",
-    "t-tic-t-tac-toe": "T-Tic-T-Tac-Toe",
-    "tic-tac-two": "Tic Tac Two",
-    "rock-paper-scissors": "Rock-paper-scissors",
-}
-
-TACTIC_ROUND_RULES = {
-    1: "Round 1: three different squares, not the centre (5), and not three in a row.",
-    2: "Round 2: the centre is allowed now, but none of the squares you chose in round 1, and no square twice.",
-    3: "Round 3: anything goes: any squares, repeats allowed (5, 5, 5 takes an empty centre unless both write it).",
-}
+#: slug -> the name the site shows, from each variant's metadata (league's forms read it too).
+VARIANT_NAMES = {slug: get_variant(slug).display_name for slug in variant_slugs()}
 
 
 class Request(HttpRequest):
@@ -205,7 +190,7 @@ def board_context(
     my_turn = (
         live and seat is not None and payload["status"] == Game.Status.ACTIVE and seat in payload["to_move"]
     )
-    builder = BOARDS.get(payload["variant"], _generic_board)
+    variant = get_variant(payload["variant"])
     return {
         "game": game,
         "payload": payload,
@@ -215,10 +200,11 @@ def board_context(
         "live": live,
         "legal": legal,
         "legal_groups": _group(legal),
-        "action_list": payload["variant"] in ACTION_LIST_VARIANTS,
-        "board": builder(view, legal, seat, my_turn),
-        "template": f"games/boards/{payload['variant']}.html",
-        "variant_name": VARIANT_NAMES.get(payload["variant"], payload["variant"]),
+        "action_list": variant.offers_move_list,
+        # The variant's package builds the board's context; its metadata names the template.
+        "board": variant.build_board(view, legal, seat, my_turn),
+        "template": variant.board_template,
+        "variant_name": variant.display_name,
         "seats": [dict(s, letter=_letter(view, s["seat"])) for s in payload["seats"]],
     }
 
@@ -235,153 +221,6 @@ def _letter(view: dict[str, Any], seat: int) -> str:
         if isinstance(view.get(key), list) and len(view[key]) == 2:
             return str(view[key][seat])
     return ""
-
-
-def _square_label(n: int, mark: str | None) -> str:
-    return f"Square {n}, {mark if mark else 'empty'}"
-
-
-def _classic_board(
-    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
-) -> dict:
-    playable = {item["move"]["cell"] for item in legal}
-    win = set(view.get("winning_line") or [])
-    return {
-        "cells": [
-            {
-                "n": n,
-                "mark": mark,
-                "label": _square_label(n, mark),
-                "legal": n in playable,
-                "win": n in win,
-                "last": view.get("last_cell") == n,
-            }
-            for n, mark in enumerate(view["board"], start=1)
-        ]
-    }
-
-
-def _tactic_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
-    forbidden = set(view.get("forbidden") or [])
-    round_no = view.get("round") or 0
-    planning = my_turn and view.get("your_plan") is None
-    return {
-        "cells": [
-            {
-                "n": n,
-                "mark": mark,
-                "label": _square_label(n, mark) + (", not allowed this round" if n in forbidden else ""),
-                "legal": planning and n not in forbidden,
-            }
-            for n, mark in enumerate(view["board"], start=1)
-        ],
-        "planning": planning,
-        "repeats": round_no >= 3,
-        "round_rules": TACTIC_ROUND_RULES.get(round_no, ""),
-        "rounds": view.get("rounds") or [],
-    }
-
-
-def _nine_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
-    return {
-        "boards": [
-            {
-                "b": b,
-                "cells": [
-                    {
-                        "n": n,
-                        "mark": mark,
-                        "legal": my_turn and mark is None,
-                        "label": f"Board {b}, square {n}, {mark or 'empty'}",
-                    }
-                    for n, mark in enumerate(cells, start=1)
-                ],
-            }
-            for b, cells in enumerate(view["board"], start=1)
-        ],
-        "last": {tuple(m) for m in ((view.get("last_turn") or {}).get("marks") or [])},
-    }
-
-
-def _ttt5_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool) -> dict:
-    placeable = {i["move"]["square"] for i in legal if i["kind"] == "place" and "symbol" not in i["move"]}
-    sides: dict[int, set[str]] = {}
-    for segment in view.get("blocked_segments") or []:
-        a, b = sorted(int(x) for x in segment.split("|"))
-        if b == a + 1:  # side by side: the segment is a's right edge, b's left
-            sides.setdefault(a, set()).add("right")
-            sides.setdefault(b, set()).add("left")
-        else:  # one above the other
-            sides.setdefault(a, set()).add("bottom")
-            sides.setdefault(b, set()).add("top")
-    win = set(view.get("winning_line") or [])
-    cells = []
-    for n, mark in enumerate(view["board"], start=1):
-        walls = sorted(sides.get(n, ()))
-        label = _square_label(n, mark) + (f", blocked {' and '.join(walls)}" if walls else "")
-        cells.append(
-            {
-                "n": n,
-                "mark": mark,
-                "label": label,
-                "legal": n in placeable,
-                "win": n in win,
-                "walls": " ".join(f"wall-{s}" for s in walls),
-            }
-        )
-    return {"cells": cells}
-
-
-def _tic_tac_two_board(
-    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
-) -> dict:
-    writable = {i["move"]["cell"] for i in legal if i["kind"] == "write"}
-    voids = set(view.get("voids") or [])
-    intersects = set(view.get("intersects") or [])
-    dibs = {d["cell"]: d["owner"] for d in view.get("dibs") or []}
-    walls: dict[int, list[str]] = {}
-    for wall in view.get("walls") or []:
-        walls.setdefault(wall["cell"], []).append(wall["side"])
-    win = {c for line in view.get("winning_lines") or [] for c in line}
-    cells = []
-    for n, mark in enumerate(view["board"], start=1):
-        extras = (["void"] if n in voids else []) + (["intersect"] if n in intersects else [])
-        if n in dibs:
-            extras.append(f"dibs of {view['letters'][dibs[n]]}")
-        extras += [f"wall {side}" for side in walls.get(n, [])]
-        cells.append(
-            {
-                "n": n,
-                "mark": mark,
-                "legal": n in writable,
-                "void": n in voids,
-                "win": n in win,
-                "intersect": n in intersects,
-                "dibs": dibs.get(n),
-                "walls": " ".join(f"wall-{s}" for s in walls.get(n, [])),
-                "label": _square_label(n, mark) + "".join(f", {e}" for e in extras),
-            }
-        )
-    return {
-        "cells": cells,
-        "letter_moves": [i for i in legal if i["kind"] == "write"],
-        "other_moves": [i for i in legal if i["kind"] != "write"],
-    }
-
-
-def _generic_board(
-    view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, my_turn: bool
-) -> dict:
-    return {}
-
-
-BOARDS = {
-    "classic": _classic_board,
-    "tactic-toe": _tactic_board,
-    "nine-square": _nine_board,
-    "t-tic-t-tac-toe": _ttt5_board,
-    "tic-tac-two": _tic_tac_two_board,
-}
 
 
 @require_GET

@@ -10,14 +10,16 @@ Public contract (outside checks call these names)::
     v.outcome(s2); v.view(s2, None); v.load(v.dump(s2))
 """
 
-from .base import SEATS, Move, Outcome, Seat, State, Variant, Viewer
+from .base import SEAT_NAMES, SEATS, Move, Outcome, Preset, Seat, State, Variant, Viewer
 from .errors import RuleError
 from .registry import get_variant, variant_slugs
 
 __all__ = [
     "SEATS",
+    "SEAT_NAMES",
     "Move",
     "Outcome",
+    "Preset",
     "RuleError",
     "Seat",
     "State",

@@ -1,8 +1,15 @@
-"""The engine's vocabulary: variant, state, move, outcome.
+"""The engine's vocabulary: variant, state, move, outcome, preset.
 
 A *Variant* is a stateless rule book; a *State* is an immutable value; a *move* is a
 JSON-ready dict; applying a move returns a new state. Seats are 0 (Player One) and 1
 (Player Two); ``None`` as a viewer is an observer.
+
+A Variant class is also the one registration of its rule set: besides the rules it
+carries the metadata the site shows (``display_name``, ``summary``, ``board_template``)
+and reaches the other parts of its package (``games/rules/variants/<module>/``): the AI
+(``strong_move``, ``casual_move``), the house rules in words (``describe_rules``,
+``presets``) and the board builder (``build_board``). docs/adding-a-variant.md lists
+what a new variant needs.
 """
 
 from __future__ import annotations
@@ -11,19 +18,21 @@ import copy
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import jsonschema
 
 from .errors import RuleError
+from .schema import Check, compile_schema
 
 Seat = int
 Move = dict[str, Any]
 Viewer = int | None
 
 SEATS: tuple[Seat, Seat] = (0, 1)
+SEAT_NAMES = ("Player One", "Player Two")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +58,17 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named set of options for one variant, with the text it comes from."""
+
+    slug: str
+    variant: str
+    name: str
+    source: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
 class State:
     """Base of every variant's state. Subclasses are immutable values.
 
@@ -64,6 +84,7 @@ class Variant(ABC):
     """A rule set. Stateless: every method takes the state it works on."""
 
     slug: ClassVar[str]
+    #: The rule set's own title, as its text names it.
     name: ClassVar[str]
     #: JSON Schema (draft 2020-12) of the house-rule options, with defaults.
     options_schema: ClassVar[dict[str, Any]] = {
@@ -71,19 +92,35 @@ class Variant(ABC):
         "properties": {},
         "additionalProperties": False,
     }
+    #: JSON Schema of what ``dump`` writes: ``load`` refuses data it does not match.
+    state_schema: ClassVar[dict[str, Any]]
     #: True where legal_moves would be too large to build (see the variant's docs).
     huge_move_space: ClassVar[bool] = False
 
-    # -- options ---------------------------------------------------------------
+    # -- what the site shows ---------------------------------------------------------
+    #: What the site calls the rule set (lobby, game page, forms).
+    display_name: ClassVar[str]
+    #: One line for the lobby: what the game is.
+    summary: ClassVar[str]
+    #: The Django template drawing the board from ``build_board``'s context.
+    board_template: ClassVar[str]
+    #: True where the game page lists the legal moves to pick from (many kinds of action);
+    #: otherwise the board builds every move itself (squares, plans, marks, throws).
+    offers_move_list: ClassVar[bool] = False
+    #: The rule sets the texts define: the standard rules first, then named house rules.
+    presets: ClassVar[tuple[Preset, ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        # Every variant's apply and legal_moves get the same seat check first, so no
-        # rule set can be fooled by a seat of True, 1.0 or "0" from untrusted JSON.
+        # Every entry point taking a seat, a viewer or stored data gets the same check
+        # first, so no rule set can be fooled by a seat of True, 1.0 or "0" from untrusted
+        # JSON, nor load a damaged dump.
         super().__init_subclass__(**kwargs)
-        for name in ("apply", "legal_moves"):
+        for name, guard in _GUARDS.items():
             method = cls.__dict__.get(name)
-            if method is not None and not getattr(method, "_checks_seat", False):
-                setattr(cls, name, _with_seat_check(method))
+            if method is not None and not getattr(method, "_guarded", False):
+                setattr(cls, name, guard(method))
+
+    # -- options ---------------------------------------------------------------
 
     def default_options(self) -> dict[str, Any]:
         props = self.options_schema.get("properties", {})
@@ -117,6 +154,22 @@ class Variant(ABC):
     def check_options(self, options: dict[str, Any]) -> None:
         """Variant-specific checks with players' words; raise RuleError("bad-options")."""
 
+    def check_dump(self, data: Any) -> None:
+        """Refuse with RuleError("bad-state") data that does not match ``state_schema``."""
+        problem = self._state_check()(data, "state")
+        if problem is not None:
+            raise RuleError("bad-state", f"This is not a stored {self.name} game ({problem}).")
+
+    @classmethod
+    def _state_check(cls) -> Check:
+        # Compiled once per variant class: every load runs it (games.rules.schema says why
+        # not jsonschema).
+        check: Check | None = cls.__dict__.get("_compiled_state_check")
+        if check is None:
+            check = compile_schema(cls.state_schema)
+            cls._compiled_state_check = check  # type: ignore[attr-defined]
+        return check
+
     # -- the game --------------------------------------------------------------
 
     @abstractmethod
@@ -148,7 +201,40 @@ class Variant(ABC):
 
     @abstractmethod
     def load(self, data: Mapping[str, Any]) -> State:
-        """The state back from ``dump``'s data."""
+        """The state back from ``dump``'s data.
+
+        ``data`` has been checked against ``state_schema`` already; the variant checks
+        what a schema cannot (consistency) and raises RuleError("bad-state").
+        """
+
+    # -- the variant's other parts: AI, house rules in words, board ------------
+
+    @abstractmethod
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        """The strong AI's move (the variant's best search)."""
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        """The casual AI's move: plays like a person, mostly sound, sometimes a mistake.
+
+        This default mixes the strong move with a random one; variants override it.
+        """
+        if rng.random() < CASUAL_STRENGTH:
+            return self.strong_move(state, seat, rng)
+        return self.random_move(state, seat, rng)
+
+    @abstractmethod
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        """The rules with ``options`` (already validated) in sentences a player reads."""
+
+    @abstractmethod
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        """The board template's context from ``view`` and the viewer's listed legal moves.
+
+        Each item of ``legal`` is ``{"move", "label", "json", "kind"}``; the list is empty
+        when the viewer may not move or the moves are too many to list.
+        """
 
     # -- helpers every variant gets --------------------------------------------
 
@@ -182,16 +268,75 @@ class Variant(ABC):
         return f"<Variant {self.slug}>"
 
 
-# -- small checks shared by the variants' move parsers -----------------------------
+#: How often the default casual player picks the strong move rather than a random one.
+CASUAL_STRENGTH = 0.7
 
 
-def _with_seat_check(method: Any) -> Any:
+# -- the checks every variant's entry points get first -------------------------------
+
+
+def _seat_checked(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
-    def checked(self: Variant, state: State, seat: Any, *args: Any) -> Any:
-        return method(self, state, require_seat(seat), *args)
+    def checked(self: Variant, state: State, seat: Any, *args: Any, **kwargs: Any) -> Any:
+        return method(self, state, require_seat(seat), *args, **kwargs)
 
-    checked._checks_seat = True  # type: ignore[attr-defined]
+    checked._guarded = True  # type: ignore[attr-defined]
     return checked
+
+
+def _viewer_checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def checked(self: Variant, state: State, viewer: Any) -> Any:
+        return method(self, state, require_viewer(viewer))
+
+    checked._guarded = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _dump_checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def checked(self: Variant, data: Any) -> Any:
+        self.check_dump(data)
+        return method(self, data)
+
+    checked._guarded = True  # type: ignore[attr-defined]
+    return checked
+
+
+_GUARDS: dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
+    "legal_moves": _seat_checked,
+    "apply": _seat_checked,
+    "random_move": _seat_checked,
+    "strong_move": _seat_checked,
+    "casual_move": _seat_checked,
+    "view": _viewer_checked,
+    "load": _dump_checked,
+}
+
+# The base class's own implementations get the same guards as the variants' overrides.
+for _name in ("random_move", "casual_move"):
+    setattr(Variant, _name, _GUARDS[_name](getattr(Variant, _name)))
+
+
+# -- reading stored data -------------------------------------------------------
+
+
+def outcome_of(data: Mapping[str, Any] | None) -> Outcome | None:
+    """The Outcome stored as ``OUTCOME_SCHEMA`` data; RuleError when winner and result disagree."""
+    if data is None:
+        return None
+    if (data["result"] == "win") != (data["winner"] is not None):
+        raise RuleError("bad-state", "A stored outcome is a win with a winner, or a draw or tie without one.")
+    scores = data["scores"]
+    return Outcome(
+        result=data["result"],
+        winner=data["winner"],
+        scores=None if scores is None else (scores[0], scores[1]),
+        reason=data["reason"],
+    )
+
+
+# -- small checks shared by the variants' move parsers -----------------------------
 
 
 def require_mapping(move: Any, keys: Sequence[str]) -> Mapping[str, Any]:
@@ -205,7 +350,7 @@ def require_mapping(move: Any, keys: Sequence[str]) -> Mapping[str, Any]:
     return move
 
 
-def require_int(value: Any, low: int, high: int, what: str) -> int:
+def require_int(value: object, low: int, high: int, what: str) -> int:
     """``value`` as a whole number from ``low`` to ``high``; RuleError otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError("malformed-move", f"The {what} must be a whole number from {low} to {high}.")
@@ -219,6 +364,11 @@ def require_seat(seat: Any) -> Seat:
     if type(seat) is not int or seat not in SEATS:
         raise RuleError("bad-seat", "A seat is 0 (Player One) or 1 (Player Two).")
     return seat
+
+
+def require_viewer(viewer: Any) -> Viewer:
+    """A seat, or None for an observer; RuleError("bad-seat") for anything else."""
+    return None if viewer is None else require_seat(viewer)
 
 
 def _example(keys: Sequence[str]) -> str:

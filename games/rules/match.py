@@ -254,14 +254,14 @@ class MatchState:
 
     def game_seat(self, player: Player) -> int:
         """The game seat (0 Player One, 1 Player Two) of ``player`` in the next game."""
-        _check_player(player)
+        require_player(player)
         if self.player_one is None:
             raise RuleError("decision-pending", "Player One of the next game is not decided yet.")
         return 0 if player == self.player_one else 1
 
     def player_at(self, seat: int) -> Player:
         """The match player sitting at game ``seat`` in the next game."""
-        _check_player(seat)
+        require_player(seat)
         if self.player_one is None:
             raise RuleError("decision-pending", "Player One of the next game is not decided yet.")
         return self.player_one if seat == 0 else 1 - self.player_one
@@ -278,7 +278,7 @@ class MatchState:
             raise RuleError("match-over", "The match is over.")
         if self.pending_decision is None:
             raise RuleError("no-decision-pending", "Player One of the next game is already decided.")
-        _check_player(player_one)
+        require_player(player_one)
         return self._decided(self.pending_decision, player_one, detail, self.chance_draws)
 
     def decide_by_outcome(self, outcome: Outcome, seat_of_player0: int = 0) -> MatchState:
@@ -288,7 +288,7 @@ class MatchState:
         """
         if outcome.result != "win" or outcome.winner is None:
             raise RuleError("decider-undecided", "The decider ended without a winner; play it again.")
-        _check_player(seat_of_player0)
+        require_player(seat_of_player0)
         winner = 0 if outcome.winner == seat_of_player0 else 1
         return self.decide(winner, outcome.reason)
 
@@ -299,7 +299,7 @@ class MatchState:
         if self.player_one is None:
             raise RuleError("decision-pending", "Decide Player One before recording the game.")
         if winner is not None:
-            _check_player(winner)
+            require_player(winner)
         if result is None:
             result = "draw" if winner is None else "win"
         if result not in ("win", "draw", "tie") or (result == "win") != (winner is not None):
@@ -439,6 +439,9 @@ def _is_over(rules: MatchRules, results: tuple[GameResult, ...]) -> bool:
     return rules.max_games is not None and played >= rules.max_games
 
 
-def _check_player(player: Any) -> None:
-    if isinstance(player, bool) or player not in (0, 1):
+def require_player(player: Any) -> int:
+    """``player`` as a match player (0 or 1); RuleError("bad-player") for anything else."""
+    # type() and not isinstance(): True and 1.0 compare equal to 1 but are not players.
+    if type(player) is not int or player not in (0, 1):
         raise RuleError("bad-player", "A match player is 0 or 1.")
+    return player

@@ -1,4 +1,9 @@
-"""Variants by slug, imported on first use so each rule set stays its own module."""
+"""The registered variants: one line each, imported on first use.
+
+A variant is one package, ``games/rules/variants/<module>/``, whose Variant class
+carries its rules, its metadata and its parts (docs/adding-a-variant.md). Registering it
+is its line below: slug -> "<module>:<ClassName>" inside games.rules.variants.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,6 @@ from functools import cache
 from .base import Variant
 from .errors import RuleError
 
-# slug -> "module:ClassName" inside games.rules.variants
 _VARIANTS: dict[str, str] = {
     "classic": "classic:Classic",
     "rock-paper-scissors": "rock_paper_scissors:RockPaperScissors",
@@ -20,7 +24,7 @@ _VARIANTS: dict[str, str] = {
 
 
 def variant_slugs() -> list[str]:
-    """Every slug whose module is present."""
+    """Every slug whose package is present."""
     slugs = []
     for slug in _VARIANTS:
         try:
@@ -31,11 +35,16 @@ def variant_slugs() -> list[str]:
     return slugs
 
 
-@cache
 def get_variant(slug: str) -> Variant:
     """The Variant for ``slug``; RuleError("unknown-variant") for any other."""
+    # Checked before the cache, which would fail on an unhashable slug from JSON.
     if not isinstance(slug, str) or slug not in _VARIANTS:
         raise RuleError("unknown-variant", f"There is no rule set called {slug!r}.")
+    return _registered(slug)
+
+
+@cache
+def _registered(slug: str) -> Variant:
     module_name, class_name = _VARIANTS[slug].split(":")
     try:
         module = importlib.import_module(f"games.rules.variants.{module_name}")

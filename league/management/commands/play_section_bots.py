@@ -21,7 +21,7 @@ from games import services as game_services
 from games.models import Game, Match, Seat
 from games.rules import get_variant
 from games.rules.ai import choose_move
-from games.rules.variants.ttt5.match import TTTMatch
+from games.rules.variants.t_tic_t_tac_toe.match import TTTMatch
 from league.models import Pairing, Section
 
 

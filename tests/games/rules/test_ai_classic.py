@@ -1,6 +1,6 @@
 """The classic Tic Tac Toe AI: perfect play checked exhaustively, casual play, strength figures.
 
-The oracle below solves the game again, independently of games.rules.ai.classic, through
+The oracle below solves the game again, independently of games.rules.variants.classic.ai, through
 the public contract only (legal_moves / apply / outcome / view).
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 from games.rules import get_variant
 from games.rules.ai import choose_move
-from games.rules.ai import classic as classic_ai
+from games.rules.variants.classic import ai as classic_ai
 
 classic = get_variant("classic")
 

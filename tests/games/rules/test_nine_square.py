@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from games.rules import RuleError, chance, get_variant
 from games.rules.ai import choose_move
-from games.rules.ai import nine_square as ai
+from games.rules.variants.nine_square import ai
 
 V = get_variant("nine-square")
 

@@ -10,9 +10,11 @@ import json
 import pytest
 
 from games.rules import RuleError, get_variant
-from games.rules.variants.t_tic_t_tac_toe import WALLS, TTicTTacToe, TTTState, move_of
-from games.rules.variants.ttt5 import geometry as geo
-from games.rules.variants.ttt5.match import TTTMatch
+from games.rules.variants.t_tic_t_tac_toe import TTicTTacToe
+from games.rules.variants.t_tic_t_tac_toe import geometry as geo
+from games.rules.variants.t_tic_t_tac_toe.match import TTTMatch
+from games.rules.variants.t_tic_t_tac_toe.notation import WALLS, move_of
+from games.rules.variants.t_tic_t_tac_toe.state import TTTState
 
 V = get_variant("t-tic-t-tac-toe")
 assert isinstance(V, TTicTTacToe)

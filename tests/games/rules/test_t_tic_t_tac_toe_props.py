@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from games.rules import RuleError, get_variant
 from games.rules.ai import choose_move
-from games.rules.ai.t_tic_t_tac_toe import strong_move
-from games.rules.variants.t_tic_t_tac_toe import WALLS, TTTState
-from games.rules.variants.ttt5 import geometry as geo
+from games.rules.variants.t_tic_t_tac_toe import geometry as geo
+from games.rules.variants.t_tic_t_tac_toe.ai import strong_move
+from games.rules.variants.t_tic_t_tac_toe.notation import WALLS
+from games.rules.variants.t_tic_t_tac_toe.state import TTTState
 
 V = get_variant("t-tic-t-tac-toe")
 

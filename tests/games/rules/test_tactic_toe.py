@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from games.rules import RuleError, get_variant
 from games.rules.ai import choose_move
-from games.rules.ai import tactic_toe as ai
-from games.rules.variants.tactic_toe import BOUNCED, INVALID, PLACED, resolve_plans
+from games.rules.variants.tactic_toe import ai
+from games.rules.variants.tactic_toe.plans import BOUNCED, INVALID, PLACED, resolve_plans
 
 tt = get_variant("tactic-toe")
 ALL_TRIPLES = [list(p) for p in itertools.product(range(1, 10), repeat=3)]

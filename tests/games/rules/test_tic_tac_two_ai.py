@@ -7,7 +7,7 @@ import time
 
 from games.rules import get_variant
 from games.rules.ai import choose_move
-from games.rules.ai import tic_tac_two as ai
+from games.rules.variants.tic_tac_two import ai
 from tests.games.rules.test_tic_tac_two import O, X, at, play, pos, winner
 
 V = get_variant("tic-tac-two")

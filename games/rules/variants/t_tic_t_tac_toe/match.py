@@ -29,17 +29,11 @@ from typing import Any
 
 from ...base import Outcome
 from ...errors import RuleError
-from ...match import MatchRules, MatchState, new_match
+from ...match import MatchRules, MatchState, new_match, require_player
 
 GAMES = 5
 VERSIONS = ("1.0", "2.0")
 SERIES_RULES = MatchRules(format="all", games=GAMES, first="given", next_first="loser", on_draw="alternate")
-
-
-def _check_player(player: Any) -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise RuleError("bad-player", "A match player is 0 or 1.")
-    return int(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +103,7 @@ class TTTMatch:
         """The letter ``player`` uses for the whole match."""
         if self.x_player is None:
             raise RuleError("no-letters-yet", "The letters are decided by rock-paper-scissors first.")
-        return "X" if _check_player(player) == self.x_player else "O"
+        return "X" if require_player(player) == self.x_player else "O"
 
     def game_options(self) -> dict[str, Any]:
         """The t-tic-t-tac-toe options of the next 5x5 game (Player One at seat 0)."""
@@ -127,7 +121,7 @@ class TTTMatch:
         self._expect("rps")
         if winner is None:
             return replace(self, rps_results=(*self.rps_results, None))
-        winner = _check_player(winner)
+        winner = require_player(winner)
         return replace(self, stage="classic", x_player=winner, rps_results=(*self.rps_results, winner))
 
     def record_classic(self, winner: int | None) -> TTTMatch:
@@ -135,7 +129,7 @@ class TTTMatch:
         self._expect("classic")
         if winner is None:  # 2.03(d): back to rock-paper-scissors
             return replace(self, stage="rps", classic_results=(*self.classic_results, None))
-        winner = _check_player(winner)
+        winner = require_player(winner)
         series = self.series.decide(winner, "won the classic game (3.x.03)")
         return replace(
             self,
@@ -149,7 +143,7 @@ class TTTMatch:
         """A rock-paper-scissors game's Outcome; ``seat_of_player0`` is where match player 0 sat."""
         if outcome.winner is None:
             return self.record_rps(None)
-        return self.record_rps(outcome.winner if _check_player(seat_of_player0) == 0 else 1 - outcome.winner)
+        return self.record_rps(outcome.winner if require_player(seat_of_player0) == 0 else 1 - outcome.winner)
 
     def record_classic_outcome(self, outcome: Outcome) -> TTTMatch:
         """A classic game's Outcome, played as next_step() said (X, the rps winner, at seat 0)."""
@@ -162,7 +156,7 @@ class TTTMatch:
     def choose_version(self, player: int, version: Any) -> TTTMatch:
         """The classic game's winner chooses the version (2.05)."""
         self._expect("version")
-        if _check_player(player) != self.chooser:
+        if require_player(player) != self.chooser:
             raise RuleError("not-your-choice", "Only the winner of the classic game chooses the version.")
         if version not in VERSIONS:
             raise RuleError("bad-version", 'The version is "1.0" or "2.0".')
@@ -172,7 +166,7 @@ class TTTMatch:
         """A 5x5 game ended: ``winner`` is a match player, None for a drawn game."""
         self._expect("games")
         if winner is not None:
-            winner = _check_player(winner)
+            winner = require_player(winner)
         series = self.series.record(winner, reason=reason)
         return replace(self, series=series, stage="over" if series.is_over else "games")
 

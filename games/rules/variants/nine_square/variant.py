@@ -1,6 +1,6 @@
 """Nine-Square: nine Tic-Tac-Toe boards, a die says how many marks you must place.
 
-Rules text: ``shared/seeds/004_f624c1ee6d64bcb4.txt``; decisions: ``docs/rules/nine-square.md``.
+Rules text: "Tic-Tac-Toe Variation 1 - Nine-Square", v 1.1; decisions: ``docs/rules/nine-square.md``.
 
 Geometry: boards and squares are numbered 1..9 from the upper left, row by row. The
 grid is stored as one 81-character string, board by board: index
@@ -20,9 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .. import chance
-from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
-from ..errors import RuleError
+from ... import chance
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
+from ...errors import RuleError
+from ...schema import SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
+from . import ai, board, describe
 
 EMPTY = "."
 LETTERS = ("X", "O")
@@ -133,6 +135,10 @@ def nothing_left_to_score(cells: str) -> bool:
 class NineSquare(Variant):
     slug = "nine-square"
     name = "Nine-Square"
+    display_name = "Nine-Square"
+    summary = "Nine boards at once: the die says how many marks you place; lines and lines of boards score."
+    board_template = "games/boards/nine-square.html"
+    presets = describe.PRESETS
     huge_move_space = True
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -151,6 +157,35 @@ class NineSquare(Variant):
         },
         "additionalProperties": False,
     }
+
+    state_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "seed": {"type": "string"},
+            "draws": integer(0),
+            "x_player": {"enum": list(X_PLAYER_CHOICES)},
+            "setup_rolls": array(array(integer(1, DIE_SIDES), 2)),
+            "x_seat": SEAT_SCHEMA,
+            "board": array({"type": "string", "pattern": "^[.XO]{9}$"}, 9),
+            "roll": nullable(integer(1, DIE_SIDES)),
+            "to_move": {**TO_MOVE_SCHEMA, "maxItems": 1},
+            "turn": integer(0),
+            "last_turn": nullable(
+                {
+                    "type": "array",
+                    "prefixItems": [SEAT_SCHEMA, integer(1, DIE_SIDES), array(integer(0, SQUARES - 1), most=DIE_SIDES)],
+                    "minItems": 3,
+                    "maxItems": 3,
+                }
+            ),
+            "end_reason": {"enum": list(END_REASONS)},
+        },
+        "required": [
+            "seed", "draws", "x_player", "setup_rolls", "x_seat", "board", "roll", "to_move", "turn",
+            "last_turn", "end_reason",
+        ],
+        "additionalProperties": False,
+    }  # fmt: skip
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options.get("x_player") not in X_PLAYER_CHOICES:
@@ -257,7 +292,6 @@ class NineSquare(Variant):
 
     def apply(self, state: State, seat: Seat, move: Any) -> State:
         assert isinstance(state, NineSquareState)
-        seat = require_seat(seat)
         if not state.to_move:
             raise RuleError("game-over", "The game is over.")
         if seat not in state.to_move:
@@ -308,8 +342,6 @@ class NineSquare(Variant):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """Everything is public in Nine-Square (the die is rolled in the open): every viewer sees the same."""
         assert isinstance(state, NineSquareState)
-        if viewer is not None:
-            require_seat(viewer)
         letters = [state.letter_of(0), state.letter_of(1)]
         outcome = self.outcome(state)
         last = None
@@ -368,33 +400,62 @@ class NineSquare(Variant):
         }
 
     def load(self, data: Mapping[str, Any]) -> State:
-        try:
-            board = data["board"]
-            cells = "".join(board)
-            if len(board) != 9 or len(cells) != SQUARES or set(cells) - {EMPTY, *LETTERS}:
-                raise ValueError("board")
-            last = data["last_turn"]
-            state = NineSquareState(
-                seed=str(data["seed"]),
-                draws=int(data["draws"]),
-                x_player=str(data["x_player"]),
-                setup_rolls=tuple((int(a), int(b)) for a, b in data["setup_rolls"]),
-                x_seat=require_seat(data["x_seat"]),
-                cells=cells,
-                roll=None if data["roll"] is None else int(data["roll"]),
-                to_move=tuple(require_seat(s) for s in data["to_move"]),
-                turn=int(data["turn"]),
-                last_turn=None
-                if last is None
-                else (require_seat(last[0]), int(last[1]), tuple(int(i) for i in last[2])),
-                end_reason=data["end_reason"],
-            )
-            if state.x_player not in X_PLAYER_CHOICES or state.end_reason not in END_REASONS:
-                raise ValueError("labels")
-            if state.roll is not None and not 1 <= state.roll <= DIE_SIDES:
-                raise ValueError("roll")
-            if state.last_turn is not None and not all(0 <= i < SQUARES for i in state.last_turn[2]):
-                raise ValueError("last turn")
-        except (KeyError, TypeError, ValueError, IndexError, RuleError) as exc:
-            raise RuleError("bad-state", "This saved Nine-Square game cannot be read.") from exc
+        last = data["last_turn"]
+        state = NineSquareState(
+            seed=data["seed"],
+            draws=data["draws"],
+            x_player=data["x_player"],
+            setup_rolls=tuple((a, b) for a, b in data["setup_rolls"]),
+            x_seat=data["x_seat"],
+            cells="".join(data["board"]),
+            roll=data["roll"],
+            to_move=tuple(data["to_move"]),
+            turn=data["turn"],
+            last_turn=None if last is None else (last[0], last[1], tuple(last[2])),
+            end_reason=data["end_reason"],
+        )
+        problem = _inconsistency(state)
+        if problem is not None:
+            raise RuleError("bad-state", f"This saved Nine-Square game cannot be read: {problem}.")
         return state
+
+    # -- the other parts of the package -----------------------------------------------------------
+
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.strong_move(self, state, seat, rng)
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.casual_move(self, state, seat, rng)
+
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        return describe.describe_rules(options)
+
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        return board.build_board(view, legal, seat, my_turn)
+
+
+def _inconsistency(state: NineSquareState) -> str | None:
+    """What in a stored state cannot come from play (the schema has checked the types)."""
+    if (state.x_player == "roll") != bool(state.setup_rolls):
+        return "the set-up rolls do not match who is X"
+    if any(a != b for a, b in state.setup_rolls[:-1]):
+        return "only tied set-up rolls are rolled again"
+    if state.setup_rolls:
+        first, second = state.setup_rolls[-1]
+        if first == second or state.x_seat != (0 if first > second else 1):
+            return "the last set-up roll does not decide X"
+    elif state.x_seat != (0 if state.x_player == "player-one" else 1):
+        return "X is not the seat the house rule names"
+    if state.draws < 2 * len(state.setup_rolls) + 1:
+        return "fewer draws than the rolls made"
+    running = state.end_reason is None
+    if running != bool(state.to_move) or running != (state.roll is not None):
+        return "a running game has a seat to move and a roll, a finished one neither"
+    if state.last_turn is not None:
+        if any(state.cells[i] == EMPTY for i in state.last_turn[2]):
+            return "the last turn's marks are not on the board"
+        if state.to_move and state.to_move[0] == state.last_turn[0]:
+            return "the same seat moves twice in a row"
+    return None

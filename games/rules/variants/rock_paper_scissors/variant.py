@@ -18,21 +18,11 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
-from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_mapping, require_seat
-from ..chance import normalise_seed
-from ..errors import RuleError
-
-THROWS = ("rock", "paper", "scissors")
-#: BEATS[a] is the throw that ``a`` beats, with the verb the footnote uses.
-BEATS: dict[str, tuple[str, str]] = {
-    "paper": ("rock", "covers"),
-    "rock": ("scissors", "pummels"),
-    "scissors": ("paper", "cut"),
-}
-
-Throw = str
-Pair = tuple[Throw | None, Throw | None]
-
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_mapping
+from ...chance import normalise_seed
+from ...errors import RuleError
+from . import ai, board, describe
+from .throws import BEATS, THROWS, Pair, Throw, winner_of
 
 _Fields = tuple[tuple[tuple[Throw, Throw], ...], Pair, str, tuple[Seat, ...]]
 
@@ -70,17 +60,27 @@ def _state(history: tuple[tuple[Throw, Throw], ...], pending: Pair, seed: str) -
     return tuple.__new__(RockPaperScissorsState, (history, pending, seed, to_move))
 
 
-def winner_of(a: Throw, b: Throw) -> Seat | None:
-    """The seat whose throw wins, seat 0 having thrown ``a``; None on a tie."""
-    if a == b:
-        return None
-    return 0 if BEATS[a][0] == b else 1
-
-
 class RockPaperScissors(Variant):
     slug = "rock-paper-scissors"
     name = "Rock, Paper, Scissors"
+    display_name = "Rock-paper-scissors"
+    summary = "Both throw at once: paper covers rock, rock pummels scissors, scissors cut paper."
+    board_template = "games/boards/rock-paper-scissors.html"
+    presets = describe.PRESETS
     options_schema = {"type": "object", "properties": {}, "additionalProperties": False}
+    state_schema = {
+        "type": "object",
+        "properties": {
+            "history": {
+                "type": "array",
+                "items": {"type": "array", "items": {"enum": list(THROWS)}, "minItems": 2, "maxItems": 2},
+            },
+            "pending": {"type": "array", "items": {"enum": [None, *THROWS]}, "minItems": 2, "maxItems": 2},
+            "seed": {"type": "string"},
+        },
+        "required": ["history", "pending", "seed"],
+        "additionalProperties": False,
+    }
 
     def new_game(
         self, options: Mapping[str, Any] | None = None, seed: int | str | None = None
@@ -101,7 +101,6 @@ class RockPaperScissors(Variant):
         throw = move["throw"]
         if not isinstance(throw, str) or throw not in THROWS:
             raise RuleError("unknown-throw", "Throw rock, paper or scissors.")
-        require_seat(seat)
         if not state.to_move:
             raise RuleError("game-over", "Rock, paper, scissors is decided; no more throws.")
         if seat not in state.to_move:
@@ -148,16 +147,16 @@ class RockPaperScissors(Variant):
         }
 
     def load(self, data: Mapping[str, Any]) -> RockPaperScissorsState:
-        try:
-            history = tuple((str(a), str(b)) for a, b in data["history"])
-            first, second = data["pending"]
-            seed = str(data["seed"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RuleError("bad-state", "This is not a stored rock-paper-scissors game.") from exc
-        throws = [t for pair in history for t in pair] + [t for t in (first, second) if t is not None]
-        if any(t not in THROWS for t in throws) or (first is not None and second is not None):
-            raise RuleError("bad-state", "This is not a stored rock-paper-scissors game.")
-        return _state(history, (first, second), seed)
+        history = tuple((a, b) for a, b in data["history"])
+        first, second = data["pending"]
+        if first is not None and second is not None:
+            raise RuleError("bad-state", "Both throws are in, yet not revealed.")
+        # Only a tie is thrown again, and nothing is thrown once one side has won.
+        if any(a != b for a, b in history[:-1]):
+            raise RuleError("bad-state", "A throw follows the one that decided the game.")
+        if history and history[-1][0] != history[-1][1] and (first is not None or second is not None):
+            raise RuleError("bad-state", "A throw follows the one that decided the game.")
+        return _state(history, (first, second), data["seed"])
 
     def random_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
         if seat not in state.to_move:
@@ -166,3 +165,19 @@ class RockPaperScissors(Variant):
 
     def describe_move(self, move: Move) -> str:
         return str(move.get("throw"))
+
+    # -- the other parts of the package ----------------------------------------------------
+
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.strong_move(self, state, seat, rng)
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.casual_move(self, state, seat, rng)
+
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        return describe.describe_rules(options)
+
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        return board.build_board(view, legal, seat, my_turn)

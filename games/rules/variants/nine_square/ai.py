@@ -33,7 +33,7 @@ import random
 import time
 from typing import Any
 
-from ..base import Move, Seat, State, Variant
+from ...base import Move, Seat, State, Variant
 
 #: Lines of a 3x3 grid (0-based positions), rows, columns, diagonals.
 _GRID_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))

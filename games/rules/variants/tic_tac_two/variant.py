@@ -11,27 +11,36 @@ A turn with a special action is two moves by the same seat: the action, then the
 letter (``to_move`` stays on that seat in between). Toppling one's own Wall is a
 move of its own too and costs no action. See docs/rules/tic-tac-two.md for every
 clause, the decisions where the text is silent, and the move notation; the rules
-themselves live in ``tic_tac_two_parts``.
+themselves live in this package's ``engine`` (see its ``__init__``).
 """
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_seat
-from ..chance import normalise_seed
-from ..errors import RuleError
-from .tic_tac_two_parts import engine
-from .tic_tac_two_parts.engine import ACTION_NAMES, ACTIONS, LETTERS, PICKS_EACH
-from .tic_tac_two_parts.geometry import CELL_COUNT, CELLS, LINES, SIDES, border_of, canonical_name
-from .tic_tac_two_parts.notation import describe, parse, to_move_dict
-from .tic_tac_two_parts.state import CELL_CODES, EMPTY, INTERSECT, VOID, TicTacTwoState
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of
+from ...chance import normalise_seed
+from ...errors import RuleError
+from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
+from . import ai, board, describe, engine, notation
+from .engine import ACTION_NAMES, ACTIONS, LETTERS, PICKS_EACH
+from .geometry import CELL_COUNT, CELLS, LINES, SIDES, border_of, canonical_name
+from .state import CELL_CODES, EMPTY, INTERSECT, VOID, TicTacTwoState
+
+_ACTIONS_SCHEMA = array(array({"enum": list(ACTIONS)}, most=PICKS_EACH), 2)
 
 
 class TicTacTwo(Variant):
     slug = "tic-tac-two"
     name = "Tic Tac Two"
+    display_name = "Tic Tac Two"
+    summary = "Four in a row on a 4x4 grid, with three drafted special actions each (Swap, Shift, Wall...)."
+    board_template = "games/boards/tic-tac-two.html"
+    offers_move_list = True
+    presets = describe.PRESETS
     options_schema = {
         "type": "object",
         "properties": {
@@ -56,6 +65,38 @@ class TicTacTwo(Variant):
         },
         "additionalProperties": False,
     }
+    state_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "options": {
+                "type": "object",
+                "properties": {"meta": {"type": "boolean"}, "void": {"type": "boolean"}},
+                "required": ["meta", "void"],
+                "additionalProperties": False,
+            },
+            "seed": {"type": "string"},
+            "held": _ACTIONS_SCHEMA,
+            "spent": _ACTIONS_SCHEMA,
+            "cells": array({"enum": sorted(CELL_CODES)}, CELL_COUNT),
+            "dibs": array(nullable(SEAT_SCHEMA), CELL_COUNT),
+            "walls": array(
+                {
+                    "type": "object",
+                    "properties": {"cell": integer(1, CELL_COUNT), "side": {"enum": list(SIDES)}, "owner": SEAT_SCHEMA},
+                    "required": ["cell", "side", "owner"],
+                    "additionalProperties": False,
+                }
+            ),
+            "turns": array(integer(0), 2),
+            "acted": {"type": "boolean"},
+            "to_move": {**TO_MOVE_SCHEMA, "maxItems": 1},
+            "outcome": OUTCOME_SCHEMA,
+        },
+        "required": [
+            "options", "seed", "held", "spent", "cells", "dibs", "walls", "turns", "acted", "to_move", "outcome",
+        ],
+        "additionalProperties": False,
+    }  # fmt: skip
 
     # -- the game --------------------------------------------------------------------
 
@@ -80,15 +121,14 @@ class TicTacTwo(Variant):
 
     def legal_moves(self, state: State, seat: Seat) -> list[Move]:
         assert isinstance(state, TicTacTwoState)
-        return [to_move_dict(step) for step in engine.legal_steps(state, seat)]
+        return [notation.to_move_dict(step) for step in engine.legal_steps(state, seat)]
 
     def apply(self, state: State, seat: Seat, move: Any) -> TicTacTwoState:
         assert isinstance(state, TicTacTwoState)
-        step = parse(move)
+        step = notation.parse(move)
         if state.result is not None:
             raise RuleError("game-over", "The game is over; no more moves can be made.")
         if seat not in state.to_move:
-            require_seat(seat)
             raise RuleError("not-your-turn", "It is not your turn.")
         problem = engine.refusal(state, seat, step)
         if problem is not None:
@@ -100,7 +140,7 @@ class TicTacTwo(Variant):
         return state.result
 
     def describe_move(self, move: Move) -> str:
-        return describe(move)
+        return notation.describe(move)
 
     # -- what players see ----------------------------------------------------------
 
@@ -108,8 +148,6 @@ class TicTacTwo(Variant):
         """Everything is public (the draft is written beside the grid), so every viewer
         sees the same view."""
         assert isinstance(state, TicTacTwoState)
-        if viewer is not None:
-            require_seat(viewer)
         mover = state.to_move[0] if state.to_move else None
         return {
             "variant": self.slug,
@@ -169,11 +207,46 @@ class TicTacTwo(Variant):
         }
 
     def load(self, data: Mapping[str, Any]) -> TicTacTwoState:
-        try:
-            state = _load(data)
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError) as exc:
-            raise RuleError("bad-state", f"This is not a stored Tic Tac Two game ({exc}).") from exc
-        return state
+        held = (tuple(data["held"][0]), tuple(data["held"][1]))
+        spent = (tuple(data["spent"][0]), tuple(data["spent"][1]))
+        if any(Counter(spent[seat]) - Counter(held[seat]) for seat in (0, 1)):
+            raise RuleError("bad-state", "A stored Tic Tac Two game has used special actions nobody held.")
+        result = outcome_of(data["outcome"])
+        if (result is None) != bool(data["to_move"]):
+            raise RuleError("bad-state", "A running game has a seat to move, a finished one none.")
+        walls = [(border_of(wall["cell"] - 1, wall["side"]), wall["owner"]) for wall in data["walls"]]
+        return TicTacTwoState(
+            meta=data["options"]["meta"],
+            void=data["options"]["void"],
+            seed=data["seed"],
+            held=held,
+            spent=spent,
+            cells=tuple(data["cells"]),
+            dibs=tuple(data["dibs"]),
+            walls=tuple(sorted(walls)),
+            turns=(data["turns"][0], data["turns"][1]),
+            acted=data["acted"],
+            to_move=tuple(data["to_move"]),
+            result=result,
+        )
+
+    # -- the other parts of the package ----------------------------------------------
+
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        assert isinstance(state, TicTacTwoState)
+        return ai.strong_move(self, state, seat, rng)
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        assert isinstance(state, TicTacTwoState)
+        return ai.casual_move(self, state, seat, rng)
+
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        return describe.describe_rules(options)
+
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        return board.build_board(view, legal, seat, my_turn)
 
 
 def _letters(cell: str) -> str | None:
@@ -185,64 +258,3 @@ def _letters(cell: str) -> str | None:
 def _wall_dict(border: tuple[str, int, int], owner: Seat) -> dict[str, Any]:
     i, side = canonical_name(border)
     return {"cell": i + 1, "side": side, "owner": owner}
-
-
-def _load(data: Mapping[str, Any]) -> TicTacTwoState:
-    def flag(value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ValueError("expected true or false")
-        return value
-
-    def seat_value(value: Any) -> Seat:
-        if isinstance(value, bool) or value not in (0, 1):
-            raise ValueError("expected a seat")
-        return int(value)
-
-    def actions(value: Any) -> tuple[str, ...]:
-        names = tuple(value)
-        if len(names) > PICKS_EACH or any(not isinstance(a, str) or a not in ACTIONS for a in names):
-            raise ValueError("bad special actions")
-        return names
-
-    options = data["options"]
-    held = (actions(data["held"][0]), actions(data["held"][1]))
-    spent = (actions(data["spent"][0]), actions(data["spent"][1]))
-    cells = tuple(data["cells"])
-    dibs = tuple(None if d is None else seat_value(d) for d in data["dibs"])
-    if len(cells) != CELL_COUNT or len(dibs) != CELL_COUNT or any(c not in CELL_CODES for c in cells):
-        raise ValueError("bad board")
-    walls = []
-    for wall in data["walls"]:
-        cell, side = wall["cell"], wall["side"]
-        if isinstance(cell, bool) or cell not in range(1, CELL_COUNT + 1) or side not in SIDES:
-            raise ValueError("bad wall")
-        walls.append((border_of(cell - 1, side), seat_value(wall["owner"])))
-    turns = (int(data["turns"][0]), int(data["turns"][1]))
-    to_move = tuple(seat_value(s) for s in data["to_move"])
-    outcome = data["outcome"]
-    result = None
-    if outcome is not None:
-        winner = outcome["winner"]
-        result = Outcome(
-            result=str(outcome["result"]),
-            winner=None if winner is None else seat_value(winner),
-            scores=None,
-            reason=str(outcome["reason"]),
-        )
-    seed = data["seed"]
-    if not isinstance(seed, str):
-        raise ValueError("bad seed")
-    return TicTacTwoState(
-        meta=flag(options["meta"]),
-        void=flag(options["void"]),
-        seed=seed,
-        held=held,
-        spent=spent,
-        cells=cells,
-        dibs=dibs,
-        walls=tuple(sorted(walls)),
-        turns=turns,
-        acted=flag(data["acted"]),
-        to_move=to_move,
-        result=result,
-    )

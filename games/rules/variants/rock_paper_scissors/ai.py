@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from ..base import Move, Seat, State, Variant
-from ..variants.rock_paper_scissors import THROWS
+from ...base import Move, Seat, State, Variant
+from .throws import THROWS
 
 
 def strong_move(variant: Variant, state: State, seat: Seat, rng: random.Random) -> Move:

@@ -14,36 +14,31 @@ Squares are numbered 1..9 from the upper left, row by row (5 is the centre).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar
 
-from .. import chance
-from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
-from ..errors import RuleError
-
-SQUARES = tuple(range(1, 10))
-CENTER = 5
-ROUNDS = 3
-PLAN_LENGTH = 3
-MARKS = ("X", "O")  # seat 0 writes X, seat 1 writes O
-
-#: The eight three-in-a-row lines, as squares 1..9.
-LINES: tuple[tuple[int, int, int], ...] = (
-    (1, 2, 3), (4, 5, 6), (7, 8, 9),
-    (1, 4, 7), (2, 5, 8), (3, 6, 9),
-    (1, 5, 9), (3, 5, 7),
-)  # fmt: skip
-LINE_SETS = frozenset(frozenset(line) for line in LINES)
-
-# How one move of a pair resolved.
-PLACED = "placed"  # the mark went in
-INVALID = "invalid"  # the square was already taken (by anyone, at any earlier time)
-BOUNCED = "bounced"  # both chose the same empty square in the same pair: neither goes in
-
-Plan = tuple[int, int, int]
-Board = tuple[int | None, ...]  # nine entries: 0 (X), 1 (O) or None, index = square - 1
+from ... import chance
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
+from ...errors import RuleError
+from ...schema import OUTCOME_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
+from . import ai, board, describe
+from .plans import (
+    BOUNCED,
+    CENTER,
+    INVALID,
+    MARKS,
+    PLACED,
+    PLAN_LENGTH,
+    ROUNDS,
+    Board,
+    Plan,
+    has_line,
+    legal_plans,
+    plan_problem,
+    resolve_plans,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,76 +62,6 @@ class TacticToeState(State):
     history: tuple[RoundRecord, ...]
     to_move: tuple[Seat, ...]
     result: Outcome | None
-
-
-# -- pure rule helpers (also used by the AI's tests) ---------------------------------
-
-
-def has_line(board: Sequence[int | None], seat: Seat) -> bool:
-    """Whether ``seat`` has three in a row on ``board``."""
-    return any(all(board[sq - 1] == seat for sq in line) for line in LINES)
-
-
-def resolve_plans(board: Board, plans: tuple[Plan, Plan]) -> tuple[Board, tuple[tuple[str, str], ...]]:
-    """Resolve two revealed plans in simultaneous consecutive pairs.
-
-    Returns the new board and, per pair, how each seat's move went. The rule is
-    symmetric in the seats: swapping the plans swaps the marks and the results.
-    """
-    cells = list(board)
-    results: list[tuple[str, str]] = []
-    for step in range(PLAN_LENGTH):
-        first, second = plans[0][step], plans[1][step]
-        if first == second:
-            # Same square at the same moment: both bounce if it is free, else both are late.
-            outcome = BOUNCED if cells[first - 1] is None else INVALID
-            results.append((outcome, outcome))
-            continue
-        # Different squares: placed together, so neither can block the other.
-        free = (cells[first - 1] is None, cells[second - 1] is None)
-        if free[0]:
-            cells[first - 1] = 0
-        if free[1]:
-            cells[second - 1] = 1
-        results.append((PLACED if free[0] else INVALID, PLACED if free[1] else INVALID))
-    return tuple(cells), tuple(results)
-
-
-def plan_problem(round_number: int, plan: Plan, own_round1: Sequence[int]) -> RuleError | None:
-    """Why ``plan`` breaks the round's constraint, or None if it is a legal plan.
-
-    ``own_round1`` is the plan this player wrote in round 1 (needed in round 2).
-    """
-    if round_number == 1:
-        if len(set(plan)) < PLAN_LENGTH:
-            return RuleError("repeated-square", "In round 1 you can't write the same number twice.")
-        if CENTER in plan:
-            return RuleError("center-in-round-1", "In round 1 you can't choose 5, the center square.")
-        if frozenset(plan) in LINE_SETS:
-            return RuleError(
-                "three-in-a-row-in-round-1",
-                "In round 1 you can't choose a three-in-a-row win; round 1 is for setting yourself up.",
-            )
-    elif round_number == 2:
-        reused = [sq for sq in plan if sq in own_round1]
-        if reused:
-            return RuleError(
-                "chosen-in-round-1",
-                f"In round 2 you can't choose a number you chose in round 1 ({reused[0]}).",
-            )
-        if len(set(plan)) < PLAN_LENGTH:
-            return RuleError(
-                "repeated-square",
-                "In round 2 you can't write the same number twice; repeats are allowed only in round 3.",
-            )
-    return None
-
-
-@lru_cache(maxsize=64)
-def legal_plans(round_number: int, own_round1: tuple[int, ...]) -> tuple[Plan, ...]:
-    """Every legal plan (ordered triple) of a round, in ascending order."""
-    plans = ((a, b, c) for a in SQUARES for b in SQUARES for c in SQUARES)
-    return tuple(p for p in plans if plan_problem(round_number, p, own_round1) is None)
 
 
 def _final_outcome(board: Board, round_number: int) -> Outcome | None:
@@ -173,14 +98,60 @@ def _board_marks(board: Board) -> list[str | None]:
     return [None if cell is None else MARKS[cell] for cell in board]
 
 
+_PLAN_SCHEMA = array(integer(1, 9), PLAN_LENGTH)
+
+
 class TacticToe(Variant):
     slug = "tactic-toe"
     name = "Tactic-Toe"
+    display_name = "Tactic-Toe"
+    summary = "Both plan three squares in secret, then the plans are played pair by pair; three rounds."
+    board_template = "games/boards/tactic-toe.html"
+    presets = describe.PRESETS
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "title": "Tactic-Toe house rules",
         "description": "Tactic-Toe has no house rules: the three rounds are played as written.",
         "properties": {},
+        "additionalProperties": False,
+    }
+    # Typed in full: load replays the plans and compares the rest by equality, where True == 1.
+    state_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "seed": {"type": "string"},
+            "round": integer(1, ROUNDS),
+            "board": array({"enum": [None, *MARKS]}, 9),
+            "pending": array(nullable(_PLAN_SCHEMA), 2),
+            "rounds": array(
+                {
+                    "type": "object",
+                    "properties": {
+                        "round": integer(1, ROUNDS),
+                        "plans": array(_PLAN_SCHEMA, 2),
+                        "pairs": array(
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "step": integer(1, PLAN_LENGTH),
+                                    "squares": array(integer(1, 9), 2),
+                                    "results": array({"enum": [PLACED, INVALID, BOUNCED]}, 2),
+                                },
+                                "required": ["step", "squares", "results"],
+                                "additionalProperties": False,
+                            },
+                            PLAN_LENGTH,
+                        ),
+                    },
+                    "required": ["round", "plans", "pairs"],
+                    "additionalProperties": False,
+                },
+                most=ROUNDS,
+            ),
+            "to_move": TO_MOVE_SCHEMA,
+            "outcome": OUTCOME_SCHEMA,
+        },
+        "required": ["seed", "round", "board", "pending", "rounds", "to_move", "outcome"],
         "additionalProperties": False,
     }
 
@@ -211,7 +182,7 @@ class TacticToe(Variant):
         plans = legal_plans(state.round, self.own_round1_plan(state, seat))
         return [{"plan": list(plan)} for plan in plans]
 
-    def random_move(self, state: State, seat: Seat, rng: Any) -> Move:
+    def random_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
         assert isinstance(state, TacticToeState)
         if seat not in state.to_move:
             raise RuleError("not-your-turn", "You have no move to make now.")
@@ -220,7 +191,6 @@ class TacticToe(Variant):
 
     def apply(self, state: State, seat: Seat, move: Any) -> TacticToeState:
         assert isinstance(state, TacticToeState)
-        seat = require_seat(seat)
         if state.result is not None:
             raise RuleError("game-over", "The game is over.")
         if state.pending[seat] is not None:
@@ -314,11 +284,27 @@ class TacticToe(Variant):
                 if data["pending"][seat] is not None:
                     state = self.apply(state, seat, {"plan": data["pending"][seat]})
             stored = json.loads(json.dumps(data))
-        except (KeyError, IndexError, TypeError, ValueError, RuleError) as exc:
+        except (TypeError, ValueError, RuleError) as exc:
             raise RuleError("bad-state", f"This is not a saved Tactic-Toe game ({exc}).") from exc
         if self.dump(state) != stored:
             raise RuleError("bad-state", "This saved Tactic-Toe game is inconsistent.")
         return state
+
+    # -- the other parts of the package --------------------------------------------
+
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.strong_move(self, state, seat, rng)
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.casual_move(self, state, seat, rng)
+
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        return describe.describe_rules(options)
+
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        return board.build_board(view, legal, seat, my_turn)
 
 
 def _round_dict(record: RoundRecord) -> dict[str, Any]:

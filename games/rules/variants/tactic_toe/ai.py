@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Move, Seat, State, Variant
-from ..variants.tactic_toe import LINES, PLAN_LENGTH, legal_plans
+from ...base import Move, Seat, State, Variant
+from .plans import LINES, PLAN_LENGTH, legal_plans
 
 BIT = [0] + [1 << (sq - 1) for sq in range(1, 10)]
 LINE_MASKS = tuple(BIT[a] | BIT[b] | BIT[c] for a, b, c in LINES)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from ..base import Move, Seat, State, Variant
-from ..variants.classic import FREE_CELLS, FULL, HAS_LINE
+from ...base import Move, Seat, State, Variant
+from .grid import FREE_CELLS, FULL, HAS_LINE
 
 #: How often the casual player sees its own winning move / the opponent's threat.
 CASUAL_TAKES_WIN = 0.9

@@ -20,27 +20,13 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping, require_seat
-from ..chance import normalise_seed
-from ..errors import RuleError
+from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
+from ...chance import normalise_seed
+from ...errors import RuleError
+from . import ai, board, describe
+from .grid import CELLS, FREE_CELLS, FULL, HAS_LINE, LINE_MASKS, LINES
 
 LETTERS = ("X", "O")
-CELLS = range(1, 10)
-#: Three in a row, as 1-based squares: rows ("across"), columns ("down"), diagonals.
-LINES: tuple[tuple[int, int, int], ...] = (
-    (1, 2, 3), (4, 5, 6), (7, 8, 9),
-    (1, 4, 7), (2, 5, 8), (3, 6, 9),
-    (1, 5, 9), (3, 5, 7),
-)  # fmt: skip
-LINE_MASKS: tuple[int, ...] = tuple(sum(1 << (c - 1) for c in line) for line in LINES)
-FULL = (1 << 9) - 1
-#: HAS_LINE[mask] is True when the squares in ``mask`` hold three in a row (512 entries).
-HAS_LINE: tuple[bool, ...] = tuple(any(mask & line == line for line in LINE_MASKS) for mask in range(512))
-#: FREE_CELLS[occupied mask]: the unoccupied squares, in order.
-FREE_CELLS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c in CELLS if not occupied >> (c - 1) & 1) for occupied in range(512)
-)
-
 WIN_BY = (
     Outcome(result="win", winner=0, reason="Player One has three in a row."),
     Outcome(result="win", winner=1, reason="Player Two has three in a row."),
@@ -93,6 +79,10 @@ class Classic(Variant):
     slug = "classic"
     _setups: ClassVar[dict[str, tuple[tuple[str, str], Seat]]] = {}
     name = "Tic Tac Toe"
+    display_name = "Classic Tic Tac Toe"
+    summary = "The 3x3 game: place X and O in turn; three in a row wins."
+    board_template = "games/boards/classic.html"
+    presets = describe.PRESETS
     options_schema = {
         "type": "object",
         "properties": {
@@ -116,6 +106,26 @@ class Classic(Variant):
                 "default": "X",
             },
         },
+        "additionalProperties": False,
+    }
+
+    state_schema = {
+        "type": "object",
+        "properties": {
+            "board": {"type": "array", "items": {"enum": [None, *LETTERS]}, "minItems": 9, "maxItems": 9},
+            "symbols": {
+                "type": "array",
+                "items": {"enum": list(LETTERS)},
+                "minItems": 2,
+                "maxItems": 2,
+                "uniqueItems": True,
+            },
+            "first": {"enum": list(LETTERS)},
+            "seed": {"type": "string"},
+            "last_cell": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1, "maximum": 9}]},
+        },
+        # last_cell came later: games stored before it load without one.
+        "required": ["board", "symbols", "first", "seed"],
         "additionalProperties": False,
     }
 
@@ -187,8 +197,7 @@ class Classic(Variant):
         marks0, marks1, to_move, outcome, first, symbols, seed, _ = state
         if outcome is not None:
             raise RuleError("game-over", "The game is over; no more moves can be made.")
-        if seat not in to_move or type(seat) is bool:  # True == 1, but it is no seat
-            require_seat(seat)
+        if seat not in to_move:  # the base class has checked that seat is 0 or 1
             raise RuleError("not-your-turn", "It is not your turn: players take turns, it's not a race.")
         bit = 1 << (cell - 1)
         if (marks0 | marks1) & bit:
@@ -258,18 +267,11 @@ class Classic(Variant):
         }
 
     def load(self, data: Mapping[str, Any]) -> ClassicState:
-        try:
-            symbols = (str(data["symbols"][0]), str(data["symbols"][1]))
-            first = symbols.index(data["first"])
-            board = list(data["board"])
-            seed = str(data["seed"])
-            last_cell = int(data.get("last_cell") or 0)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise RuleError("bad-state", "This is not a stored Tic Tac Toe game.") from exc
-        if len(board) != 9 or set(symbols) != set(LETTERS) or any(e not in (None, *LETTERS) for e in board):
-            raise RuleError("bad-state", "This is not a stored Tic Tac Toe game.")
+        symbols = (data["symbols"][0], data["symbols"][1])
+        first = symbols.index(data["first"])
+        last_cell = data.get("last_cell") or 0
         marks = [0, 0]
-        for index, entry in enumerate(board):
+        for index, entry in enumerate(data["board"]):
             if entry is not None:
                 marks[symbols.index(entry)] |= 1 << index
         marks0, marks1 = marks
@@ -277,17 +279,42 @@ class Classic(Variant):
         count_first, count_second = bin(marks[first]).count("1"), bin(marks[1 - first]).count("1")
         if count_first - count_second not in (0, 1):
             raise RuleError("bad-state", "The marks on this board cannot come from alternating turns.")
+        if last_cell and not (marks0 | marks1) >> (last_cell - 1) & 1:
+            raise RuleError("bad-state", f"The last square marked, {last_cell}, is empty on this board.")
         mover = first if count_first == count_second else 1 - first
         outcome: Outcome | None = None
+        if HAS_LINE[marks0] and HAS_LINE[marks1]:
+            raise RuleError("bad-state", "Both players cannot have three in a row: the game ends at the first.")
         if HAS_LINE[marks0] or HAS_LINE[marks1]:
-            outcome = WIN_BY[0] if HAS_LINE[marks0] else WIN_BY[1]
+            winner = 0 if HAS_LINE[marks0] else 1
+            if mover == winner:  # the three in a row ended the game on its maker's move
+                raise RuleError("bad-state", "A move was made after the game was won.")
+            outcome = WIN_BY[winner]
         elif marks0 | marks1 == FULL:
             outcome = DRAW
         to_move = NOBODY if outcome is not None else ONLY[mover]
-        return _new_state(ClassicState, (marks0, marks1, to_move, outcome, first, symbols, seed, last_cell))
+        return _new_state(
+            ClassicState, (marks0, marks1, to_move, outcome, first, symbols, data["seed"], last_cell)
+        )
 
     def describe_move(self, move: Move) -> str:
         return f"square {move.get('cell')}"
+
+    # -- the other parts of the package ----------------------------------------------------
+
+    def strong_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.strong_move(self, state, seat, rng)
+
+    def casual_move(self, state: State, seat: Seat, rng: random.Random) -> Move:
+        return ai.casual_move(self, state, seat, rng)
+
+    def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
+        return describe.describe_rules(options)
+
+    def build_board(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
+    ) -> dict[str, Any]:
+        return board.build_board(view, legal, seat, my_turn)
 
 
 def _parse_cell(move: Any) -> int:

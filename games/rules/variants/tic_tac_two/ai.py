@@ -11,7 +11,7 @@ opponent's replies, how many special actions are tried), so tests can run it che
 ``casual_move`` plays like a person: it takes a win it sees, blocks an obvious four,
 and otherwise plays a light version of the strong plan or a random letter.
 
-The AI reads the rules through ``tic_tac_two_parts.engine`` (the same functions the
+The AI reads the rules through this package's ``engine`` (the same functions the
 variant uses) rather than through JSON moves: the search needs the speed.
 """
 
@@ -22,12 +22,12 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..base import Move, Seat, Variant
-from ..variants.tic_tac_two_parts import engine
-from ..variants.tic_tac_two_parts.engine import LETTERS, Step
-from ..variants.tic_tac_two_parts.geometry import LINES, Border
-from ..variants.tic_tac_two_parts.notation import to_move_dict
-from ..variants.tic_tac_two_parts.state import EMPTY, INTERSECT, TicTacTwoState
+from ...base import Move, Seat, Variant
+from . import engine
+from .engine import LETTERS, Step
+from .geometry import LINES, Border
+from .notation import to_move_dict
+from .state import EMPTY, INTERSECT, TicTacTwoState
 
 
 @dataclass(frozen=True)

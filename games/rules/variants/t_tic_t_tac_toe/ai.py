@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
 
-from ..base import Move, Seat
-from ..errors import RuleError
-from ..variants.t_tic_t_tac_toe import Action, TTicTTacToe, TTTState, move_of
-from ..variants.ttt5 import geometry as geo
+from ...base import Move, Seat, State, Variant
+from ...errors import RuleError
+from . import geometry as geo
+from .engine import apply_action, candidate_actions, legal_actions
+from .notation import move_of
+from .state import Action, TTTState
 
 WIN = 100_000
 #: Value of an open line holding 1 or 2 of a player's symbols and none of the other's.
@@ -34,10 +35,10 @@ DEFAULT_WIDTH = 8
 TIME_LIMIT = 0.8
 
 
-def _sane_actions(variant: TTicTTacToe, state: TTTState, seat: Seat) -> list[Action]:
+def _sane_actions(state: TTTState, seat: Seat) -> list[Action]:
     """Legal actions without bwahs (placing the opponent's letter is only ever a mistake)."""
     theirs = state.symbols[1 - seat]
-    return [a for a in variant.legal_actions(state, seat) if not (a[0] == "place" and a[2] == theirs)]
+    return [a for a in legal_actions(state, seat) if not (a[0] == "place" and a[2] == theirs)]
 
 
 def evaluate(state: TTTState, seat: Seat) -> int:
@@ -86,7 +87,7 @@ def evaluate(state: TTTState, seat: Seat) -> int:
     return score
 
 
-def _opponent_can_win(variant: TTicTTacToe, state: TTTState, opponent: Seat) -> bool:
+def _opponent_can_win(state: TTTState, opponent: Seat) -> bool:
     """True when ``opponent`` (to move in ``state``) has a move that wins at once."""
     if state.outcome is not None or opponent not in state.to_move:
         return False
@@ -95,7 +96,7 @@ def _opponent_can_win(variant: TTicTTacToe, state: TTTState, opponent: Seat) -> 
     if geo.threats(state.cells, blocked, letter):
         return True
     completing: set[int] | None = None
-    for action in variant.candidate_actions(state, opponent):
+    for action in candidate_actions(state, opponent):
         kind = action[0]
         if kind == "super":
             if state.version == "1.0":
@@ -107,26 +108,26 @@ def _opponent_can_win(variant: TTicTTacToe, state: TTTState, opponent: Seat) -> 
         elif kind not in ("snip", "tear-down"):
             continue
         try:
-            after = variant.apply_action(state, opponent, action)
+            after = apply_action(state, opponent, action)
         except RuleError:
             continue
         if after.pending is not None:
-            after = variant.apply_action(after, opponent, ("confirm",))
+            after = apply_action(after, opponent, ("confirm",))
         if after.outcome is not None and after.outcome.winner == opponent:
             return True
     return False
 
 
-def _reply_value(variant: TTicTTacToe, state: TTTState, seat: Seat, deadline: float) -> int | None:
+def _reply_value(state: TTTState, seat: Seat, deadline: float) -> int | None:
     """The value for ``seat`` of ``state`` after the opponent's best reply (None: out of time)."""
     opponent = 1 - seat
     if state.outcome is not None or opponent not in state.to_move:
         return evaluate(state, seat)
     worst = WIN
-    for reply in _sane_actions(variant, state, opponent):
+    for reply in _sane_actions(state, opponent):
         if time.perf_counter() > deadline:
             return None  # a half-searched move is not comparable with the others
-        after = variant.apply_action(state, opponent, reply)
+        after = apply_action(state, opponent, reply)
         value = evaluate(after, seat)
         if value < worst:
             worst = value
@@ -136,8 +137,8 @@ def _reply_value(variant: TTicTTacToe, state: TTTState, seat: Seat, deadline: fl
 
 
 def strong_move(
-    variant: Any,
-    state: Any,
+    variant: Variant,
+    state: State,
     seat: Seat,
     rng: random.Random,
     budget: float = DEFAULT_BUDGET,
@@ -146,12 +147,12 @@ def strong_move(
 ) -> Move:
     """The strong player's move. ``budget``: seconds for the two-ply search (0: one ply
     only); ``time_limit``: a hard stop for the whole move, so it answers within a second."""
-    assert isinstance(variant, TTicTTacToe) and isinstance(state, TTTState)
+    assert isinstance(state, TTTState)
     start = time.perf_counter()
     hard_stop = start + time_limit
     if state.pending is not None:
         return {"action": "confirm"}
-    actions = _sane_actions(variant, state, seat)
+    actions = _sane_actions(state, seat)
     if not actions:  # only bwahs are left
         return variant.random_move(state, seat, rng)
     rng.shuffle(actions)  # equal moves are chosen at random
@@ -160,14 +161,14 @@ def strong_move(
     for square, _ in geo.threats(state.cells, state.blocked, state.symbols[seat]):
         return {"action": "place", "square": square}  # a win in one placement
     for action in actions:
-        after = variant.apply_action(state, seat, action)
+        after = apply_action(state, seat, action)
         if after.pending is not None:
-            after = variant.apply_action(after, seat, ("confirm",))
+            after = apply_action(after, seat, ("confirm",))
         if after.outcome is not None and after.outcome.winner == seat:
             return move_of(action)
         if scored and time.perf_counter() > hard_stop:
             break  # out of time: choose among the moves judged so far
-        if after.outcome is not None or not _opponent_can_win(variant, after, 1 - seat):
+        if after.outcome is not None or not _opponent_can_win(after, 1 - seat):
             scored.append((evaluate(after, seat), action, after))
         else:
             fallback.append((evaluate(after, seat), action))
@@ -182,26 +183,26 @@ def strong_move(
         for _, action, after in scored[:width]:
             if time.perf_counter() > deadline:
                 break
-            value = _reply_value(variant, after, seat, deadline)
+            value = _reply_value(after, seat, deadline)
             if value is not None and value > best_value:
                 best_value, best_action = value, action
     return move_of(best_action)
 
 
-def casual_move(variant: Any, state: Any, seat: Seat, rng: random.Random) -> Move:
+def casual_move(variant: Variant, state: State, seat: Seat, rng: random.Random) -> Move:
     """Plays like a person: takes a win it sees, blocks sometimes, otherwise plays loosely."""
-    assert isinstance(variant, TTicTTacToe) and isinstance(state, TTTState)
+    assert isinstance(state, TTTState)
     if state.pending is not None:
         return {"action": "confirm"}
     if rng.random() < 0.6:
         return strong_move(variant, state, seat, rng, budget=0.0, width=0)
-    actions = _sane_actions(variant, state, seat)
+    actions = _sane_actions(state, seat)
     if not actions:
         return variant.random_move(state, seat, rng)
     for action in actions:  # a win in one is never missed
-        after = variant.apply_action(state, seat, action)
+        after = apply_action(state, seat, action)
         if after.pending is not None:
-            after = variant.apply_action(after, seat, ("confirm",))
+            after = apply_action(after, seat, ("confirm",))
         if after.outcome is not None and after.outcome.winner == seat:
             return move_of(action)
     return move_of(rng.choice(actions))

@@ -1,0 +1,40 @@
+"""Classic Tic Tac Toe's house rules in words, and its presets (the FAQ's house rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...base import SEAT_NAMES, Preset
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("classic-standard", "classic", "Classic: standard rules", "Tic Tac Toe rules (X goes first)"),
+    Preset("classic-player-two-x", "classic", "Classic: Player Two uses X", "FAQ v1.03 house rule",
+           {"symbols": ["O", "X"]}),
+    Preset("classic-o-first", "classic", "Classic: O goes first", "FAQ v1.03 house rule", {"first": "O"}),
+)  # fmt: skip
+
+
+def letters_and_first(options: Mapping[str, Any], board: str) -> list[str]:
+    """``board``, then who places which letter and who moves first (T-Tic-T-Tac-Toe keeps
+    the classic game's letters, so it says this alike)."""
+    one, two = options["symbols"]
+    first = options["first"]
+    first_seat = SEAT_NAMES[[one, two].index(first)]
+    lines = [board]
+    if [one, two] == ["X", "O"]:
+        lines.append("Player One places X and Player Two places O.")
+    else:
+        lines.append(f"House rule: Player One places {one} and Player Two places {two}.")
+    if first == "X":
+        lines.append(f"X goes first, so {first_seat} moves first.")
+    else:
+        lines.append(f"House rule: O goes first, so {first_seat} moves first.")
+    return lines
+
+
+def describe_rules(options: Mapping[str, Any]) -> list[str]:
+    return [
+        *letters_and_first(options, "Classic Tic Tac Toe on a 3x3 grid."),
+        "Three in a row across, down or diagonally wins; a full grid without one is a draw.",
+    ]

@@ -1,0 +1,36 @@
+"""Tactic-Toe's template context: the grid to plan on, and the round's limits in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...boards import ListedMove, square_label
+
+ROUND_RULES = {
+    1: "Round 1: three different squares, not the centre (5), and not three in a row.",
+    2: "Round 2: the centre is allowed now, but none of the squares you chose in round 1, and no square twice.",
+    3: "Round 3: anything goes: any squares, repeats allowed (5, 5, 5 takes an empty centre unless both write it).",
+}
+
+
+def build_board(
+    view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
+) -> dict[str, Any]:
+    forbidden = set(view.get("forbidden") or [])
+    round_no = view.get("round") or 0
+    planning = my_turn and view.get("your_plan") is None
+    return {
+        "cells": [
+            {
+                "n": n,
+                "mark": mark,
+                "label": square_label(n, mark) + (", not allowed this round" if n in forbidden else ""),
+                "legal": planning and n not in forbidden,
+            }
+            for n, mark in enumerate(view["board"], start=1)
+        ],
+        "planning": planning,
+        "repeats": round_no >= 3,
+        "round_rules": ROUND_RULES.get(round_no, ""),
+        "rounds": view.get("rounds") or [],
+    }
