@@ -7,7 +7,7 @@ import random
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from league.formats import swiss
@@ -54,6 +54,7 @@ def test_recommended_rounds():
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=2, max_value=48), st.integers(min_value=0, max_value=10**6))
+@example(8, 262143)  # no pairing keeps the colour rules in round 5
 def test_event_rules_hold_every_round(n, seed):
     rnd = random.Random(seed)
     t = SwissTournament([f"p{i}" for i in range(n)])
@@ -68,9 +69,29 @@ def test_event_rules_hold_every_round(n, seed):
                 byes[p.first] = byes.get(p.first, 0) + 1
         q = round_quality(before, pairings)
         assert q["rematches"] == 0
-        assert q["three_in_a_row"] == 0
-        assert q["max_imbalance"] <= 2
+        if _colour_rules_can_hold(before, pairings):
+            assert q["three_in_a_row"] == 0
+            assert q["max_imbalance"] <= 2
     assert all(v == 1 for v in byes.values())  # at most one bye each
+
+
+def _colour_rules_can_hold(players, pairings) -> bool:
+    """Whether some pairing of this round's players (the bye as given) has no rematch, no
+    side three times running and no imbalance over 2. Not always: 8 players, seed 262143
+    (found by this test) leave none in round 5, and the engine relaxes the colour rule."""
+    paired = [p.first for p in pairings if not p.is_bye] + [p.second for p in pairings if p.second is not None]
+
+    def keeps(player, side: str) -> bool:
+        seq = [*player.colours, side]
+        return not (len(seq) >= 3 and len(set(seq[-3:])) == 1) and abs(seq.count("X") - seq.count("O")) <= 2
+
+    g = nx.Graph()
+    for i, a in enumerate(paired):
+        for b in paired[i + 1 :]:
+            pa, pb = players[a], players[b]
+            if b not in pa.opponents and any(keeps(pa, s) and keeps(pb, t) for s, t in (("X", "O"), ("O", "X"))):
+                g.add_edge(a, b)
+    return 2 * len(nx.max_weight_matching(g, maxcardinality=True)) == len(paired)
 
 
 def _exact_score_spread(players) -> tuple[int, int]:
