@@ -57,7 +57,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,10 +160,10 @@ def _db_resign_active() -> int:
 
     count = 0
     for game in Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats__user"):
-        seat = next((s for s in game.seats.all() if s.user_id), None)
-        if seat is not None:
+        user = next((s.user for s in game.seats.all() if s.user is not None), None)
+        if user is not None:
             with contextlib.suppress(ServiceError):  # it may have ended meanwhile
-                services.resign(game_id=game.pk, user=seat.user)
+                services.resign(game_id=game.pk, user=user)
                 count += 1
     return count
 
@@ -347,6 +347,8 @@ class Stats:
     games_finished: int = 0
     connect_times: list[float] = field(default_factory=list)
     sent_keys: list[tuple[int, int]] = field(default_factory=list)
+    wall: float = 0.0  # the point's seconds and its CPU seconds by side: set by run_point
+    cpu: dict[str, float] = field(default_factory=dict)
 
 
 class Target:
@@ -504,6 +506,7 @@ class Bench:
 
     async def play(self, slot: int, game: GameRun) -> None:
         from websockets.asyncio.client import connect
+        from websockets.typing import Origin
 
         loop = asyncio.get_running_loop()
         async with contextlib.AsyncExitStack() as stack:
@@ -516,7 +519,7 @@ class Bench:
                 ws = await stack.enter_async_context(
                     connect(
                         f"ws://127.0.0.1:{port}/ws/games/{game.game_id}/",
-                        origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+                        origin=Origin(f"http://127.0.0.1:{port}"),
                         additional_headers=self.target.headers(slot, number) if number < 2 else None,
                         compression=None if self.args.no_deflate else "deflate",
                         open_timeout=CLIENT_TIMEOUT,
@@ -667,8 +670,8 @@ async def run_point(
         "celery": cpu_seconds(celery_pids) - cpu0[1],
         "client": client_cpu_seconds() - cpu0[2],
     }
-    stats.wall = time.monotonic() - cpu0[3]  # type: ignore[attr-defined]
-    stats.cpu = cpu  # type: ignore[attr-defined]
+    stats.wall = time.monotonic() - cpu0[3]
+    stats.cpu = cpu
     return stats
 
 
@@ -727,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import uvloop
 
-        runner = uvloop.run
+        runner: Callable[[Coroutine[Any, Any, Stats]], Stats] = uvloop.run
     except ImportError:  # pragma: no cover
         runner = asyncio.run
     failures = 0
@@ -810,8 +813,8 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     dead = [p.args for p in control + platform + celery if p.poll() is not None]
                     if dead:
-                        stats.errors[f"process exited: {dead[0]}"] += 1
-                    holds = report(name, games, args, stats, stats.wall, stats.cpu)  # type: ignore[attr-defined]
+                        stats.errors[f"process exited: {dead[0]!r}"] += 1  # the command list: repr is str
+                    holds = report(name, games, args, stats, stats.wall, stats.cpu)
                     if name == "platform":
                         pool.submit(_db_resign_active).result()
                     if not holds:

@@ -67,7 +67,8 @@ def eligibility_refusal(*, section: Section, user: User, rating: float | None) -
     has_age_rule = any(v is not None for v in (section.age_under, section.age_over, section.min_age,
                                                section.max_age))
     if has_age_rule:
-        born = user.profile.date_of_birth  # play_eligibility made sure there is one
+        born = user.profile.date_of_birth
+        assert born is not None  # play_eligibility made sure there is one
         refusal = age.age_group_refusal(
             born,
             season_year=age_group_year(section) if (section.age_under or section.age_over) else None,
@@ -117,6 +118,7 @@ def round_results(section: Section, *, up_to: int | None = None) -> dict[int, li
     for user_id, opponent_id, points, played, number in rows.values_list(
         "user_id", "opponent_id", "points", "played", "round__number"
     ):
+        assert points is not None  # the filter: points__isnull=False
         by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, played and opponent_id is not None)
     entrants = set(section.entries.exclude(status=Entry.Status.WITHDRAWN, seed__isnull=True)
                    .values_list("user_id", flat=True))
@@ -132,7 +134,8 @@ def round_results(section: Section, *, up_to: int | None = None) -> dict[int, li
 
 def seeded_users(section: Section) -> dict[int, int]:
     """seed number -> user id, for everyone seeded at the start."""
-    return dict(section.entries.filter(seed__isnull=False).values_list("seed", "user_id"))
+    seeded = section.entries.filter(seed__isnull=False).values_list("seed", "user_id")
+    return {seed: user_id for seed, user_id in seeded if seed is not None}  # all, by the filter
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,7 @@ def crosstable(section: Section) -> dict[int, dict[int, list[float]]]:
         PairingPlayer.objects.filter(round__section=section, opponent__isnull=False, points__isnull=False)
         .order_by("round__number").values_list("user_id", "opponent_id", "points")
     ):
+        assert points is not None  # the filter: points__isnull=False
         table[user_id][opponent_id].append(points)
     return {user: dict(row) for user, row in table.items()}
 

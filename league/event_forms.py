@@ -6,7 +6,7 @@ format settings' labels, choices and defaults are their declarations'
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -58,7 +58,8 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = Season.objects.filter(league__club=club).select_related("league")
+        season = cast(forms.ModelChoiceField, self.fields["season"])  # the field declared above (a copy)
+        season.queryset = Season.objects.filter(league__club=club).select_related("league")
 
 
 def _minutes(value: int | None) -> timedelta | None:
@@ -125,7 +126,8 @@ class SectionForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["variant"].choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
+        variant = cast(forms.ChoiceField, self.fields["variant"])  # the field declared above (a copy)
+        variant.choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as league.competitions.create_section's keyword arguments."""

@@ -121,7 +121,8 @@ def entry_state(*, section: Section, user: User | Any, now: datetime | None = No
         # Windows, capacity and late entry are the register service's to judge: the
         # button is offered and its refusal shown in words.
         state.can_register = not state.refusal
-    if entered and entry.status == Entry.Status.REGISTERED and section.check_in_opens_at is not None:
+    if entry is not None and entered and entry.status == Entry.Status.REGISTERED \
+            and section.check_in_opens_at is not None:
         closes = section.check_in_closes_at or section.starts_at
         state.can_check_in = section.status == Section.Status.REGISTRATION and section.check_in_opens_at <= now < closes
     return state
@@ -153,7 +154,7 @@ def people(section: Section) -> dict[int, Person]:
         return cached
     rows = section.entries.select_related("user__profile")
     found = {e.user_id: Person(e.user_id, e.user.username, e.user.name, e.seed) for e in rows}
-    section._event_people = found  # type: ignore[attr-defined]
+    section._event_people = found  # type: ignore[attr-defined]  # a cache on this instance, not a field
     return found
 
 
@@ -237,7 +238,7 @@ def bracket(section: Section) -> list[BracketColumn]:
     pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False)}
     slots = core.bracket_view(section, played)
     double = fmt.has_losers_bracket
-    last = defaultdict(int)
+    last: defaultdict[str, int] = defaultdict(int)
     for slot in slots:
         last[slot.bracket] = max(last[slot.bracket], slot.round)
     columns: dict[tuple[str, int], BracketColumn] = {}
@@ -308,6 +309,7 @@ def crosstable(section: Section) -> list[CrosstableRow]:
         PairingPlayer.objects.filter(round__section=section, points__isnull=False)
         .order_by("round__number").values_list("user_id", "opponent_id", "points", "played")
     ):
+        assert points is not None  # the filter: points__isnull=False
         totals[user_id] += points
         if opponent_id is not None:
             scored[user_id][opponent_id].append(_cell(points, played))
@@ -424,20 +426,25 @@ class BoardView:
 
 def _result_words(pairing: Pairing, first: Person | None, second: Person | None) -> str:
     R = Pairing.Result
-    name = {R.FIRST_WON: first, R.FIRST_FORFEIT_WIN: first, R.SECOND_WON: second, R.SECOND_FORFEIT_WIN: second}
+    name: dict[str, Person | None] = {
+        R.FIRST_WON: first, R.FIRST_FORFEIT_WIN: first, R.SECOND_WON: second, R.SECOND_FORFEIT_WIN: second,
+    }
+    winner = name.get(pairing.result)
     if pairing.result in (R.FIRST_WON, R.SECOND_WON):
-        return f"{name[pairing.result].name if name[pairing.result] else '?'} won"
+        return f"{winner.name if winner else '?'} won"
     if pairing.result in (R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN):
-        return f"{name[pairing.result].name if name[pairing.result] else '?'} won by forfeit"
-    return {R.DRAW: "draw", R.BYE: "bye", R.DOUBLE_FORFEIT: "both forfeited"}.get(pairing.result, "")
+        return f"{winner.name if winner else '?'} won by forfeit"
+    words: dict[str, str] = {R.DRAW: "draw", R.BYE: "bye", R.DOUBLE_FORFEIT: "both forfeited"}
+    return words.get(pairing.result, "")
 
 
-def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int]]:
+def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int | None]]:
     """user id -> clock left as m:ss, with the running clock counted down to now."""
     if game is None:
         return {}, set()
     moving = set(game.to_move or []) if game.status == Game.Status.ACTIVE else set()
-    out, movers = {}, set()
+    out: dict[int, str] = {}
+    movers: set[int | None] = set()
     for seat in game.seats.all():
         ms = seat.clock_ms
         if seat.number in moving:
@@ -457,7 +464,8 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
              .prefetch_related("seats")}
     views = []
     for pairing in pairings:
-        game = games.get(game_ids[pairing.pk]) if game_ids[pairing.pk] else None
+        game_id = game_ids[pairing.pk]
+        game = games.get(game_id) if game_id else None
         in_play = pairing.status == Pairing.Status.IN_PLAY
         clocks, movers = _clocks(game, now) if in_play else ({}, set())
         first, second = people_by_id.get(pairing.first_id), people_by_id.get(pairing.second_id or -1)
@@ -468,7 +476,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
         to_move = ", ".join(p.username for p in shown if p and p.user_id in movers)
         views.append(BoardView(
             pairing, pairing.board, first, second, _result_words(pairing, first, second), in_play,
-            game_ids[pairing.pk], shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move,
+            game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move,
         ))
     return views
 
@@ -531,7 +539,7 @@ def player_rounds(user: User) -> list[PlayerRound]:
     out = []
     for round_ in rows:
         side = paired.get(round_.pk)
-        opponent = "" if side is None else "bye" if side.opponent_id is None else side.opponent.username
+        opponent = "" if side is None else "bye" if side.opponent is None else side.opponent.username
         out.append(PlayerRound(round_, round_.section, side.pairing.board if side else None, opponent))
     return out
 

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from accounts.api import ErrorSerializer  # the platform's one error shape
 from accounts.errors import ServiceError
+from accounts.http import PlayerAPIRequest, signed_in_user
 from games.models import RuleSet
 from league import competition_selectors, event_selectors, event_services, exports
 from league import competitions as competition_services
@@ -71,8 +72,9 @@ class SectionBriefSerializer(serializers.ModelSerializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    season = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True, help_text="null: no season.")
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    season: serializers.PrimaryKeyRelatedField[Season] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="null: no season.")
     sections = serializers.SerializerMethodField()
 
     class Meta:
@@ -96,8 +98,8 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class SectionSerializer(serializers.ModelSerializer):
-    tournament = serializers.PrimaryKeyRelatedField(read_only=True)
-    rule_set = serializers.PrimaryKeyRelatedField(read_only=True)
+    tournament: serializers.PrimaryKeyRelatedField[Tournament] = serializers.PrimaryKeyRelatedField(read_only=True)
+    rule_set: serializers.PrimaryKeyRelatedField[RuleSet] = serializers.PrimaryKeyRelatedField(read_only=True)
     tiebreaks = serializers.SerializerMethodField(help_text="In the organiser's order (or the format's default).")
     entries = serializers.SerializerMethodField()
     status = serializers.CharField(read_only=True, help_text=SECTION_STATUS_HELP)
@@ -261,10 +263,10 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request: Request, *args, **kwargs) -> Response:
         incoming = TournamentCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        tournament = event_services.create_tournament(by=request.user, **incoming.validated_data)
+        tournament = event_services.create_tournament(by=signed_in_user(request), **incoming.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    def _act(self, service, request: Request) -> Response:
+    def _act(self, service, request: PlayerAPIRequest) -> Response:
         tournament = self.get_object()
         service(by=request.user, tournament=tournament)
         tournament.refresh_from_db()
@@ -272,18 +274,18 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], url_path="open-registration")
-    def open_registration(self, request: Request, pk=None) -> Response:
+    def open_registration(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Publish a draft and open every unstarted section's registration until round 1."""
         return self._act(event_services.open_registration, request)
 
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], url_path="close-registration")
-    def close_registration(self, request: Request, pk=None) -> Response:
+    def close_registration(self, request: PlayerAPIRequest, pk=None) -> Response:
         return self._act(event_services.close_registration, request)
 
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"])
-    def start(self, request: Request, pk=None) -> Response:
+    def start(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Start every section still open for registration now: round 1 is paired."""
         return self._act(event_services.start_tournament, request)
 
@@ -309,7 +311,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request: Request, *args, **kwargs) -> Response:
         incoming = SectionCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        section = event_services.create_section(by=request.user, **incoming.validated_data)
+        section = event_services.create_section(by=signed_in_user(request), **incoming.validated_data)
         return Response(SectionSerializer(section).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["get"], responses={200: EntrySerializer(many=True)})
@@ -321,19 +323,19 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         included, come back as 400 with the reason in words)."""
         section = self.get_object()
         if request.method == "POST":
-            entry = competition_services.register(section=section, user=request.user)
+            entry = competition_services.register(section=section, user=signed_in_user(request))
             return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
         return Response(EntrySerializer(event_selectors.entries(section), many=True).data)
 
     @extend_schema(request=None, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
-    def check_in(self, request: Request, pk=None) -> Response:
+    def check_in(self, request: PlayerAPIRequest, pk=None) -> Response:
         entry = competition_services.check_in(section=self.get_object(), user=request.user)
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def withdraw(self, request: Request, pk=None) -> Response:
+    def withdraw(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Withdraw the signed-in player; optional ``reason``. Mid-event the game in play
         is lost by forfeit."""
         body = WithdrawSerializer(data=request.data)
@@ -344,7 +346,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def start(self, request: Request, pk=None) -> Response:
+    def start(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Organisers: start this section now (round 1, or the arena)."""
         section = self.get_object()
         event_services.start_section(by=request.user, section=section)
@@ -404,7 +406,7 @@ class PlayerRoundsView(APIView):
         responses={200: PlayerRoundSerializer(many=True), (200, "text/calendar"): OpenApiTypes.STR,
                    401: SERVICE_REFUSAL, 403: SERVICE_REFUSAL},
     )
-    def get(self, request: Request, username: str, format=None) -> Response:
+    def get(self, request: PlayerAPIRequest, username: str, format=None) -> Response:
         if username != request.user.username:
             raise exceptions.PermissionDenied("You can see only your own rounds.", code="not-your-rounds")
         person = request.user

@@ -33,7 +33,7 @@ def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> 
     messages = []
     for pairing in pairings:
         game_id = pairing.game_id or (pairing.match.games.order_by("number_in_match").values_list(
-            "pk", flat=True).last() if pairing.match_id else None)
+            "pk", flat=True).last() if pairing.match is not None else None)
         for user_id, opponent_id in ((pairing.first_id, pairing.second_id), (pairing.second_id, pairing.first_id)):
             if user_id is None:
                 continue

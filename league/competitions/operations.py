@@ -3,6 +3,7 @@ adjudicate a pairing, correct a result, pause and resume a section, pair a round
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -18,7 +19,7 @@ from league.ratings import services as rating_services
 
 from .formats import format_of
 from .notices import broadcast_section
-from .pairings import score, stop_games
+from .pairings import games_of, score, stop_games
 from .results import after_result, update_standings
 from .rounds import pair_and_play
 from .scheduling import queue_arena_pairing, send_task
@@ -69,6 +70,7 @@ def forfeit_pairing(*, pairing_id: int, loser: str, reason: str = "", now: datet
     now = now or timezone.now()
     pairing, section = _open_pairing(pairing_id)
     forfeiting = pairing.second if loser == "second" else pairing.first
+    assert forfeiting is not None  # _open_pairing refuses a bye: two players
     stop_games(pairing, forfeiting, rated=False,
                 reason=f"{forfeiting.username} lost by forfeit" + (f": {reason}" if reason else "."))
     result, first_points, second_points = FORFEITS[loser]
@@ -87,12 +89,13 @@ def adjudicate_pairing(*, pairing_id: int, result: str, reason: str = "", now: d
         raise ServiceError("bad-result", 'An adjudicated result is "1-0", "0-1" or "draw".')
     now = now or timezone.now()
     pairing, section = _open_pairing(pairing_id)
-    games = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
+    games = games_of(pairing)
     in_play = [g for g in games if g.status == Game.Status.ACTIVE]
     if result == "draw" and in_play:
         raise ServiceError("game-in-play", "A game still in play can be adjudicated a win, not a draw.")
     if in_play:
         loser = pairing.second if result == "1-0" else pairing.first
+        assert loser is not None  # _open_pairing refuses a bye: two players
         stop_games(pairing, loser, rated=None,
                     reason=f"Adjudicated by the arbiter: {loser.username} loses" + (f" ({reason})" if reason else "."))
     code, first_points, second_points = DECISIONS[result]
@@ -172,7 +175,7 @@ def resume_section(*, section_id: int, now: datetime | None = None) -> Section:
         queue_arena_pairing(section_id)  # whoever is free is paired
     for number in section.round_set.filter(status=Round.Status.SCHEDULED, starts_at__lte=now + timedelta(seconds=1)
                                            ).values_list("number", flat=True):
-        transaction.on_commit(lambda number=number: send_task("league.start_round", section_id, number))
+        transaction.on_commit(functools.partial(send_task, "league.start_round", section_id, number))
     broadcast_section(section, {"event": "resumed"})
     return section
 
@@ -210,8 +213,7 @@ def repair_round(*, round_id: int, now: datetime | None = None) -> Round:
         raise ServiceError("round-under-way",
                            f"Round {round_.number} is under way (a game has a move or a result): it cannot be paired again.")
     for pairing in pairings:
-        own = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
-        for game in own:
+        for game in games_of(pairing):
             if game.status in (Game.Status.OPEN, Game.Status.ACTIVE):
                 game_services.abort(game_id=game.pk, user=pairing.first)
         if pairing.match_id:

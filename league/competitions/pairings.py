@@ -37,6 +37,7 @@ def _new_pairing(section: Section, round_: Round, board: int, first: int, second
 
 def create_games(section: Section, pairing: Pairing) -> None:
     """The pairing's game (or match), first player in seat 0 / match player 0."""
+    assert pairing.second_id is not None  # a bye has no game: the callers pair two players
     first, second = User.objects.get(pk=pairing.first_id), User.objects.get(pk=pairing.second_id)
     game = game_services.create_game(creator=first, rule_set=section.rule_set, opponent=second, creator_seat=0,
                                      rated=section.rated)
@@ -97,21 +98,28 @@ def score(pairing: Pairing, result: str, first_points: float, second_points: flo
         side.save(update_fields=["points", "played", "won"])
 
 
+def games_of(pairing: Pairing) -> list[Game]:
+    """A pairing's games: its match's, its one game, or none (a bye, or not created)."""
+    if pairing.match is not None:
+        return list(pairing.match.games.all())
+    return [pairing.game] if pairing.game is not None else []
+
+
 def stop_games(pairing: Pairing, user: User, *, reason: str, rated: bool | None = None) -> None:
     """End ``user``'s games of a pairing: a begun one is lost by forfeit (games'
     ``forfeit``; ``rated`` False unrates it, None leaves it), one not begun is aborted
     (an aborted game is never rated)."""
-    games = list(pairing.match.games.all()) if pairing.match_id else [pairing.game] if pairing.game_id else []
-    for game in games:
+    for game in games_of(pairing):
         if game.status == Game.Status.ACTIVE and game.ply == 0:
             game_services.abort(game_id=game.pk, user=user)
         elif game.status == Game.Status.ACTIVE:
             seat = game.seats.get(user=user).number
             game_services.forfeit(game_id=game.pk, seat=seat, reason=reason, rated=rated)
-    if pairing.match_id:  # resigning may have started the match's next game: abort it too
-        for game in pairing.match.games.filter(status=Game.Status.ACTIVE):
+    match = pairing.match
+    if match is not None:  # resigning may have started the match's next game: abort it too
+        for game in match.games.filter(status=Game.Status.ACTIVE):
             game_services.abort(game_id=game.pk, user=user)
-        Match.objects.filter(pk=pairing.match_id, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
+        Match.objects.filter(pk=match.pk, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
 
 
 def pairing_for_game(game: Game) -> Pairing | None:

@@ -43,8 +43,8 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "match").get(pk=found.pk)
     if pairing.status == Pairing.Status.FINISHED:
         return pairing
-    if pairing.match_id:
-        match = pairing.match
+    match = pairing.match  # selected with the pairing
+    if match is not None:
         if match.status != Match.Status.FINISHED:
             return None
         value = TTTMatch.load(match.state) if match.kind == Match.Kind.OFFICIAL else \
@@ -62,8 +62,11 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     if replays is not None and first_points == second_points and played:
         if _replay_drawn(section, pairing, replays):
             return pairing
+        assert pairing.second_id is not None  # a drawn game: two players, not a bye
         seed = dict(section.entries.values_list("user_id", "seed"))
-        first_points, second_points = (1.0, 0.0) if seed[pairing.first_id] < seed[pairing.second_id] else (0.0, 1.0)
+        first_seed, second_seed = seed[pairing.first_id], seed[pairing.second_id]
+        assert first_seed is not None and second_seed is not None  # seeded at round 1 (late entries: on entry)
+        first_points, second_points = (1.0, 0.0) if first_seed < second_seed else (0.0, 1.0)
         pairing.flags = [*pairing.flags, "drawn every replay: the higher seed goes through"]
         pairing.save(update_fields=["flags"])
     if played:
@@ -89,6 +92,7 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
         return False
     old = pairing.game_id or pairing.match_id
     pairing.flags = [*pairing.flags, f"drawn, replayed (game {old})"]
+    assert pairing.second_id is not None  # a drawn game: two players, not a bye
     pairing.first_id, pairing.second_id = pairing.second_id, pairing.first_id
     pairing.game, pairing.match = None, None
     pairing.save(update_fields=["flags", "first", "second", "game", "match"])
@@ -140,6 +144,7 @@ def _game_stats(section: Section) -> dict[int, dict[str, int]]:
         PairingPlayer.objects.filter(round__section=section, points__isnull=False, opponent__isnull=False,
                                      played=True).values_list("user_id", "points")
     ):
+        assert points is not None  # the filter: points__isnull=False
         row = stats.setdefault(user_id, {"played": 0, "wins": 0, "draws": 0, "losses": 0})
         row["played"] += 1
         if points >= 1:
@@ -241,6 +246,7 @@ def forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> Pairing 
     if len(absent) != 1:
         return None
     no_show = absent[0].user
+    assert no_show is not None  # to_move holds seated people only
     # A forfeit is not rated (FIDE).
     game_services.forfeit(game_id=game.pk, seat=absent[0].number, rated=False,
                           reason=f"Player {absent[0].number + 1} did not show up: lost by forfeit.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from . import elo, glicko2
 
@@ -23,6 +23,10 @@ GLICKO2 = "glicko2"
 ELO_INITIAL_GAMES = 5
 #: Glicko-2: a rating is provisional while its deviation is above this.
 GLICKO2_PROVISIONAL_RD = 110.0
+
+#: The keys a caller gives its players and games (the stored ids; any hashable here).
+P = TypeVar("P", bound=Hashable)
+G = TypeVar("G", bound=Hashable)
 
 
 @dataclass(slots=True)
@@ -55,13 +59,13 @@ def new_state(system: str) -> PlayerState:
     raise ValueError(f"unknown rating system {system!r}")
 
 
-class Entry(NamedTuple):
+class Entry(NamedTuple, Generic[P, G]):
     """One player's line for one game of a period (stored as a RatingChange). A tuple:
     the recompute makes two million of these."""
 
-    player: Hashable
-    opponent: Hashable
-    game: Hashable
+    player: P
+    opponent: P
+    game: G
     opponent_rating: float
     score: float
     k: int | None
@@ -75,13 +79,13 @@ class Entry(NamedTuple):
 
 
 def rate_period(
-    states: dict[Hashable, PlayerState],
-    games: Iterable[tuple[Hashable, Hashable, Hashable, float]],
+    states: dict[P, PlayerState],
+    games: Iterable[tuple[G, P, P, float]],
     *,
     system: str,
     tau: float = 0.5,
-    junior: Callable[[Hashable], bool] = lambda player: False,
-) -> list[Entry]:
+    junior: Callable[[P], bool] = lambda player: False,
+) -> list[Entry[P, G]]:
     """Rate ``games`` = (game, player_a, player_b, score_of_a) as one period.
 
     ``states`` maps players to their states; missing players get ``new_state``; the
@@ -95,14 +99,14 @@ def rate_period(
 
 
 def _rate_general(
-    states: dict[Hashable, PlayerState],
-    games: list[tuple[Hashable, Hashable, Hashable, float]],
+    states: dict[P, PlayerState],
+    games: list[tuple[G, P, P, float]],
     *,
     system: str,
     tau: float,
-    junior: Callable[[Hashable], bool],
-) -> list[Entry]:
-    before: dict[Hashable, tuple[float, float | None, float | None]] = {}
+    junior: Callable[[P], bool],
+) -> list[Entry[P, G]]:
+    before: dict[P, tuple[float, float | None, float | None]] = {}
     for _, a, b, _ in games:
         for player in (a, b):
             state = states.get(player)
@@ -110,23 +114,23 @@ def _rate_general(
                 state = states[player] = new_state(system)
             before[player] = (state.rating, state.rd, state.volatility)
     # Each player's games of this period, against the opponents' pre-period ratings.
-    mine: dict[Hashable, list[tuple[Hashable, Hashable, float]]] = {}
+    mine: dict[P, list[tuple[G, P, float]]] = {}
     for game, a, b, score_a in games:
         mine.setdefault(a, []).append((game, b, score_a))
         mine.setdefault(b, []).append((game, a, 1.0 - score_a))
-    ks: dict[Hashable, int | None] = {}
+    ks: dict[P, int | None] = {}
     for player, played in mine.items():
         state = states[player]
         if system == GLICKO2:
-            results = [(before[o][0], before[o][1], s) for _, o, s in played]
+            results = [(before[o][0], _glicko2_value(before[o][1]), s) for _, o, s in played]
             state.rating, state.rd, state.volatility = glicko2.rate(
-                state.rating, state.rd, state.volatility, results, tau=tau
+                state.rating, _glicko2_value(state.rd), _glicko2_value(state.volatility), results, tau=tau
             )
             ks[player] = None
         else:
             ks[player] = _elo_period(state, [(before[o][0], s) for _, o, s in played], junior(player))
         state.games += 0 if system == ELO else len(played)
-    entries = []
+    entries: list[Entry[P, G]] = []
     for game, a, b, score_a in games:
         for player, opponent, score in ((a, b, score_a), (b, a, 1.0 - score_a)):
             state = states[player]
@@ -136,6 +140,14 @@ def _rate_general(
                 rating, state.rating, rd, state.rd, volatility, state.volatility, state.provisional,
             ))
     return entries
+
+
+def _glicko2_value(value: float | None) -> float:
+    """A Glicko-2 rating's deviation or volatility: new_state and every stored Glicko-2
+    rating have both. (Only a rating kept from Elo after its club's list switched to
+    Glicko-2 lacks them: glicko2.rate could never rate it, a TypeError before this.)"""
+    assert value is not None, "a Glicko-2 rating without its deviation or volatility"
+    return value
 
 
 def _elo_period(state: PlayerState, results: list[tuple[float, float]], junior: bool) -> int | None:
@@ -165,9 +177,9 @@ def _elo_period(state: PlayerState, results: list[tuple[float, float]], junior: 
 
 
 def _elo_single_game(
-    states: dict[Hashable, PlayerState], game: Hashable, a: Hashable, b: Hashable, score_a: float,
-    *, junior: Callable[[Hashable], bool],
-) -> list[Entry]:
+    states: dict[P, PlayerState], game: G, a: P, b: P, score_a: float,
+    *, junior: Callable[[P], bool],
+) -> list[Entry[P, G]]:
     """The general period above for one Elo game, without its bookkeeping: the live
     path and the recompute run this millions of times. Same arithmetic, same results."""
     state_a = states.get(a)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -152,14 +153,15 @@ class _Recompute:
             User.objects.filter(profile__date_of_birth__isnull=False).values_list("pk", "profile__date_of_birth__year")
         )
         self.deferred = dict(PeriodGame.objects.values_list("game_id", "period__key"))
-        self.period_times = dict(RatingPeriod.objects.filter(applied_at__isnull=False).values_list("key", "applied_at"))
+        applied = RatingPeriod.objects.filter(applied_at__isnull=False).values_list("key", "applied_at")
+        self.period_times = {key: when for key, when in applied if when is not None}  # all, by the filter
         self.period_games: dict[str, list[tuple]] = {}
         self.league_only: list[tuple[str, int | None, str]] = [(LEAGUE_LIST, None, LEAGUE_SYSTEM)]
         self.league_states: dict[str, dict[Any, PlayerState]] = {}
         self.junior_year = -1
         self.junior_test: Callable[[Any], bool] = lambda pk: False
         # events that are not single games, by time (epoch seconds): (when, kind, payload)
-        self.events = sorted(
+        self.events: list[tuple[float, int, RatingAdjustment | str]] = sorted(
             [(a.created_at.timestamp(), 0, a) for a in RatingAdjustment.objects.order_by("created_at", "id")]
             + [(when.timestamp(), 1, key) for key, when in self.period_times.items()],
             key=lambda item: (item[0], item[1]),
@@ -208,9 +210,9 @@ class _Recompute:
 
     def _events_until(self, when: float | None) -> None:
         while self.next_event < len(self.events) and (when is None or self.events[self.next_event][0] <= when):
-            _, kind, payload = self.events[self.next_event]
+            _, _, payload = self.events[self.next_event]
             self.next_event += 1
-            if kind == 0:  # a manual adjustment: the rating staff set
+            if isinstance(payload, RatingAdjustment):  # a manual adjustment (kind 0): the rating staff set
                 state = self.states.get((payload.list_key, payload.variant), {}).get(payload.user_id)
                 if state is not None:
                     state.rating = payload.rating_after
@@ -265,11 +267,10 @@ class _Recompute:
             list_key, _, system = spec
             year = self._year(max(g[2] for g in its_games))
             finished = {g[0]: g[3] for g in its_games}
-            juniors = self.juniors
             entries = periods.rate_period(
                 self.states.setdefault((list_key, variant), {}),
                 [(g[0], g[5], g[6], 0.5 if g[4] is None else (1.0 if g[4] == 0 else 0.0)) for g in its_games],
-                system=system, tau=GLICKO2_TAU, junior=lambda pk, j=juniors, y=year: j.get(pk, -99) + 18 >= y,
+                system=system, tau=GLICKO2_TAU, junior=functools.partial(_junior_in, self.juniors, year),
             )
             for e in entries:
                 self.sequence += 1
@@ -342,6 +343,11 @@ def run_recompute(run_id: int) -> RecomputeRun:
         status=RecomputeRun.Status.DONE, total=result.games, done=result.games, changes_written=result.changes,
         seconds=result.seconds, finished_at=timezone.now())
     return RecomputeRun.objects.get(pk=run_id)
+
+
+def _junior_in(birth_years: dict[int, int], year: int, user_id: int) -> bool:
+    """Whether FIDE's junior K applies to ``user_id`` in ``year`` (18 or younger that year)."""
+    return birth_years.get(user_id, -99) + 18 >= year
 
 
 def _sqlite_datetime(value: Any) -> datetime:

@@ -13,10 +13,10 @@ All of them hold the RatingLedger row lock while they write, so they never inter
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -191,8 +191,11 @@ class _GameFacts:
 
 def _facts(game: Game) -> _GameFacts:
     seats = {seat.number: seat.user_id for seat in game.seats.all()}
+    white, black = seats[0], seats[1]
+    # A rateable game (rateable_games, rate_period's filter): finished, two people seated.
+    assert white is not None and black is not None and game.finished_at is not None
     score = 0.5 if game.winner_seat is None else (1.0 if game.winner_seat == 0 else 0.0)
-    return _GameFacts(game.pk, game.variant, seats[0], seats[1], score, game.finished_at)
+    return _GameFacts(game.pk, game.variant, white, black, score, game.finished_at)
 
 
 def lists_for(a: int, b: int) -> list[ListSpec]:
@@ -207,7 +210,13 @@ def _junior_years(user_ids: Iterable[int]) -> dict[int, int]:
         pk: born.year + 18
         for pk, born in User.objects.filter(pk__in=set(user_ids), profile__date_of_birth__isnull=False)
         .values_list("pk", "profile__date_of_birth")
+        if born is not None  # always, by the filter: for the type
     }
+
+
+def _junior_in(last_junior_years: dict[int, int], year: int, user_id: int) -> bool:
+    """Whether FIDE's junior K applies to ``user_id`` in ``year`` (see _junior_years)."""
+    return last_junior_years.get(user_id, 0) >= year
 
 
 def _state_of(row: Rating) -> PlayerState:
@@ -217,7 +226,7 @@ def _state_of(row: Rating) -> PlayerState:
     )
 
 
-def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> None:
+def _apply_periods(ledger: RatingLedger, games: Sequence[Game], *, period: str) -> None:
     """Rate ``games`` as one period in every list they count for, and store it."""
     if not games:
         return
@@ -234,11 +243,11 @@ def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> N
         players = {f.white for f in its_games} | {f.black for f in its_games}
         rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(
             list_key=list_key, variant=variant, user_id__in=players)}
-        states: dict[Any, PlayerState] = {pk: _state_of(row) for pk, row in rows.items()}
+        states: dict[int, PlayerState] = {pk: _state_of(row) for pk, row in rows.items()}
         year = max(f.finished_at for f in its_games).year
         entries = periods.rate_period(
             states, [(f.game_id, f.white, f.black, f.score) for f in its_games], system=system, tau=GLICKO2_TAU,
-            junior=lambda pk, year=year: juniors.get(pk, 0) >= year,
+            junior=functools.partial(_junior_in, juniors, year),
         )
         changes = []
         for entry in entries:
@@ -252,8 +261,8 @@ def _apply_periods(ledger: RatingLedger, games: list[Game], *, period: str) -> N
             row.save()
 
 
-def _change_row(entry: Entry, variant: str, list_key: str, system: str, period: str, finished_at: datetime,
-                sequence: int) -> RatingChange:
+def _change_row(entry: Entry[int, int], variant: str, list_key: str, system: str, period: str,
+                finished_at: datetime, sequence: int) -> RatingChange:
     return RatingChange(
         game_id=entry.game, user_id=entry.player, opponent_id=entry.opponent, variant=variant,
         list_key=list_key, system=system, period=period, opponent_rating=entry.opponent_rating,

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
+from accounts.http import PlayerRequest, Request
 from league import competition_selectors, event_selectors, event_services, exports
 from league import competitions as competition_services
 from league.competitions.formats import format_of
@@ -77,7 +78,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     }
 
 
-def section(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+def section(request: Request, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     the_section = _section(club_slug, tournament_slug, section_slug, request.user)
     context = _section_context(request, the_section)
     if request.htmx:  # the live part, refreshed by polling while the section runs
@@ -93,7 +94,7 @@ def section(request: HttpRequest, club_slug: str, tournament_slug: str, section_
 
 @login_required
 @require_POST
-def section_entry(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+def section_entry(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """Register, check in or withdraw the signed-in player; a refusal is shown in words."""
     the_section = _section(club_slug, tournament_slug, section_slug, request.user)
     action = request.POST.get("action")
@@ -151,7 +152,7 @@ def player_calendar(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def my_calendar(request: HttpRequest) -> HttpResponse:
+def my_calendar(request: PlayerRequest) -> HttpResponse:
     """The player's private calendar link; POST makes it, or a new one that revokes the old."""
     if request.method == "POST":
         replaced = event_selectors.calendar_feed(request.user) is not None
@@ -173,7 +174,7 @@ def _organised_club(request: HttpRequest, club_slug: str) -> Club:
 
 
 @login_required
-def tournament_new(request: HttpRequest, club_slug: str) -> HttpResponse:
+def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     form = TournamentForm(request.POST or None, club=the_club)
     if request.method == "POST" and form.is_valid():
@@ -188,7 +189,7 @@ def tournament_new(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 
 @login_required
-def section_new(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
     form = SectionForm(request.POST or None)
@@ -216,7 +217,7 @@ ORGANISER_ACTIONS = {
 
 @login_required
 @require_POST
-def tournament_action(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+def tournament_action(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
     action = ORGANISER_ACTIONS.get(request.POST.get("action", ""))
@@ -234,7 +235,7 @@ def tournament_action(request: HttpRequest, club_slug: str, tournament_slug: str
 
 @login_required
 @require_POST
-def section_start(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+def section_start(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_section = get_object_or_404(Section, tournament__club=the_club, tournament__slug=tournament_slug,
                                     slug=section_slug)

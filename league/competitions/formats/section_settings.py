@@ -15,17 +15,25 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Field
 
 from accounts.errors import ServiceError
 from league.models import Section
 
+
+class Bounds(TypedDict):
+    """An integer field's range, spread into a form's or a serializer's IntegerField."""
+
+    min_value: int
+    max_value: int
+
+
 #: The columns' ranges (PositiveSmallIntegerField, PositiveIntegerField), for the form and
 #: the API's: past them the database refuses the row, a 500, before the services judge it.
-SMALL = {"min_value": 0, "max_value": 32767}
-WHOLE = {"min_value": 0, "max_value": 2**31 - 1}
+SMALL: Bounds = {"min_value": 0, "max_value": 32767}
+WHOLE: Bounds = {"min_value": 0, "max_value": 2**31 - 1}
 #: The longest arena or gap between rounds: longer ones overflow the dates computed from them.
 LONGEST = timedelta(days=366)
 

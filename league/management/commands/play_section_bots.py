@@ -31,7 +31,7 @@ def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", see
     ``shard`` (k, n): only games whose id is k modulo n, for n driver processes."""
     ids = list(section_ids)
     open_pairings = Pairing.objects.filter(section_id__in=ids, status=Pairing.Status.IN_PLAY)
-    games = Game.objects.filter(status=Game.Status.ACTIVE).filter(
+    games: Iterable[Game] = Game.objects.filter(status=Game.Status.ACTIVE).filter(
         Q(pk__in=open_pairings.values("game_id")) | Q(match_id__in=open_pairings.values("match_id"))
     )
     k, n = shard
@@ -46,6 +46,7 @@ def play_pending_moves(section_ids: Iterable[int], *, level: str = "random", see
                 continue
             rng = random.Random(f"{seed}:{game.pk}:{game.ply}:{seat.number}")
             move = choose_move(variant, state, seat.number, level, rng)
+            assert seat.user is not None  # the filter: user__isnull=False
             try:
                 game = game_services.submit_move(game_id=game.pk, user=seat.user, ply=game.ply, move=move)
             except ServiceError:
