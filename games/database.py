@@ -9,15 +9,16 @@ docs/benchmarks-live.md:
   interpreter lock, so no thread takes the lock from the event loop. Two workers held
   75-90 games a server where threads held 50 (fifth round).
 - ``OnThreadPool`` (PostgreSQL with ``LIVE_DB_PROCESSES=0``): on ``DB_POOL_MAX - 2``
-  threads, each call borrowing a pooled connection and giving it back. On Channels'
-  one database thread a slow move held up every game of the process: with one
-  thread the calls queued 100-240 ms at p90-p99 at 30 games (third round).
+  threads, each call borrowing a pooled connection and giving it back. On one thread
+  a slow move holds up every game of the process: with one, the calls queued for
+  100-240 ms at p90-p99; two or three threads gave the tail of eight (third round).
 - ``OnChannelsThread`` (SQLite: the embedded runtime and the suite's default):
   Channels' ``database_sync_to_async``, one thread; SQLite has one writer anyway.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import functools
 import sys
@@ -37,7 +38,7 @@ from .workers import MOVES, SOCKETS
 __all__ = ["MOVES", "SOCKETS", "run", "start", "way"]
 
 
-class DatabaseCalls:
+class DatabaseCalls(abc.ABC):
     """A way to run ``func(**kwargs)`` for a socket, with Django's connection handling."""
 
     #: Each call takes a connection and gives it back itself, so the consumer skips
@@ -48,8 +49,9 @@ class DatabaseCalls:
     def start(self) -> None:
         """Made ready as the server starts, not under the first players' moves."""
 
+    @abc.abstractmethod
     async def run(self, func: Callable[..., Any], lane: str, kwargs: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        """``func(**kwargs)``, awaited."""
 
 
 class InWorkerProcesses(DatabaseCalls):
