@@ -65,9 +65,10 @@ class WebsocketAuthMiddleware:
     Instead of Channels' cookie, session and auth middleware: no consumer writes the
     session, and those wrap every frame the socket sends to look for a session to save.
 
-    ``run(func, **kwargs)`` runs a lookup: on a thread by default; config/asgi.py hands
-    it to the database worker processes when there are some (games/workers.py), so no
-    thread of the server contends with its event loop."""
+    ``run(func, **kwargs)`` runs a lookup: on a thread by default; config/asgi.py gives
+    it the game socket's own way of running database calls (games/database.py), in the
+    database worker processes when there are some, so no thread of the server contends
+    with its event loop."""
 
     def __init__(self, inner: Any, run: Callable[..., Awaitable[Any]] = in_a_thread) -> None:
         self.inner = inner

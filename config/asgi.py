@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 
@@ -20,10 +19,12 @@ from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
-from games import workers  # noqa: E402
+from games import database  # noqa: E402
 
-# With database worker processes, the socket's token or session is looked up there too.
-auth_lookups = {"run": functools.partial(workers.call, lane=workers.SOCKETS)} if workers.enabled() else {}
+# The live path's database calls, the socket's token or session lookup among them, go
+# one way, chosen from the settings and made ready now (database worker processes,
+# threads and their switch interval), not under the first players' moves.
+database.start()
 
 application = ProtocolTypeRouter(
     {
@@ -32,19 +33,14 @@ application = ProtocolTypeRouter(
         # same token as REST, in an "Authorization: Token ..." header. Foreign
         # origins are refused; clients that send no Origin (bots) pass.
         "websocket": browser_origin_validator(
-            WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), **auth_lookups)
+            WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), run=database.run)
         ),
     }
 )
 
-# Database worker processes, when configured, start with the server, not under the
-# first players' moves (games/workers.py).
-if workers.enabled():
-    workers.start()
-
 # Everything made at start-up (Django, the apps, the URL confs, imported now rather
 # than at the first request) lives as long as the process: keep it out of the cycle
-# collector, whose full passes over it paused the event loop for ~100 ms under load
-# (docs/benchmarks-live.md).
+# collector, whose full passes over it paused the event loop for 92-126 ms each at 25
+# games; 17 ms after the freeze (docs/benchmarks-live.md, third round).
 get_resolver().url_patterns  # noqa: B018 - imported for its side effect
 gc.freeze()

@@ -9,32 +9,20 @@ frames into service calls and group messages into frames for one viewer.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import os
-import sys
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import close_old_connections
 
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
-from . import observing, selectors, services, sql, workers
+from . import database, observing, selectors, services, sql
 from .models import Game, Observer  # reads only: services write
-from .realtime import LOCAL_CHANNELS, SERVING, called_from, game_group
-
-#: How long a thread may hold the GIL while another waits, once database threads run
-#: beside the event loop (Python's default: 0.005).
-GIL_SWITCH_SECONDS = float(os.environ.get("GIL_SWITCH_SECONDS", "0.001"))
+from .realtime import LOCAL_CHANNELS, SERVING, game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -70,7 +58,7 @@ class ObserverCounts:
         await asyncio.sleep(OBSERVER_COUNT_SECONDS)
         self.due.discard(game_id)  # a change from now on makes another frame
         try:
-            count = await db(_observer_count)(game_id=game_id)
+            count = await database.run(_observer_count, game_id=game_id)
             await layer.group_send(game_group(game_id), {"type": "game.observers", "count": count})
         except Exception as exc:  # a count is no move: the next change or a sync corrects it
             logger.warning("observer count not sent: %r", exc)
@@ -84,57 +72,7 @@ def observer_counts() -> ObserverCounts:
     return _observer_counts.setdefault(asyncio.get_running_loop(), ObserverCounts())
 
 
-# -- database helpers (sync; called through db()) -----------------------------------------
-
-
-@functools.cache
-def _db_executor() -> ThreadPoolExecutor | None:
-    """Worker threads for this process's database calls, or None for Channels' default.
-
-    Channels' ``database_sync_to_async`` runs every call of a process on ONE thread, so
-    one slow move would hold up every game of the process. With PostgreSQL's connection
-    pool, a pool of threads lets a process work on several games at once: a few fewer
-    threads than pooled connections, so the thread Django's own sync code uses (HTTP
-    views, token auth) always finds one free. SQLite allows one writer at a time, so
-    there the single thread stays.
-    """
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
-    if not isinstance(pool, dict):
-        return None
-    # Threads busy in the ORM would keep the GIL for the default 5 ms each time the event
-    # loop asks for it: every frame of every socket would queue behind them. Hand over
-    # sooner (measured in docs/benchmarks-live.md).
-    sys.setswitchinterval(GIL_SWITCH_SECONDS)
-    return ThreadPoolExecutor(max_workers=max(2, pool.get("max_size", 4) - 2), thread_name_prefix="game-db")
-
-
-def db(func: Callable[..., Any], lane: str = workers.SOCKETS) -> Callable[..., Any]:
-    """``func`` made awaitable, with Django's connection handling around each call:
-    close_old_connections before and after, so the connection goes back to the pool
-    and a worker thread never sits on one between calls. With ``LIVE_DB_PROCESSES``,
-    the call runs in a database worker process of ``lane`` instead (games/workers.py);
-    then ``func`` is called with keyword arguments only."""
-    if workers.enabled():
-        return functools.partial(workers.call, func, lane)
-    executor = _db_executor()
-    if executor is None:
-        return database_sync_to_async(func)
-    loop = asyncio.get_running_loop()
-
-    @functools.wraps(func)
-    def returning_connections(*args: Any, **kwargs: Any) -> Any:
-        # Not channels.db's wrapper: Channels' test communicator turns that one into a
-        # no-op, and then every worker thread would keep a pooled connection forever.
-        close_old_connections()
-        try:
-            with called_from(loop):  # broadcasts go out on our loop, not waited for
-                return func(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return sync_to_async(returning_connections, thread_sensitive=False, executor=executor)
-
-
+# -- database calls (sync; each run through games/database.py) -----------------------------
 # The services' results, cut down to what a socket's answer needs: small enough to
 # cross back from a database worker process cheaply.
 
@@ -157,7 +95,7 @@ def _save_note(**kwargs: Any) -> str:
 
 def _seat_for(*, game_id: int, user: Any) -> tuple[bool, int | None]:
     """(the game exists, the user's seat or None)."""
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    game = sql.game(game_id)
     if game is None:
         return False, None
     return True, services.seat_of(game, user)
@@ -226,7 +164,9 @@ class GameConsumer(SafeJsonConsumer):
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
-        frame, refusal = await db(_open)(game_id=self.game_id, user=self.user, channel_name=self.channel_name)
+        frame, refusal = await database.run(
+            _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name
+        )
         if refusal is not None:  # no such game, or moderation's watch gates (games/observing.py)
             await self._leave_groups()
             await self.send_error(refusal.code, refusal.message)
@@ -247,10 +187,9 @@ class GameConsumer(SafeJsonConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels closes its sync thread's old connections before EVERY message (a
-        hop to that one thread per frame and per update). On the pool, this consumer's
-        database calls return their connections themselves (``db``), and in worker
-        processes they are not ours at all, so skip it."""
-        if not workers.enabled() and _db_executor() is None:
+        hop to that one thread per frame and per update): skipped where this consumer's
+        database calls return their connections themselves (games/database.py)."""
+        if not database.way().returns_connections:
             await super().dispatch(message)
             return
         handler = getattr(self, get_handler_name(message), None)
@@ -310,7 +249,9 @@ class GameConsumer(SafeJsonConsumer):
             await self.send_error("not-a-player", "Only the game's players can do that; observers watch.")
             return None
         try:
-            return await db(service, workers.MOVES)(game_id=self.game_id, user=self.user, **kwargs)
+            return await database.run(
+                service, lane=database.MOVES, game_id=self.game_id, user=self.user, **kwargs
+            )
         except ServiceError as err:
             await self.send_error(err.code, err.message)
             if stale_state and err.code in ("stale-ply", "try-again"):
@@ -357,19 +298,19 @@ class GameConsumer(SafeJsonConsumer):
         self.groups_joined = []
 
     async def _send_state(self) -> None:
-        frame = await db(_reload_state)(game_id=self.game_id, seat=self.seat, user=self.user)
+        frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
         self.last_ply = max(self.last_ply, frame["ply"])
         await self.send_json(frame)
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        await db(services.observer_left)(channel_name=self.channel_name)
+        await database.run(services.observer_left, channel_name=self.channel_name)
         observer_counts().announce(self.channel_layer, self.game_id)
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
         """An observer who accepted the open challenge now plays: switch views."""
         if self.user.get_username() in event["players"]:
-            exists, seat = await db(_seat_for)(game_id=self.game_id, user=self.user)
+            exists, seat = await database.run(_seat_for, game_id=self.game_id, user=self.user)
             if exists and seat is not None:
                 self.seat = seat
                 await self._stop_observing()

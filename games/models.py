@@ -126,6 +126,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
 
+    #: The game's seats in seat order, read with it by games/sql.py (or created with it):
+    #: what the services and selectors read, so the seats cost no query of their own.
+    seats_in_hand: list[Seat]
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-created_at"])]

@@ -11,8 +11,12 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import decode_hosts
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +32,8 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-#: Set, for the duration of one call, on a worker thread that runs a service for an
-#: ASGI consumer (games.consumers.db): the event loop that called it.
+#: Set, for the duration of one call, on a thread that runs a service for an ASGI
+#: consumer (games/database.py): the event loop that called it.
 _caller = threading.local()
 
 
@@ -99,9 +103,6 @@ def live_channels(names: Iterable[str]) -> set[str] | None:
     - The embedded (in-process) layer: one process serves every socket, so the
       consumer's own registry answers.
     """
-    from channels.layers import InMemoryChannelLayer
-    from channels_redis.pubsub import RedisPubSubChannelLayer
-
     wanted = list(dict.fromkeys(names))
     layer = get_channel_layer()
     if isinstance(layer, RedisPubSubChannelLayer):
@@ -112,10 +113,6 @@ def live_channels(names: Iterable[str]) -> set[str] | None:
 
 
 def _subscribed(names: list[str]) -> set[str]:
-    import redis
-    from channels_redis.utils import decode_hosts
-    from django.conf import settings
-
     alive: set[str] = set()
     hosts = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts")
     for host in decode_hosts(hosts):  # the channel's own shard answers; the others say 0

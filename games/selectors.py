@@ -52,7 +52,6 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
     state = variant.load(game.state)
     if moves is None:
         moves = sql.moves(game.pk)
-    seats = sorted(game.seats.all(), key=lambda s: s.number)
     payload: dict[str, Any] = {
         "id": game.pk,
         "variant": game.variant,
@@ -62,7 +61,7 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
         "to_move": list(game.to_move),
         "you": viewer,
         "view": variant.view(state, viewer),
-        "seats": [_seat_entry(seat, game) for seat in seats],
+        "seats": [_seat_entry(seat, game) for seat in game.seats_in_hand],
         "moves": [_move_entry(m, viewer, variant.describe_move) for m in moves],
         "rules": {
             "id": game.rule_set_id,
@@ -162,7 +161,7 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
         "ply": game.ply,
         "frames": frames,
         # Who sits where: an observer who has just accepted the open challenge takes its seat.
-        "players": [seat.user.username for seat in game.seats.all() if seat.user is not None],
+        "players": [seat.user.username for seat in game.seats_in_hand if seat.user is not None],
     }
 
 

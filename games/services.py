@@ -231,15 +231,21 @@ def _new_game_row(*, rule_set: RuleSet, created_by: User | None, match: Match | 
     )
 
 
-def _seat(game: Game, number: int, player: Player | None) -> Seat:
+def _seat_players(game: Game, players: Mapping[int, Player | None]) -> None:
+    """Create the new game's seats, seat number -> player (None: an empty seat), in that
+    order, and keep them in hand (``seats_in_hand``, in seat order)."""
     clock = game.rule_set.seconds_per_game * 1000 if game.rule_set.seconds_per_game else None
-    return Seat.objects.create(
-        game=game,
-        number=number,
-        user=player.user if player else None,
-        ai_level=player.ai_level if player else "",
-        clock_ms=clock,
-    )
+    seats = [
+        Seat.objects.create(
+            game=game,
+            number=number,
+            user=player.user if player else None,
+            ai_level=player.ai_level if player else "",
+            clock_ms=clock,
+        )
+        for number, player in players.items()
+    ]
+    game.seats_in_hand = sorted(seats, key=lambda seat: seat.number)
 
 
 @transaction.atomic
@@ -306,8 +312,7 @@ def create_game(
         mine = 0 if creator_seat is None else creator_seat
     else:  # seed or coin: a fair draw from the game's own seed, checkable after the game
         mine = draw(game.seed, 10_000, 2)
-    _seat(game, mine, me)
-    _seat(game, 1 - mine, them)
+    _seat_players(game, {mine: me, 1 - mine: them})
     if them is not None and them.ai_level:
         _start(game)
     return game
@@ -331,7 +336,7 @@ def accept_challenge(*, game_id: int, user: User) -> Game:
     if user.pk == game.created_by_id:
         raise ServiceError("bad-opponent", "You cannot accept your own challenge.")
     _check_can_play(user)
-    seats = list(game.seats.all())
+    seats = game.seats_in_hand
     empty = [seat for seat in seats if seat.user_id is None and not seat.ai_level]
     invited = [seat for seat in seats if seat.user_id == user.pk]
     if empty:
@@ -359,7 +364,7 @@ def commitment_for(move: Any, nonce: str) -> str:
 def seat_of(game: Game, user: User | AnonymousUser | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
-    for seat in game.seats.all():
+    for seat in game.seats_in_hand:
         if seat.user_id == user.pk:
             return seat.number
     return None
@@ -392,7 +397,7 @@ def _check_can_move(game: Game, ply: Any) -> None:
 
 def _locked_game(game_id: int) -> Game:
     """The game row locked for this transaction, with its rules and seats in hand
-    (games/sql.py). The seats change only under this lock, so ``game.seats.all()`` is
+    (games/sql.py). The seats change only under this lock, so ``game.seats_in_hand`` is
     current all along."""
     try:
         game = sql.game(int(game_id), lock=True)
@@ -473,7 +478,7 @@ def _charge_clock(game: Game, seat: int, now: datetime) -> None:
         spent = int((now - game.turn_started_at).total_seconds() * 1000)
         Seat.objects.filter(game=game, number=seat).update(clock_ms=Greatest(F("clock_ms") - spent, 0))
         # The seats in hand feed the broadcast: keep them equal to the row just updated.
-        for held in game.seats.all():
+        for held in game.seats_in_hand:
             if held.number == seat and held.clock_ms is not None:
                 held.clock_ms = max(held.clock_ms - spent, 0)
 
@@ -498,7 +503,7 @@ def deadline_for(game: Game, seat: Seat) -> datetime | None:
 def _flag_if_expired(game: Game, now: datetime) -> bool:
     """Finish the game if a seat to move has run out of time. True if it did."""
     expired = []
-    for seat in game.seats.all():
+    for seat in game.seats_in_hand:
         deadline = deadline_for(game, seat)
         if deadline is not None and now >= deadline:
             expired.append(seat.number)
@@ -533,13 +538,7 @@ def flag_expired_clocks(*, now: datetime | None = None) -> int:
     can_expire = Q(ply=0) | Q(rule_set__seconds_per_move__isnull=False) | Q(rule_set__seconds_per_game__isnull=False)
     for game_id in Game.objects.filter(can_expire, status=Game.Status.ACTIVE).values_list("pk", flat=True):
         with transaction.atomic():
-            game = (
-                Game.objects.select_for_update(skip_locked=True, of=("self",))
-                .select_related("rule_set")
-                .prefetch_related("seats")
-                .filter(pk=game_id)
-                .first()
-            )
+            game = sql.game(game_id, lock=True, skip_locked=True)
             if game is not None and game.status == Game.Status.ACTIVE and _flag_if_expired(game, now):
                 flagged += 1
     return flagged
@@ -613,7 +612,7 @@ def _after_commit_announce(game: Game, *, moves: list[Move] | None = None) -> No
     else:
         transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
     if game.status == Game.Status.ACTIVE:
-        ai_seats = [s.number for s in game.seats.all() if s.ai_level and s.number in game.to_move]
+        ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
         if ai_seats:
             from .tasks import play_ai_move
 
@@ -630,7 +629,7 @@ def play_ai_move(*, game_id: int, ply: int) -> Game | None:
     if game.status != Game.Status.ACTIVE or game.ply != ply or _flag_if_expired(game, timezone.now()):
         return None
     variant = get_variant(game.variant)
-    for seat in game.seats.all():
+    for seat in game.seats_in_hand:
         if not seat.ai_level or seat.number not in game.to_move:
             continue
         # The AI decides from what it may know: never from an opponent's unrevealed move.
@@ -739,8 +738,7 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
     if rated:
         game.rated = True
         game.save(update_fields=["rated"])
-    for seat_number, player_index in enumerate((player_one, 1 - player_one)):
-        _seat(game, seat_number, players[player_index])
+    _seat_players(game, {0: players[player_one], 1: players[1 - player_one]})
     _start(game)
     return game
 
@@ -774,7 +772,7 @@ def _advance_match(game: Game) -> None:
     assert game.match_id is not None  # called only for a game of a match
     match = Match.objects.select_for_update().get(pk=game.match_id)
     seat_to_player = {}
-    for seat in game.seats.all():
+    for seat in game.seats_in_hand:
         for index, data in enumerate(match.players):
             if (seat.user_id and data.get("user") == seat.user_id) or (
                 not seat.user_id and not data.get("user") and data.get("ai_level") == seat.ai_level
@@ -897,7 +895,7 @@ def _encodable(text: str) -> bool:
 @transaction.atomic
 def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
     """A player's private notes on their game; only the author ever reads them."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = sql.game(game_id)
     if game is None:
         raise ServiceError("no-such-game", "There is no such game.")
     if seat_of(game, user) is None:

@@ -115,11 +115,13 @@ _PROFILE_OF_USER = User.profile.related  # the OneToOneRel, as User._meta.get_fi
 
 
 @functools.cache
-def _game_sql(lock: bool) -> str:
+def _game_sql(lock: bool, skip_locked: bool) -> str:
     features = connections[DEFAULT_DB_ALIAS].features
     lock_clause = ""
     if lock and features.has_select_for_update:
         lock_clause = " FOR UPDATE OF g" if features.has_select_for_update_of else " FOR UPDATE"
+        if skip_locked and features.has_select_for_update_skip_locked:
+            lock_clause += " SKIP LOCKED"
     return (
         f"SELECT {select(_GAME)} FROM {table(Game)} g"
         f" JOIN {table(RuleSet)} r ON r.id = g.rule_set_id"
@@ -143,19 +145,22 @@ def _moves_sql() -> str:
     return f"SELECT {select(_MOVE)} FROM {table(Move)} mv WHERE mv.game_id = %s ORDER BY mv.ply"
 
 
-def game(game_id: int, *, lock: bool = False) -> Game | None:
-    """The game with its rules, match and seats (users and profiles), in two queries;
-    ``lock``: the game row locked for the transaction (only that row: every game of a
-    house-rule set shares its RuleSet row)."""
+def game(game_id: int, *, lock: bool = False, skip_locked: bool = False) -> Game | None:
+    """The game with its rules, match and seats (``seats_in_hand``, with users and
+    profiles), in two queries; ``lock``: the game row locked for the transaction (only
+    that row: every game of a house-rule set shares its RuleSet row); ``skip_locked``:
+    None if another transaction holds that lock, rather than waiting for it."""
     if not 0 < game_id <= _LARGEST_ID:
         return None  # no such row; the database would refuse the number itself
-    rows = fetch(_game_sql(lock), [game_id], _GAME)
+    rows = fetch(_game_sql(lock, skip_locked), [game_id], _GAME)
     if not rows:
         return None
     found, rule_set, match = rows[0]
     found.rule_set = rule_set
     found.match = match
-    attach_seats(found, seats(game_id))
+    found.seats_in_hand = seats(game_id)
+    for seat in found.seats_in_hand:
+        seat.game = found  # as a prefetch leaves it: the seat's game without a query
     return found
 
 
@@ -174,18 +179,6 @@ def seats(game_id: int) -> list[Seat]:
 def moves(game_id: int) -> list[Move]:
     """A game's move log, in order."""
     return [move for (move,) in fetch(_moves_sql(), [game_id], _MOVE)]
-
-
-def attach_seats(game: Game, seats: list[Seat]) -> None:
-    """Make ``game.seats.all()`` return ``seats`` without a query, exactly as
-    ``prefetch_related("seats")`` leaves it (Django keeps prefetched rows so)."""
-    for seat in seats:
-        seat.game = game
-    queryset = game.seats.all()
-    # Django's private prefetch state, which its stubs leave out.
-    queryset._result_cache = seats
-    queryset._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
 
 
 # -- writes ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Worker processes for the database calls of the game websocket (``LIVE_DB_PROCESSES``).
+"""Worker processes for the database calls of the game websocket (``LIVE_DB_PROCESSES``),
+one of the ways of games/database.py.
 
 Why: in one process, the event loop that relays frames and the threads that run the
 services share one interpreter lock, and every database round trip hands it back and
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+import django
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -52,10 +54,6 @@ MOVES, SOCKETS = "moves", "sockets"
 PARENT_CHECK_SECONDS = 1.0
 
 Outcome = tuple[Any, ServiceError | None, list[tuple[int, Any]]]
-
-
-def enabled() -> bool:
-    return bool(getattr(settings, "LIVE_DB_PROCESSES", 0))
 
 
 # -- in a worker --------------------------------------------------------------------------
@@ -80,14 +78,10 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     # Interrupts are the server's to handle: it stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True, name="parent-watch").start()
-    from django.conf import settings as worker_settings
-
     # One call at a time on one connection, kept: no pool to borrow from and give back.
-    database = worker_settings.DATABASES["default"]
+    database = settings.DATABASES["default"]
     database.get("OPTIONS", {}).pop("pool", None)
     database["CONN_MAX_AGE"] = None
-    import django
-
     django.setup()
     conn.send("ready")
     while True:

@@ -98,7 +98,11 @@ TEMPLATES = [
 ]
 
 # -- database -------------------------------------------------------------------
-LIVE_DB_PROCESSES = 0  # SQLite: one writer, one database thread (games/consumers.py)
+LIVE_DB_PROCESSES = 0  # SQLite: one writer, one database thread (games/database.py)
+# How long a thread may hold the interpreter lock while the event loop waits, in server
+# processes whose database calls run on threads beside it (games/database.py; Python's
+# default: 0.005).
+GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
 DATABASE_URL = env("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}

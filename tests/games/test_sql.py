@@ -34,12 +34,12 @@ def assert_same_game(game_id: int) -> None:
     assert fields_of(fast.rule_set) == fields_of(orm.rule_set)
     assert fields_of(fast.match) == fields_of(orm.match)
     orm_seats = list(Seat.objects.filter(game_id=game_id).select_related("user__profile").order_by("number"))
-    # The seats come with the game, and game.seats.all() asks nothing more.
+    # The seats come with the game, and game.seats_in_hand asks nothing more.
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        fast_seats = list(fast.seats.all())
+        fast_seats = list(fast.seats_in_hand)
         names = [(s.user.username, s.user.name) if s.user_id else None for s in fast_seats]
     assert len(queries) == 0
     assert [fields_of(s) for s in fast_seats] == [fields_of(s) for s in orm_seats]
