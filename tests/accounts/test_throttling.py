@@ -40,11 +40,6 @@ def fresh_limits(settings):
     }
 
 
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
-
-
 def page_login(username: str, password: str, ip: str = "10.0.0.1", path: str = PAGE):
     client = Client(REMOTE_ADDR=ip)
     return client, client.post(path, {"username": username, "password": password})

@@ -62,21 +62,6 @@ def ai_queue(monkeypatch) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     return sent
 
 
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
-
-
-@pytest.fixture
-def bob(make_player):
-    return make_player(username="bob")
-
-
-@pytest.fixture
-def carol(make_player):
-    return make_player(username="carol")
-
-
 def create(client: APIClient, **body) -> Any:
     return client.post(GAMES, body, format="json")
 

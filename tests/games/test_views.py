@@ -18,16 +18,6 @@ PASSWORD = "a-long-Passw0rd!"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
-
-
-@pytest.fixture
-def bob(make_player):
-    return make_player(username="bob")
-
-
 def client_for(user) -> Client:
     client = Client()
     # django-axes checks every log-in against its lockout, so it needs the request.
