@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from .test_competitions_support import players, section_with
+from tests.factories import players, section_with
 
 pytestmark = pytest.mark.django_db
 
