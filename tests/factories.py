@@ -195,9 +195,10 @@ def section_with(users: Iterable[User], *, format: str, variant: str = "classic"
 
 class GameFactory(factory.Factory):
     """A game through games.services: ``creator`` (seat 0 by default) challenges
-    ``opponent``, who accepts (``accepted=False``: the challenge stays open); ``resigned_by``
-    resigns it then. The game is read again from the database at the end. Other
-    keywords go to create_game (``rule_set``, ``rated``, ``options``, ...)."""
+    ``opponent``, who accepts (``accepted=False``: the challenge stays open); then
+    ``resigned_by`` resigns, if given. Other keywords go to create_game (``rule_set``,
+    ``rated``, ``options``, ...). The Game is the one create_game returned: what
+    accepting and resigning changed is in the database (refresh_from_db)."""
 
     class Meta:
         model = Game
@@ -217,17 +218,14 @@ class GameFactory(factory.Factory):
             game_services.accept_challenge(game_id=game.pk, user=kwargs["opponent"])
         if resigned_by is not None:
             game_services.resign(game_id=game.pk, user=resigned_by)
-        return Game.objects.get(pk=game.pk)
-
-
-def started_game(p0: User, p1: User, variant: str | None = "classic", **kwargs: Any) -> Game:
-    """A game between p0 (seat 0) and p1 (seat 1), accepted and in play."""
-    return GameFactory(creator=p0, opponent=p1, variant=variant, **kwargs)
+        return game
 
 
 def finished_game(winner: User, loser: User, *, rated: bool = True, variant: str = "classic") -> Game:
     """A game between two people that ``winner`` wins when ``loser`` resigns."""
-    return GameFactory(creator=winner, opponent=loser, variant=variant, rated=rated, resigned_by=loser)
+    game = GameFactory(creator=winner, opponent=loser, variant=variant, rated=rated, resigned_by=loser)
+    game.refresh_from_db()
+    return game
 
 
 def official_match_to_choose(first: User, second: User) -> Match:
@@ -241,4 +239,6 @@ def official_match_to_choose(first: User, second: User) -> Match:
     assert classic.variant == "classic" and classic.seats.get(number=0).user == first  # the rps winner is X
     for ply, cell in enumerate([1, 4, 2, 5, 3]):
         game_services.submit_move(game_id=classic.pk, user=(first, second)[ply % 2], ply=ply, move={"cell": cell})
-    return Match.objects.get(pk=rps.match_id)
+    match = Match.objects.get(pk=rps.match_id)
+    assert match.state["stage"] == "version"
+    return match
