@@ -23,6 +23,7 @@ from games import services as game_services
 from games.models import Game, Match
 from league import competition_services, event_services
 from league.models import Club, ClubMembership, Section, Tournament
+from tests.support import years_ago
 
 #: Every test player's password (and the superusers').
 PASSWORD = "a-long-Passw0rd!"
@@ -50,6 +51,17 @@ class PlayerFactory(factory.Factory):
     @classmethod
     def _create(cls, model_class: type[User], **kwargs: Any) -> User:
         return account_services.register_player(**kwargs).user
+
+
+class SignupFactory(factory.DictFactory):
+    """What the sign-up page and API are sent: by default an adult in Britain."""
+
+    username = "newplayer"
+    display_name = "New Player"
+    email = "new@example.com"
+    password = PASSWORD
+    date_of_birth = factory.LazyFunction(lambda: years_ago(30).isoformat())
+    country = "GB"
 
 
 class SuperuserFactory(DjangoModelFactory):

@@ -20,8 +20,8 @@ from games import services as game_services
 from league import competition_services as cs
 from league import event_services
 from league.management.commands.play_section_bots import play_pending_moves
-from league.models import ClubMembership, Entry, Section, Tournament
-from tests.factories import make_section
+from league.models import Entry, Section, Tournament
+from tests.factories import MembershipFactory, make_section
 
 from .support import play_to_the_end, text_of, url
 
@@ -316,7 +316,7 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
 
 def test_only_owners_and_organisers_run_events(client, club, organiser, make_player):
     member = make_player(username="member")
-    ClubMembership.objects.create(club=club, user=member, role=ClubMembership.Role.MEMBER)
+    MembershipFactory(club=club, user=member)
     section = make_section(club, organiser, format="swiss", players=[make_player(), make_player()])
     client.force_login(member)
     assert client.get(reverse("competitions:tournament-new", args=[club.slug])).status_code == 403

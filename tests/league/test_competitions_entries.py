@@ -11,8 +11,8 @@ import pytest
 from accounts.errors import ServiceError
 from games import services as game_services
 from league import competition_services as cs
-from league.models import ClubMembership, Entry, Rating, Section
-from tests.factories import SectionFactory
+from league.models import Entry, Rating, Section
+from tests.factories import MembershipFactory, SectionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +127,7 @@ def test_unrated_players_may_enter_an_under_section(club, make_player):
 def test_members_only(club, make_player):
     section = spring_open(club, members_only=True)
     member, stranger = make_player(), make_player()
-    ClubMembership.objects.create(club=club, user=member)
+    MembershipFactory(club=club, user=member)
     cs.register(section=section, user=member, now=BEFORE)
     assert refusal(section, stranger) == "This section is for members of Chess club."
 

@@ -59,9 +59,8 @@ from league import event_services as events
 from league import services as league
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
-from tests.factories import official_match_to_choose
+from tests.factories import PASSWORD, GameFactory, PlayerFactory, official_match_to_choose
 
-PASSWORD = "a-long-Passw0rd!"
 CSRF_SECRET = "matrixcsrfsecretmatrixcsrfsecret"  # 32 characters: a valid unmasked CSRF secret
 
 # -- who -------------------------------------------------------------------------------
@@ -90,9 +89,7 @@ OWN_SET_KEEPERS = frozenset({"player"})
 
 
 def _person(username: str, **flags: Any) -> Any:
-    user = accounts.register_player(
-        username=username, password=PASSWORD, date_of_birth=date(1990, 5, 17), country="GB"
-    ).user
+    user = PlayerFactory(username=username)  # an adult: the guardian's details go unused
     if flags:
         User.objects.filter(pk=user.pk).update(**flags)
         user.refresh_from_db()
@@ -130,12 +127,10 @@ def build_world() -> SimpleNamespace:
     own_rules = games.create_rule_set(name="Player's classic", variant="classic", created_by=users["player"])
 
     # Club A's games between first and second (first moves first: the challenger's seat 0).
-    active = games.create_game(creator=first, rule_set=rules_a, opponent=second)
-    games.accept_challenge(game_id=active.pk, user=second)
+    active = GameFactory(creator=first, rule_set=rules_a, opponent=second)
     challenge = games.create_game(creator=first, rule_set=rules_a, opponent=second)
     open_game = games.create_game(creator=first, rule_set=rules_a)
-    timed_out = games.create_game(creator=first, rule_set=rules_a, opponent=second)
-    games.accept_challenge(game_id=timed_out.pk, user=second)
+    timed_out = GameFactory(creator=first, rule_set=rules_a, opponent=second)
     Game.objects.filter(pk=timed_out.pk).update(turn_started_at=now - timedelta(days=2))  # first never moved
     match = official_match_to_choose(first, second)
 
