@@ -29,25 +29,35 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def make_player(db):
+    """``make_player(born=, country=, username=, **register_player's own)``: a player
+    registered through the service (tests/factories.py's PlayerFactory), named
+    ``player1``, ``player2``, ... in each test unless named."""
     from datetime import date
 
-    from accounts import services
+    from tests.factories import PlayerFactory
 
     counter = iter(range(1, 10_000))
 
     def make(*, born: date = date(1990, 5, 17), country: str = "GB", username: str | None = None, **extra):
         username = username or f"player{next(counter)}"
-        return services.register_player(
-            username=username,
-            password="a-long-Passw0rd!",
-            date_of_birth=born,
-            country=country,
-            guardian_name=extra.pop("guardian_name", "Guardian"),
-            guardian_email=extra.pop("guardian_email", "guardian@example.com"),
-            **extra,
-        ).user
+        return PlayerFactory(username=username, date_of_birth=born, country=country, **extra)
 
     return make
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player(username="alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player(username="bob")
+
+
+@pytest.fixture
+def carol(make_player):
+    return make_player(username="carol")
 
 
 @pytest.fixture

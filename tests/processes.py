@@ -17,18 +17,30 @@ from urllib.parse import urlparse, urlunparse
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def runplatform_command(port: int, *extra: str) -> list[str]:
+    return [sys.executable, "manage.py", "runplatform", "--port", str(port), *extra]
+
+
+def uvicorn_command(port: int, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off",
+            *extra]
+
+
+WORKER_COMMAND = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"]
+BEAT_COMMAND = [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"]
+
+
 def platform_commands(port: int) -> list[list[str]]:
     """The platform as it runs: one `runplatform` process on the embedded default;
     uvicorn, a Celery worker and beat with DATABASE_URL and REDIS_URL."""
     from django.conf import settings
 
     if settings.EMBEDDED:
-        return [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+        return [runplatform_command(port)]
     return [
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--lifespan", "off",
-         "--no-proxy-headers"],  # as the Procfile: the client's address is Django's to read
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO"],
+        uvicorn_command(port, "--no-proxy-headers"),  # as the Procfile: the client's address is Django's to read
+        WORKER_COMMAND,
+        BEAT_COMMAND,
     ]
 
 

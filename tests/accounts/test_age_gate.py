@@ -16,7 +16,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import AgeScreenAnswer, User
-from tests.accounts.support import years_ago
+from tests.factories import SignupFactory
+from tests.support import years_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,16 +27,9 @@ BAD_NAMES = ['kid<script>', 'a"b', "o'neil", "x/y", "<>\"'/", ".."]
 
 
 def facts(**overrides):
-    data = {
-        "username": "kid",
-        "display_name": "Kid",
-        "email": "kid@example.com",
-        "password": "a-long-Passw0rd!",
-        "date_of_birth": years_ago(15).isoformat(),
-        "country": "DE",
-    }
-    data.update(overrides)
-    return data
+    """A 15-year-old's sign-up from Germany (below its age of digital consent)."""
+    return SignupFactory(**{"username": "kid", "display_name": "Kid", "email": "kid@example.com",
+                            "date_of_birth": years_ago(15).isoformat(), "country": "DE", **overrides})
 
 
 def adult(**overrides):

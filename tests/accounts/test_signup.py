@@ -12,22 +12,10 @@ from django.urls import reverse
 from accounts import services
 from accounts.errors import ServiceError
 from accounts.models import GuardianConsent, User
-from tests.accounts.support import years_ago
+from tests.factories import SignupFactory as signup_data
+from tests.support import years_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def signup_data(**overrides):
-    data = {
-        "username": "newplayer",
-        "display_name": "New Player",
-        "email": "new@example.com",
-        "password": "a-long-Passw0rd!",
-        "date_of_birth": years_ago(30).isoformat(),
-        "country": "GB",
-    }
-    data.update(overrides)
-    return data
 
 
 class TestSignupPage:

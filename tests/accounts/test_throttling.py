@@ -14,7 +14,9 @@ from django.db.models import F
 from django.test import Client
 from rest_framework.test import APIClient
 
-PASSWORD = "a-long-Passw0rd!"
+from tests.factories import PASSWORD
+from tests.support import token_client
+
 PAGE = "/accounts/login/"
 API = "/api/v1/accounts/login/"
 ADMIN = "/admin/login/"
@@ -38,11 +40,6 @@ def fresh_limits(settings):
             "signup": "2/hour",
         },
     }
-
-
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
 
 
 def page_login(username: str, password: str, ip: str = "10.0.0.1", path: str = PAGE):
@@ -167,18 +164,10 @@ def assert_throttled(response) -> None:
     assert 0 < wait <= 60 * 60 and f"{wait} second" in body["message"]
 
 
-def token_client(user, ip: str = "10.0.0.1") -> APIClient:
-    from rest_framework.authtoken.models import Token
-
-    client = APIClient(REMOTE_ADDR=ip)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
-
-
 def test_a_users_writes_are_throttled_and_reads_are_not(alice, make_player):
     from games.models import Game
 
-    client = token_client(alice)
+    client = token_client(alice, REMOTE_ADDR="10.0.0.1")
     for _ in range(3):
         assert client.post("/api/v1/games/", {"variant": "classic"}, format="json").status_code == 201
     assert_throttled(client.post("/api/v1/games/", {"variant": "classic"}, format="json"))
@@ -188,8 +177,9 @@ def test_a_users_writes_are_throttled_and_reads_are_not(alice, make_player):
         assert client.get("/api/v1/games/").status_code == 200
     # Per user, wherever they come from; another user on the same address is not held up.
     bob = make_player(username="bob")
-    assert_throttled(token_client(alice, ip="10.0.0.9").post("/api/v1/games/", {}, format="json"))
-    assert token_client(bob).post("/api/v1/games/", {"variant": "classic"}, format="json").status_code == 201
+    assert_throttled(token_client(alice, REMOTE_ADDR="10.0.0.9").post("/api/v1/games/", {}, format="json"))
+    bob_client = token_client(bob, REMOTE_ADDR="10.0.0.1")
+    assert bob_client.post("/api/v1/games/", {"variant": "classic"}, format="json").status_code == 201
 
 
 SIGNUP_BODY = {"username": "x", "password": PASSWORD, "date_of_birth": "not a date", "country": "GB"}
@@ -262,7 +252,7 @@ def test_counts_are_kept_where_every_server_process_sees_them(alice):
         assert backend == "django.core.cache.backends.redis.RedisCache"
     else:
         assert backend == "django.core.cache.backends.locmem.LocMemCache"
-    token_client(alice).post("/api/v1/games/", {"variant": "classic"}, format="json")
+    token_client(alice, REMOTE_ADDR="10.0.0.1").post("/api/v1/games/", {"variant": "classic"}, format="json")
     assert len(cache.get(f"throttle_user-write_{alice.pk}")) == 1
 
 

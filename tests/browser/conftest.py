@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.support import chromium
+from tests.browser.support import chromium, signed_in_pages
 from tests.processes import free_port, platform_commands, running, scratch_database, wait_for_port
 
 
@@ -28,3 +28,11 @@ def server(tmp_path_factory) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def sign_in(browser, server) -> Iterator[Any]:
+    """``sign_in(username, viewport)``: a page signed in as that demo player
+    (support.signed_in_pages); every page's context is closed after the test."""
+    with signed_in_pages(browser, server) as open_as:
+        yield open_as

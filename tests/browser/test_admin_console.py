@@ -21,7 +21,6 @@ from tests.browser.support import (
     PASSWORD,
     PHONE,
     shoot,
-    signed_in_pages,
     wait_live,
 )
 from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
@@ -81,10 +80,10 @@ def platform(tmp_path_factory) -> Iterator[dict]:
             yield {"url": f"http://127.0.0.1:{port}", **ids}
 
 
-@pytest.fixture
-def sign_in(platform, browser):
-    with signed_in_pages(browser, platform["url"]) as open_as:
-        yield open_as
+@pytest.fixture(scope="module")
+def server(platform) -> str:
+    """This module's platform, for conftest.py's sign_in."""
+    return platform["url"]
 
 
 def test_a_house_rule_set_with_the_letter_q_is_refused(sign_in):

@@ -8,16 +8,15 @@ import re
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, signed_in_pages, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, wait_live
 
 pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
-def people(server, browser):
+def people(sign_in):
     """Sam (Player One) and Mei (Player Two) on laptops, Kofi watching on a phone."""
-    with signed_in_pages(browser, server) as open_as:
-        yield {name: open_as(name, viewport) for name, viewport in (("sam", LAPTOP), ("mei", LAPTOP), ("kofi", PHONE))}
+    return {name: sign_in(name, viewport) for name, viewport in (("sam", LAPTOP), ("mei", LAPTOP), ("kofi", PHONE))}
 
 
 def square(page, n: int | str):

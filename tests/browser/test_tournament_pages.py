@@ -10,19 +10,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, signed_in_pages
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot
 
 pytestmark = BROWSER_MARKS
 
 ENTRANTS = ["sam", "mei", "kofi", "lucia", "arbiter", "organiser"]  # seeds 1..6: no ratings yet, by registration
-
-
-@pytest.fixture
-def sign_in(browser, server):
-    with signed_in_pages(browser, server) as open_as:
-        yield open_as
 
 
 def no_sideways_scroll(page) -> bool:

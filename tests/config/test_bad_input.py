@@ -11,6 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import competitions as competition_services
+from tests.support import api_as
 
 pytestmark = pytest.mark.django_db
 
@@ -18,10 +19,7 @@ HUGE = "99999999999999999999"
 
 
 def client(user=None) -> APIClient:
-    api = APIClient(raise_request_exception=False)
-    if user is not None:
-        api.force_authenticate(user)
-    return api
+    return api_as(user, raise_request_exception=False)
 
 
 def assert_error_shape(response, status: int) -> dict:

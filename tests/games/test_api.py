@@ -7,11 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import sys
 import time
 import urllib.error
 import urllib.request
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +20,6 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.http import HttpRequest
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
@@ -31,26 +27,22 @@ from accounts.models import GuardianConsent
 from games import services, tasks
 from games.models import Game, PrivateNote, RuleSet
 from games.rules import get_variant, variant_slugs
-from tests.processes import free_port, running, scratch_database, wait_for_port
+from tests.factories import PASSWORD, SuperuserFactory
+from tests.processes import (
+    WORKER_COMMAND,
+    free_port,
+    running,
+    runplatform_command,
+    scratch_database,
+    uvicorn_command,
+    wait_for_port,
+)
+from tests.support import token_client as client_for
+from tests.support import years_ago
 
 pytestmark = pytest.mark.django_db
 
 GAMES = "/api/v1/games/"
-PASSWORD = "a-long-Passw0rd!"  # tests/conftest.py's make_player
-
-
-def years_ago(years: int) -> date:
-    today = timezone.localdate()
-    return date(today.year - years, today.month, min(today.day, 28))
-
-
-def client_for(user=None) -> APIClient:
-    """A client sending ``Authorization: Token <key>`` (anonymous without a user)."""
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture(autouse=True)
@@ -60,21 +52,6 @@ def ai_queue(monkeypatch) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
     sent: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     monkeypatch.setattr(tasks.play_ai_move, "apply_async", lambda args, **kw: sent.append((tuple(args), kw)))
     return sent
-
-
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
-
-
-@pytest.fixture
-def bob(make_player):
-    return make_player(username="bob")
-
-
-@pytest.fixture
-def carol(make_player):
-    return make_player(username="carol")
 
 
 def create(client: APIClient, **body) -> Any:
@@ -555,12 +532,10 @@ class TestAgainstTheAI:
 
 
 def test_admin_pages_show_games_and_hide_note_text(alice, bob, client):
-    from accounts.models import User
-
     game_id, a, _ = started_classic(alice, bob)
     move(a, game_id, 0, {"cell": 5})
     a.put(f"{GAMES}{game_id}/note/", {"text": "a secret idea"}, format="json")
-    admin = User.objects.create_superuser("root", "root@example.com", "x")
+    admin = SuperuserFactory(password="x")
     client.force_login(admin)
     for url in (
         "/admin/games/game/",
@@ -607,21 +582,9 @@ def test_a_game_against_the_ai_through_real_processes(tmp_path):
     port = free_port()
     with scratch_database(tmp_path) as env:
         if settings.EMBEDDED:
-            commands = [[sys.executable, "manage.py", "runplatform", "--port", str(port)]]
+            commands = [runplatform_command(port)]
         else:
-            commands = [
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "config.asgi:application",
-                    "--port",
-                    str(port),
-                    "--lifespan",
-                    "off",
-                ],
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO"],
-            ]
+            commands = [uvicorn_command(port), WORKER_COMMAND]
         with running(*commands, env=env, log_dir=tmp_path) as processes:
             wait_for_port(port, process=processes[0])
             status, login = _http(
@@ -749,10 +712,9 @@ def test_the_lobby_form_creates_a_rated_game_and_refuses_a_rated_ai_game(client,
 
 
 def test_a_banned_or_refused_viewer_gets_403_with_the_gate_code(alice, bob, carol):
-    from accounts.models import User
     from moderation import services as moderation
 
-    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    root = SuperuserFactory()
     game_id, a, _ = started_classic(alice, bob)
     game = Game.objects.get(pk=game_id)
     watcher = client_for(carol)

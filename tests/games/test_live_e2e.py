@@ -27,7 +27,16 @@ import pytest
 import websockets
 from django.conf import settings
 
-from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+from tests.processes import (
+    ROOT,
+    free_port,
+    platform_commands,
+    running,
+    runplatform_command,
+    scratch_database,
+    uvicorn_command,
+    wait_for_port,
+)
 
 SETUP = """
 import json
@@ -70,17 +79,8 @@ def manage_shell(env: dict[str, str], code: str) -> Any:
 
 def server_command(port: int) -> list[str]:
     if settings.EMBEDDED:
-        return [sys.executable, "manage.py", "runplatform", "--port", str(port), "--no-celery"]
-    return [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "config.asgi:application",
-        "--port",
-        str(port),
-        "--lifespan",
-        "off",
-    ]
+        return runplatform_command(port, "--no-celery")
+    return uvicorn_command(port)
 
 
 class Player:

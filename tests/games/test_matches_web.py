@@ -7,27 +7,14 @@ import pytest
 from django.urls import reverse
 
 from games import selectors, services
-from games.models import Game, Match
+from games.models import Game
+from tests.factories import official_match_to_choose
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _finish_preliminaries(alice, bob) -> Match:
-    """Alice wins rock-paper-scissors and then the classic game: she must choose."""
-    rules = services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
-    rps = services.create_game(creator=alice, rule_set=rules, opponent=bob)
-    services.submit_move(game_id=rps.pk, user=alice, ply=0, move={"throw": "paper"})
-    services.submit_move(game_id=rps.pk, user=bob, ply=1, move={"throw": "rock"})
-    classic = rps.match.games.get(number_in_match=2)
-    assert classic.variant == "classic" and classic.seats.get(number=0).user == alice  # the rps winner is X
-    for ply, cell in enumerate([1, 4, 2, 5, 3]):
-        services.submit_move(game_id=classic.pk, user=(alice, bob)[ply % 2], ply=ply, move={"cell": cell})
-    return Match.objects.get(pk=rps.match_id)
-
-
-def test_the_payload_says_who_must_choose_and_the_page_offers_it(client, make_player):
-    alice, bob = make_player(username="alice"), make_player(username="bob")
-    match = _finish_preliminaries(alice, bob)
+def test_the_payload_says_who_must_choose_and_the_page_offers_it(client, alice, bob):
+    match = official_match_to_choose(alice, bob)
     classic = match.games.get(number_in_match=2)
     summary = selectors.game_payload(selectors.load_game(classic.pk), None)["match"]
     assert summary["stage"] == "version" and summary["choose_version"]["chooser_id"] == alice.pk
@@ -47,11 +34,10 @@ def test_the_payload_says_who_must_choose_and_the_page_offers_it(client, make_pl
     assert summary["next_game"] == first.pk and summary["choose_version"] is None
 
 
-def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, make_player):
+def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, alice, bob):
     from rest_framework.authtoken.models import Token
 
-    alice, bob = make_player(username="alice"), make_player(username="bob")
-    match = _finish_preliminaries(alice, bob)
+    match = official_match_to_choose(alice, bob)
     url = f"/api/v1/matches/{match.pk}/version/"
     bob_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=bob).key}"}
     alice_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
@@ -68,8 +54,7 @@ def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, make_
                        content_type="application/json", **alice_auth).status_code == 404
 
 
-def test_the_lobby_creates_a_game_under_a_house_rule_set(client, make_player):
-    alice = make_player(username="alice")
+def test_the_lobby_creates_a_game_under_a_house_rule_set(client, alice):
     rules = services.create_rule_set(
         name="Club best of three", variant="classic", match_format="best-of", match_games=3
     )
@@ -84,10 +69,9 @@ def test_the_lobby_creates_a_game_under_a_house_rule_set(client, make_player):
     assert "does not exist" in missing.content.decode()
 
 
-def test_a_match_rule_set_through_the_api(client, make_player):
+def test_a_match_rule_set_through_the_api(client, alice):
     from rest_framework.authtoken.models import Token
 
-    alice = make_player(username="alice")
     auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
     created = client.post(
         "/api/v1/rule-sets/",

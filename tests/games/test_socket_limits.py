@@ -10,8 +10,7 @@ import pytest
 from django.test import override_settings
 
 from accounts.realtime import CLOSE_RATE_LIMITED
-
-from .test_consumers import Socket, players, started_game
+from tests.sockets import Socket, players, started_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

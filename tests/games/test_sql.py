@@ -17,6 +17,7 @@ from accounts.models import Profile
 from games import services, sql
 from games.models import Game, Match, Move, RuleSet, Seat
 from games.rules import get_variant
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,10 +69,8 @@ def play(game: Game, plies: int, rng: random.Random) -> Game:
     return game
 
 
-def test_the_hand_written_reads_equal_the_orms_in_every_state(make_player):
+def test_the_hand_written_reads_equal_the_orms_in_every_state(alice, bob, carol):
     rng = random.Random(7)
-    alice, bob = make_player(username="alice"), make_player(username="bob")
-    carol = make_player(username="carol")
 
     open_challenge = services.create_game(creator=alice, variant="classic")
     assert_same_game(open_challenge.pk)
@@ -112,8 +111,7 @@ def test_the_hand_written_reads_equal_the_orms_in_every_state(make_player):
     assert RuleSet.objects.filter(pk=with_clock.rule_set_id, seconds_per_game=60).exists()
 
 
-def test_a_missing_or_impossible_game_is_none_and_the_lock_works(make_player):
-    alice, bob = make_player(username="alice"), make_player(username="bob")
+def test_a_missing_or_impossible_game_is_none_and_the_lock_works(alice, bob):
     game = services.create_game(creator=alice, variant="classic", opponent=bob)
     assert sql.game(game.pk + 1000) is None
     assert sql.game(0) is None and sql.game(-1) is None
@@ -128,8 +126,7 @@ def test_a_missing_or_impossible_game_is_none_and_the_lock_works(make_player):
 
 def test_an_inserted_move_reads_back_as_the_orms_would_store_it(make_player):
     p0, p1 = make_player(), make_player()
-    game = services.create_game(creator=p0, variant="classic", opponent=p1)
-    services.accept_challenge(game_id=game.pk, user=p1)
+    game = GameFactory(creator=p0, opponent=p1)
     with transaction.atomic():
         stored = sql.insert(
             Move(game=game, ply=1, seat=0, move={"cell": 5, "why": ["ü", None, 1.5]}, commitment="c" * 64, nonce="n")
@@ -151,8 +148,7 @@ def test_an_inserted_move_reads_back_as_the_orms_would_store_it(make_player):
 
 def test_an_update_writes_only_the_named_fields(make_player):
     p0, p1 = make_player(), make_player()
-    game = services.create_game(creator=p0, variant="classic", opponent=p1)
-    services.accept_challenge(game_id=game.pk, user=p1)
+    game = GameFactory(creator=p0, opponent=p1)
     held = sql.game(game.pk)
     held.ply, held.state, held.to_move, held.end_reason = 7, {"board": [None] * 9, "x": "ü"}, [1], "not written"
     sql.update(held, ["ply", "state", "to_move"])

@@ -13,19 +13,9 @@ from django.urls import reverse
 from games import services
 from games.models import Game
 from games.rules import get_variant
+from tests.factories import PASSWORD, GameFactory, SuperuserFactory
 
-PASSWORD = "a-long-Passw0rd!"
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def alice(make_player):
-    return make_player(username="alice")
-
-
-@pytest.fixture
-def bob(make_player):
-    return make_player(username="bob")
 
 
 def client_for(user) -> Client:
@@ -36,9 +26,7 @@ def client_for(user) -> Client:
 
 
 def started(variant: str, alice, bob) -> Game:
-    game = services.create_game(creator=alice, variant=variant, opponent=bob)
-    services.accept_challenge(game_id=game.pk, user=bob)
-    return Game.objects.get(pk=game.pk)
+    return Game.objects.get(pk=GameFactory(creator=alice, opponent=bob, variant=variant).pk)
 
 
 def buttons(html: str) -> dict[str, str]:
@@ -52,8 +40,7 @@ def enabled(tag: str) -> bool:
 
 
 class TestLobby:
-    def test_lists_open_active_and_finished_games_with_their_actions(self, alice, bob, make_player):
-        carol = make_player(username="carol")
+    def test_lists_open_active_and_finished_games_with_their_actions(self, alice, bob, carol):
         open_game = services.create_game(creator=alice, variant="classic")
         active = started("classic", alice, bob)
         finished = started("classic", bob, carol)
@@ -285,10 +272,9 @@ class TestReplay:
 
 
 def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, make_player):
-    from accounts.models import User
     from moderation import services as moderation
 
-    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    root = SuperuserFactory()
     carol = make_player(username="carol")
     game = started("classic", alice, bob)
     urls = [reverse("games:game", args=[game.pk]), reverse("games:board", args=[game.pk])]
@@ -311,10 +297,9 @@ def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, 
 
 
 def test_a_full_observer_cap_does_not_close_the_page(alice, bob, make_player):
-    from accounts.models import User
     from moderation import services as moderation
 
-    root = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    root = SuperuserFactory()
     game = started("classic", alice, bob)
     moderation.set_observer_policy(actor=root, game=game, policy="anyone", cap=0)
     # The cap counts open observer sockets: the page's socket is refused, not the page.

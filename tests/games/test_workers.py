@@ -14,14 +14,13 @@ from accounts.errors import ServiceError
 from games import consumers, services, workers
 from games.models import Game, Move
 from games.observing import WatchRefusal
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(p0, p1, **kwargs) -> int:
-    game = services.create_game(creator=p0, variant=kwargs.pop("variant", "classic"), opponent=p1, **kwargs)
-    services.accept_challenge(game_id=game.pk, user=p1)
-    return game.pk
+    return GameFactory(creator=p0, opponent=p1, **kwargs).pk
 
 
 def crossed(value):

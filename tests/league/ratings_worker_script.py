@@ -26,7 +26,6 @@ django.setup()
 
 from datetime import date  # noqa: E402
 
-from accounts import services as accounts  # noqa: E402
 from games.models import Game  # noqa: E402
 from league import tasks  # noqa: E402
 from league.models import Rating, RatingChange  # noqa: E402
@@ -58,13 +57,11 @@ pause_after_writing_if_asked()
 
 def main(command: str, game_id: int | None = None) -> None:
     if command == "setup":
-        from tests.league.ratings_helpers import finished_game
+        from tests.factories import PlayerFactory, finished_game
 
         users = [
-            accounts.register_player(
-                username=f"killtest{n}", password="a-long-Passw0rd!", date_of_birth=date(1990, 1, 1), country="GB",
-                guardian_name="G", guardian_email="g@example.com",
-            ).user
+            PlayerFactory(username=f"killtest{n}", date_of_birth=date(1990, 1, 1), guardian_name="G",
+                          guardian_email="g@example.com")
             for n in (1, 2)
         ]
         print(finished_game(users[0], users[1]).pk)

@@ -12,33 +12,27 @@ import icalendar
 import pytest
 import yaml
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from games import services as game_services
-from league.models import Club, ClubMembership, Entry, Section
+from league.models import ClubMembership, Entry, Section
+from tests.factories import ClubFactory, MembershipFactory, make_section
+from tests.support import api_as as api
 
-from .test_competition_pages import make_section, play_to_the_end
+from .support import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def club():
-    return Club.objects.create(name="Harbour club", slug="harbour")
+    """The harbour club, whose slug the requests name (tests/league/conftest.py's otherwise)."""
+    return ClubFactory(name="Harbour club", slug="harbour")
 
 
 @pytest.fixture
 def organiser(make_player, club):
-    user = make_player(username="otto")
-    ClubMembership.objects.create(club=club, user=user, role=ClubMembership.Role.OWNER)
-    return user
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
+    """Here the club's owner (the other organising role)."""
+    return MembershipFactory(club=club, user=make_player(username="otto"), role=ClubMembership.Role.OWNER).user
 
 
 def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_player):

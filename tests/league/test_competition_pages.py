@@ -19,59 +19,13 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from league import competitions as cs
 from league import event_services
-from league.management.commands.play_section_bots import all_finished, play_pending_moves
-from league.models import Club, ClubMembership, Entry, Section, Tournament
+from league.management.commands.play_section_bots import play_pending_moves
+from league.models import Entry, Section, Tournament
+from tests.factories import MembershipFactory, make_section
+
+from .support import play_to_the_end, text_of, url
 
 pytestmark = pytest.mark.django_db
-
-
-# -- helpers ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def club():
-    return Club.objects.create(name="Riverside club", slug="riverside")
-
-
-@pytest.fixture
-def organiser(make_player, club):
-    user = make_player(username="olivia")
-    ClubMembership.objects.create(club=club, user=user, role=ClubMembership.Role.ORGANISER)
-    return user
-
-
-def make_section(club, organiser, *, format: str, players=(), variant: str = "classic", **settings) -> Section:
-    """A section starting in an hour, with ``players`` registered (in that order)."""
-    later = timezone.now() + timedelta(hours=1)
-    tournament = event_services.create_tournament(by=organiser, club=club, name=f"{format} open", starts_at=later)
-    if format == "arena":
-        settings.setdefault("arena_duration", timedelta(minutes=10))
-    section = event_services.create_section(by=organiser, tournament=tournament, name="Open",
-                                            rule_set=game_services.standard_rule_set(variant), format=format,
-                                            **settings)
-    for user in players:
-        cs.register(section=section, user=user)
-    return section
-
-
-def play_to_the_end(section: Section, limit: int = 5000) -> None:
-    """AI moves for every seat; sweep() does what Celery would (record results, start
-    the rounds due)."""
-    for _ in range(limit):
-        if all_finished([section.pk]):
-            return
-        if not play_pending_moves([section.pk], level="random"):
-            cs.sweep()
-    raise AssertionError("the section did not finish")
-
-
-def url(name: str, section: Section, **extra) -> str:
-    t = section.tournament
-    return reverse(f"competitions:{name}", args=[t.club.slug, t.slug, section.slug], **extra)
-
-
-def text_of(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 # -- brackets -----------------------------------------------------------------------------
@@ -362,7 +316,7 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
 
 def test_only_owners_and_organisers_run_events(client, club, organiser, make_player):
     member = make_player(username="member")
-    ClubMembership.objects.create(club=club, user=member, role=ClubMembership.Role.MEMBER)
+    MembershipFactory(club=club, user=member)
     section = make_section(club, organiser, format="swiss", players=[make_player(), make_player()])
     client.force_login(member)
     assert client.get(reverse("competitions:tournament-new", args=[club.slug])).status_code == 403

@@ -11,7 +11,8 @@ import pytest
 from accounts.errors import ServiceError
 from games import services as game_services
 from league import competitions as cs
-from league.models import Club, ClubMembership, Entry, Rating, Section
+from league.models import Entry, Rating, Section
+from tests.factories import MembershipFactory, SectionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -19,16 +20,10 @@ START = datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
 BEFORE = START - timedelta(days=1)
 
 
-@pytest.fixture
-def club():
-    return Club.objects.create(name="Chess club", slug="chess-club")
-
-
-def make_section(club, **options):
-    tournament = cs.create_tournament(club=club, name="Spring open", starts_at=START)
-    return cs.create_section(tournament=tournament, name=options.pop("name", "Open"),
-                             rule_set=game_services.standard_rule_set("classic"),
-                             format=options.pop("format", "swiss"), **options)
+def spring_open(club, **options):
+    """A section (by default: "Open", Swiss, standard classic rules) of the club's Spring
+    open, which starts at START."""
+    return SectionFactory(tournament__club=club, tournament__starts_at=START, **options)
 
 
 def refusal(section, user, now=BEFORE) -> str:
@@ -48,7 +43,7 @@ def refusal(section, user, now=BEFORE) -> str:
 ])
 def test_youth_groups_go_by_birth_year_with_the_first_of_january_edge(club, make_player, under, ok_born,
                                                                        refused_born):
-    section = make_section(club, age_under=under, age_year=2026)
+    section = spring_open(club, age_under=under, age_year=2026)
     assert cs.register(section=section, user=make_player(born=ok_born), now=BEFORE).status == "registered"
     message = refusal(section, make_player(born=refused_born))
     assert message == (f"Born {refused_born.year}, and this U{under} section is for players born "
@@ -56,7 +51,7 @@ def test_youth_groups_go_by_birth_year_with_the_first_of_january_edge(club, make
 
 
 def test_the_issue_example_born_2013_in_a_u12_of_2026(club, make_player):
-    section = make_section(club, age_under=12)  # the year of the start: 2026
+    section = spring_open(club, age_under=12)  # the year of the start: 2026
     assert refusal(section, make_player(born=date(2013, 12, 31))) == (
         "Born 2013, and this U12 section is for players born 2014 or later.")
 
@@ -66,7 +61,7 @@ def test_the_issue_example_born_2013_in_a_u12_of_2026(club, make_player):
     (65, date(1961, 12, 31), date(1962, 1, 1)),
 ])
 def test_senior_groups_count_the_age_reached_in_the_year(club, make_player, over, ok_born, refused_born):
-    section = make_section(club, age_over=over, age_year=2026)
+    section = spring_open(club, age_over=over, age_year=2026)
     cs.register(section=section, user=make_player(born=ok_born), now=BEFORE)
     assert refusal(section, make_player(born=refused_born)) == (
         "Born 1977, and this 50+ section is for players born 1976 or earlier." if over == 50 else
@@ -74,7 +69,7 @@ def test_senior_groups_count_the_age_reached_in_the_year(club, make_player, over
 
 
 def test_age_on_a_cutoff_date_is_inclusive_at_both_ends(club, make_player):
-    section = make_section(club, age_cutoff=date(2026, 9, 1), min_age=10, max_age=12)
+    section = spring_open(club, age_cutoff=date(2026, 9, 1), min_age=10, max_age=12)
     cs.register(section=section, user=make_player(born=date(2016, 9, 1)), now=BEFORE)  # 10 that day
     cs.register(section=section, user=make_player(born=date(2013, 9, 2)), now=BEFORE)  # 12 that day
     assert refusal(section, make_player(born=date(2016, 9, 2))) == (
@@ -85,8 +80,8 @@ def test_age_on_a_cutoff_date_is_inclusive_at_both_ends(club, make_player):
 
 def test_a_29_february_birthday_counts_from_1_march_in_other_years(club, make_player):
     leapling = make_player(born=date(2016, 2, 29))
-    on_28 = make_section(club, name="A", age_cutoff=date(2026, 2, 28), min_age=10)
-    on_1 = make_section(club, name="B", age_cutoff=date(2026, 3, 1), min_age=10)
+    on_28 = spring_open(club, name="A", age_cutoff=date(2026, 2, 28), min_age=10)
+    on_1 = spring_open(club, name="B", age_cutoff=date(2026, 3, 1), min_age=10)
     assert "Aged 9 on 2026-02-28" in refusal(on_28, leapling)
     cs.register(section=on_1, user=leapling, now=BEFORE)
 
@@ -108,7 +103,7 @@ def rate(user, value):
 
 
 def test_rating_band_edges_are_inclusive_and_the_rating_is_frozen_at_registration(club, make_player):
-    section = make_section(club, rating_min=1400, rating_max=1600)
+    section = spring_open(club, rating_min=1400, rating_max=1600)
     low, high, below, above, unrated = (make_player() for _ in range(5))
     rate(low, 1400)
     rate(high, 1600)
@@ -125,20 +120,20 @@ def test_rating_band_edges_are_inclusive_and_the_rating_is_frozen_at_registratio
 
 
 def test_unrated_players_may_enter_an_under_section(club, make_player):
-    section = make_section(club, rating_max=1400)
+    section = spring_open(club, rating_max=1400)
     assert cs.register(section=section, user=make_player(), now=BEFORE).rating is None
 
 
 def test_members_only(club, make_player):
-    section = make_section(club, members_only=True)
+    section = spring_open(club, members_only=True)
     member, stranger = make_player(), make_player()
-    ClubMembership.objects.create(club=club, user=member)
+    MembershipFactory(club=club, user=member)
     cs.register(section=section, user=member, now=BEFORE)
     assert refusal(section, stranger) == "This section is for members of Chess club."
 
 
 def test_capacity_duplicates_and_windows(club, make_player):
-    section = make_section(club, capacity=2, registration_opens_at=START - timedelta(days=7))
+    section = spring_open(club, capacity=2, registration_opens_at=START - timedelta(days=7))
     a, b, c = make_player(), make_player(), make_player()
     assert refusal(section, a, now=START - timedelta(days=8)).startswith("Registration opens at")
     cs.register(section=section, user=a, now=BEFORE)
@@ -155,7 +150,7 @@ def test_capacity_duplicates_and_windows(club, make_player):
 
 
 def test_too_young_to_play_is_refused_with_the_rules_reason(club, make_player):
-    section = make_section(club)
+    section = spring_open(club)
     toddler = make_player(born=date(2024, 1, 1))
     assert "at least 4" in refusal(section, toddler)
 
@@ -177,13 +172,13 @@ def test_bad_section_settings_are_refused_and_nothing_is_created(club, options, 
     from django_celery_beat.models import PeriodicTask
 
     with pytest.raises(ServiceError, match=message):
-        make_section(club, **options)
+        spring_open(club, **options)
     assert not Section.objects.exists()
     assert not PeriodicTask.objects.filter(task="league.start_round").exists()
 
 
 def test_a_section_schedules_round_one_as_a_one_off_beat_task(club):
-    section = make_section(club)
+    section = spring_open(club)
     round_one = section.round_set.get(number=1)
     task = round_one.start_task
     assert task.one_off and task.task == "league.start_round" and task.clocked.clocked_time == START
@@ -191,7 +186,7 @@ def test_a_section_schedules_round_one_as_a_one_off_beat_task(club):
 
 
 def test_check_in_window_and_no_shows_dropped_at_the_start(club, make_player):
-    section = make_section(club, check_in_opens_at=START - timedelta(hours=1),
+    section = spring_open(club, check_in_opens_at=START - timedelta(hours=1),
                            check_in_closes_at=START - timedelta(minutes=5))
     players = [make_player() for _ in range(4)]
     for user in players:
@@ -211,7 +206,7 @@ def test_check_in_window_and_no_shows_dropped_at_the_start(club, make_player):
 
 
 def test_swiss_late_entries_join_the_next_round_until_the_limit(club, make_player):
-    section = make_section(club, rounds=4, late_entry_rounds=1)
+    section = spring_open(club, rounds=4, late_entry_rounds=1)
     for _ in range(4):
         cs.register(section=section, user=make_player(), now=BEFORE)
     cs.start_round(section_id=section.pk, number=1, now=START)
@@ -225,7 +220,7 @@ def test_swiss_late_entries_join_the_next_round_until_the_limit(club, make_playe
 
 
 def test_no_late_entry_in_a_round_robin(club, make_player):
-    section = make_section(club, format="round-robin")
+    section = spring_open(club, format="round-robin")
     for _ in range(3):
         cs.register(section=section, user=make_player(), now=BEFORE)
     cs.start_round(section_id=section.pk, number=1, now=START)

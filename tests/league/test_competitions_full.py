@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from league.models import Entry, Pairing, PairingPlayer, Round, Section, Standing
+from tests.factories import players, section_with
 
-from .test_competitions_support import play_out, players, section_with
+from .support import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

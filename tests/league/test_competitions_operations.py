@@ -4,7 +4,6 @@ and slugs the pages' own routes use."""
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
@@ -13,11 +12,11 @@ from django.utils import timezone
 from accounts.errors import ServiceError
 from games import services as game_services
 from games.models import Game
-from games.rules import get_variant
 from league import competitions as cs
 from league.models import Entry, Pairing, PairingPlayer, Round, Section
+from tests.factories import players, section_with
 
-from .test_competitions_support import players, section_with
+from .support import one_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
@@ -35,13 +34,6 @@ def refused(code, call, **kwargs):
              list(Section.objects.order_by("pk").values_list("paused_at", flat=True)),
              list(Game.objects.order_by("pk").values_list("status", flat=True)))
     assert after == before
-
-
-def one_move(game):
-    mover = game.seats.get(number=game.to_move[0])
-    variant = get_variant(game.variant)
-    move = variant.random_move(variant.load(game.state), mover.number, random.Random(2))
-    return game_services.submit_move(game_id=game.pk, user=mover.user, ply=game.ply, move=move)
 
 
 # -- pause and resume -----------------------------------------------------------------------

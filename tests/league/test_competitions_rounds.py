@@ -3,11 +3,11 @@ once, tasks delivered twice), races on PostgreSQL, prizes, seasons and rating pe
 
 from __future__ import annotations
 
-import threading
 from datetime import date, timedelta
+from functools import partial
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.errors import ServiceError
@@ -29,8 +29,10 @@ from league.models import (
     Section,
     Standing,
 )
+from tests.factories import SectionFactory, players, section_with
+from tests.support import at_once
 
-from .test_competitions_support import decide, players, run_decided, section_with
+from .support import decide, run_decided
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
 
@@ -151,23 +153,7 @@ def test_the_database_refuses_a_second_pairing_for_a_player_in_a_round(make_play
 @pytest.mark.postgres
 def test_two_workers_starting_the_same_round_at_once_pair_it_once(make_player):
     section = section_with(players(make_player, 8), format="swiss", rounds=3, start=False)
-    barrier = threading.Barrier(4)
-    errors = []
-
-    def start() -> None:
-        try:
-            barrier.wait()
-            cs.start_round(section_id=section.pk, number=1, force=True)
-        except Exception as err:  # pragma: no cover - reported below
-            errors.append(err)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=start) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _, errors = at_once(*[partial(cs.start_round, section_id=section.pk, number=1, force=True)] * 4)
     assert not errors
     assert Pairing.objects.filter(section=section).count() == 4
     assert PairingPlayer.objects.filter(round__section=section).count() == 8
@@ -193,20 +179,8 @@ def test_two_workers_recording_the_last_results_at_once_start_the_next_round_onc
             game = Game.objects.get(pk=game_id)
             seat = game.seats.get(number=1)
             game_services.resign(game_id=game_id, user=seat.user)
-        barrier = threading.Barrier(4)
-
-        def record(game_id: int) -> None:
-            try:
-                barrier.wait()
-                cs.record_game_result(game_id=game_id)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=record, args=(g,)) for g in game_ids * 2]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        _, errors = at_once(*[partial(cs.record_game_result, game_id=g) for g in game_ids * 2])
+        assert errors == []
     finally:
         game_finished.connect(signals.on_game_finished, dispatch_uid="league.rate_finished_game")
         game_finished.connect(signals.on_game_finished_for_competitions, dispatch_uid="league.score_pairing")
@@ -250,14 +224,9 @@ def test_season_standings_add_up_the_tournaments(make_player):
     section_a.tournament.save()
     cs.start_round(section_id=section_a.pk, number=1, force=True)
     run_decided(section_a)
-    tournament_b = cs.create_tournament(club=club, name="Second", starts_at=timezone.now(), season=season)
-    from games import services as game_services
-
-    section_b = cs.create_section(tournament=tournament_b, name="Open", format="round-robin",
-                                  rule_set=game_services.standard_rule_set("classic"),
-                                  starts_at=timezone.now() + timedelta(minutes=5))
-    for user in users:
-        cs.register(section=section_b, user=user)
+    section_b = SectionFactory(tournament__club=club, tournament__name="Second", tournament__starts_at=timezone.now(),
+                               tournament__season=season, format="round-robin",
+                               starts_at=timezone.now() + timedelta(minutes=5), players=users)
     cs.start_round(section_id=section_b.pk, number=1, force=True)
     run_decided(section_b, winner=lambda p: max(p.first_id, p.second_id))  # another winner
     rows = sel.season_standings(season)

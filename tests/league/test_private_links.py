@@ -16,23 +16,12 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from league import event_services
-from league.models import CalendarFeed, Club, ClubMembership
+from league.models import CalendarFeed
+from tests.factories import make_section
 
-from .test_competition_pages import make_section, play_to_the_end, url
+from .support import play_to_the_end, url
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def club():
-    return Club.objects.create(name="Lantern club", slug="lantern")
-
-
-@pytest.fixture
-def organiser(make_player, club):
-    user = make_player(username="orla")
-    ClubMembership.objects.create(club=club, user=user, role=ClubMembership.Role.ORGANISER)
-    return user
 
 
 def feed_path(html: str) -> str:

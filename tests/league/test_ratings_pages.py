@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from config.celery import app
-from league.models import Club, ClubMembership, Rating, RatingAdjustment, RatingChange, RecomputeRun
+from league.models import Rating, RatingAdjustment, RatingChange, RecomputeRun
 from league.ratings import services as rating_services
+from tests.factories import ClubFactory, finished_game
+from tests.support import token_client
 
-from .ratings_helpers import finished_game
+from .support import eager_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -18,9 +19,8 @@ pytestmark = pytest.mark.django_db
 def played(make_player):
     """Six rated games: ``a`` beats everyone (established after five), plus a club list."""
     a, *others = [make_player(username=name) for name in ("alice", "bob", "carol", "dan", "erin", "fay")]
-    club = Club.objects.create(name="Chess Club", slug="chess-club", rating_system="glicko2", own_rating_list=True)
-    for user in (a, others[0]):
-        ClubMembership.objects.create(club=club, user=user)
+    club = ClubFactory(name="Chess Club", slug="chess-club", rating_system="glicko2", own_rating_list=True,
+                       members=[a, others[0]])
     for other in others + [others[0]]:
         rating_services.rate_game(game_id=finished_game(a, other).pk)
     tournament = [finished_game(others[1], a), finished_game(a, others[2])]
@@ -83,12 +83,8 @@ def test_admin_recompute_runs_as_a_task_and_shows_its_progress(
     admin_client, played, django_capture_on_commit_callbacks
 ):
     before = sorted(Rating.objects.values_list("user_id", "list_key", "rating"))
-    app.conf.task_always_eager = True
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            response = admin_client.post(reverse("admin:league_recomputerun_add"), {})
-    finally:
-        app.conf.task_always_eager = False
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(reverse("admin:league_recomputerun_add"), {})
     run = RecomputeRun.objects.get()
     assert response.status_code == 302 and response["Location"].endswith(f"/{run.pk}/change/")
     assert run.status == "done" and run.total == 8 and run.done == 8
@@ -107,13 +103,9 @@ def test_a_running_recompute_is_polled(admin_client, db):
 
 def test_the_admin_action_on_ratings_queues_a_recompute(admin_client, played, django_capture_on_commit_callbacks):
     rating = Rating.objects.first()
-    app.conf.task_always_eager = True
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            response = admin_client.post(reverse("admin:league_rating_changelist"), {
-                "action": "recompute_all_ratings", "_selected_action": [rating.pk]})
-    finally:
-        app.conf.task_always_eager = False
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(reverse("admin:league_rating_changelist"), {
+            "action": "recompute_all_ratings", "_selected_action": [rating.pk]})
     run = RecomputeRun.objects.get()
     assert response["Location"] == reverse("admin:league_recomputerun_change", args=[run.pk])
     assert run.status == "done" and run.requested_by.is_superuser
@@ -131,12 +123,8 @@ def leaderboard_ratings(client, variant: str = "classic") -> dict[str, int]:
 def test_a_rated_game_played_through_the_api_moves_both_ratings_on_the_leaderboard(
     client, make_player, django_capture_on_commit_callbacks
 ):
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
-
     alice, bob, carol, dan = (make_player(username=n) for n in ("alice", "bob", "carol", "dan"))
-    app.conf.task_always_eager = True  # the rating task runs where the signal queues it
-    try:
+    with eager_tasks():  # the rating task runs where the signal queues it
         # Five games each with a score, so both have an established rating that can fall.
         with django_capture_on_commit_callbacks(execute=True):
             for winner, loser in [(alice, carol)] * 3 + [(dan, alice)] * 2 + [(bob, dan)] * 3 + [(carol, bob)] * 2:
@@ -147,8 +135,7 @@ def test_a_rated_game_played_through_the_api_moves_both_ratings_on_the_leaderboa
 
         api = {}
         for user in (alice, bob):
-            api[user.username] = APIClient()
-            api[user.username].credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+            api[user.username] = token_client(user)
         with django_capture_on_commit_callbacks(execute=True):
             game = api["alice"].post("/api/v1/games/", {"variant": "classic", "opponent": "bob", "rated": True,
                                                         "seat": 0}, format="json").json()
@@ -160,8 +147,6 @@ def test_a_rated_game_played_through_the_api_moves_both_ratings_on_the_leaderboa
                     f"/api/v1/games/{game['id']}/moves/", {"ply": game["ply"], "move": {"cell": cell}}, format="json")
             assert response.status_code == 201, response.json()
             game = response.json()
-    finally:
-        app.conf.task_always_eager = False
     assert game["status"] == "finished" and game["result"]["winner"] == 0
 
     after = leaderboard_ratings(client)

@@ -3,30 +3,24 @@ Celery task, tournament periods, club lists, adjustments and the full recompute.
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from accounts.errors import ServiceError
-from config.celery import app
 from games import services as game_services
 from games.models import Game
 from league import tasks
-from league.models import Club, ClubMembership, PeriodGame, Rating, RatingAdjustment, RatingChange
+from league.models import PeriodGame, Rating, RatingAdjustment, RatingChange
 from league.ratings import recompute
 from league.ratings import services as rating_services
+from tests.factories import ClubFactory, GameFactory, finished_game
+from tests.support import at_once
 
-from .ratings_helpers import finished_game, snapshot
+from .support import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager_celery():
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
 
 
 def test_a_finished_rated_game_is_rated_by_the_task_queued_on_commit(
@@ -34,8 +28,7 @@ def test_a_finished_rated_game_is_rated_by_the_task_queued_on_commit(
 ):
     a, b = make_player(), make_player()
     with django_capture_on_commit_callbacks(execute=True):
-        game = game_services.create_game(creator=a, variant="classic", opponent=b, rated=True)
-        game_services.accept_challenge(game_id=game.pk, user=b)
+        game = GameFactory(creator=a, opponent=b, rated=True)
     assert not RatingChange.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
         game_services.resign(game_id=game.pk, user=b)
@@ -122,30 +115,15 @@ def test_games_are_rated_in_the_order_they_ended(make_player):
 def test_two_workers_racing_on_one_game_apply_it_once(make_player):
     a, b = make_player(), make_player()
     game = finished_game(a, b)
-    barrier = threading.Barrier(4)
-    results: list = []
-
-    def work() -> None:
-        barrier.wait()
-        try:
-            results.append(rating_services.rate_game(game_id=game.pk))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results, _ = at_once(*[partial(rating_services.rate_game, game_id=game.pk)] * 4)
     assert sorted(results) == [0, 0, 0, 1]
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
 def test_a_club_with_its_own_list_rates_its_members_games_with_its_system(make_player):
     a, b, c = make_player(), make_player(), make_player()
-    club = Club.objects.create(name="Glickers", slug="glickers", rating_system="glicko2", own_rating_list=True)
-    for user in (a, b):
-        ClubMembership.objects.create(club=club, user=user)
+    club = ClubFactory(name="Glickers", slug="glickers", rating_system="glicko2", own_rating_list=True,
+                       members=[a, b])
     inside = finished_game(a, b)
     outside = finished_game(a, c)
     rating_services.rate_game(game_id=outside.pk)
@@ -186,9 +164,7 @@ def test_a_manual_adjustment_needs_a_reason_and_is_kept_in_the_audit_log(make_pl
 
 def test_the_recompute_gives_the_same_numbers_as_the_incremental_path(make_player):
     players = [make_player() for _ in range(6)]
-    club = Club.objects.create(name="Own list", slug="own", rating_system="glicko2", own_rating_list=True)
-    for user in players[:4]:
-        ClubMembership.objects.create(club=club, user=user)
+    ClubFactory(name="Own list", slug="own", rating_system="glicko2", own_rating_list=True, members=players[:4])
     pairs = [(i, j) for i in range(6) for j in range(6) if i != j]
     for round_number in range(3):
         for number, (i, j) in enumerate(pairs[round_number::3]):

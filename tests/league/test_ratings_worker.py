@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import ROOT, scratch_database
+from tests.processes import ROOT, WORKER_COMMAND, scratch_database
 
 pytestmark = pytest.mark.slow
 SCRIPT = str(Path(__file__).with_name("ratings_worker_script.py"))
@@ -65,8 +65,8 @@ def test_a_celery_worker_killed_mid_task_gets_it_redelivered_and_applied_once(tm
         game_id = script(env, "setup")
         marker = tmp_path / "paused"
         # --include: the worker loads the script's pause (it pauses only where the env asks).
-        worker = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "INFO",
-                  "--without-mingle", "--without-gossip", "-Q", queue, "--include", "tests.league.ratings_worker_script"]
+        worker = [*WORKER_COMMAND, "--without-mingle", "--without-gossip", "-Q", queue,
+                  "--include", "tests.league.ratings_worker_script"]
         log = open(tmp_path / "worker-1.log", "wb")  # noqa: SIM115
         first = subprocess.Popen(worker, cwd=ROOT, env=paused(env, marker), stdout=log, stderr=subprocess.STDOUT)
         try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-PASSWORD = "a-long-Passw0rd!"
+from tests.factories import GameFactory, SuperuserFactory
 
 
 @dataclass
@@ -29,14 +29,12 @@ class World:
 
 
 def _world(make_player: Any) -> World:
-    from accounts.models import User
-    from games import services as games
     from league.clubs import services as league
     from moderation import services
 
     club_a = league.ensure_club(name="Club A")
     club_b = league.ensure_club(name="Club B")
-    superuser = User.objects.create_superuser(username="root", password=PASSWORD, email="root@example.com")
+    superuser = SuperuserFactory()
     people = {name: make_player(username=name) for name in
               ("organiser_a", "arbiter_a", "organiser_b", "member_a", "player_1", "player_2")}
     league.set_membership(club=club_a, user=people["organiser_a"], role="organiser")
@@ -50,9 +48,8 @@ def _world(make_player: Any) -> World:
                                         fields={"name": "A's classic", "variant": "classic"})
     rules_b = services.save_house_rules(actor=people["organiser_b"], club=club_b,
                                         fields={"name": "B's classic", "variant": "classic"})
-    game_a = games.create_game(creator=people["player_1"], rule_set=rules_a, opponent=people["player_2"])
-    games.accept_challenge(game_id=game_a.pk, user=people["player_2"])
-    game_b = games.create_game(creator=people["player_1"], rule_set=rules_b, opponent=people["player_2"])
+    game_a = GameFactory(creator=people["player_1"], rule_set=rules_a, opponent=people["player_2"])
+    game_b = GameFactory(creator=people["player_1"], rule_set=rules_b, opponent=people["player_2"], accepted=False)
     return World(club_a=club_a, club_b=club_b, superuser=superuser, rules_a=rules_a, rules_b=rules_b,
                  game_a=game_a, game_b=game_b, **people)
 
@@ -69,15 +66,10 @@ def world_tx(transactional_db, make_player) -> World:
 
 
 @pytest.fixture
-def own_channel_layer(settings):
+def own_channel_layer(settings, channel_layers_fresh):
     """A fresh channel layer per test; on Redis, under a prefix of this suite's own so
     no other run's sockets hear our messages."""
-    from channels.layers import channel_layers
-
     if "hosts" in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
         layers = {"default": {**settings.CHANNEL_LAYERS["default"]}}
         layers["default"]["CONFIG"] = {**layers["default"]["CONFIG"], "prefix": "ttt-moderation-tests"}
         settings.CHANNEL_LAYERS = layers
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()

@@ -4,43 +4,17 @@ each refused for another club and without a reason, changing nothing then."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from accounts.errors import ServiceError
 from games.models import Game
 from league import competitions as cs
 from league.models import Entry, Pairing, Round, Standing
 from moderation import operations
 from moderation.models import AuditEntry
 
+from .support import refused, tournament_section
+
 pytestmark = pytest.mark.django_db
-
-
-def tournament_section(world, users, *, start: bool = True, fmt: str = "round-robin"):
-    now = timezone.now()
-    tournament = cs.create_tournament(club=world.club_a, name="Spring cup", starts_at=now + timedelta(hours=1))
-    section = cs.create_section(tournament=tournament, name="Open", rule_set=world.rules_a, format=fmt,
-                                starts_at=now + timedelta(hours=1))
-    for user in users:
-        cs.register(section=section, user=user, now=now)
-    if start:
-        cs.start_round(section_id=section.pk, number=1, force=True)
-    section.refresh_from_db()
-    return section
-
-
-def refused(code, call, **kwargs):
-    before = (AuditEntry.objects.count(), list(Pairing.objects.values_list("status", "result")),
-              list(Round.objects.values_list("status", flat=True)))
-    with pytest.raises(ServiceError) as err:
-        call(**kwargs)
-    assert err.value.code == code, err.value.message
-    after = (AuditEntry.objects.count(), list(Pairing.objects.values_list("status", "result")),
-             list(Round.objects.values_list("status", flat=True)))
-    assert after == before
 
 
 def test_start_a_round_now(world):

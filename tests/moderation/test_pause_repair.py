@@ -10,7 +10,7 @@ from league.models import Pairing, Round, Section
 from moderation import operations
 from moderation.models import AuditEntry
 
-from .test_operations import refused, tournament_section
+from .support import refused, tournament_section
 
 pytestmark = pytest.mark.django_db
 

@@ -15,13 +15,12 @@ from django.contrib.auth.models import Permission
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Game, RuleSet
 from league.models import Rating, RecomputeRun
 from moderation.models import AuditEntry
+from tests.support import token_client as api_client
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +31,6 @@ MAY_REVISE = {
     "club": {"organiser_a", "superuser"},
     "players": {"author"},
 }
-
-
-def api_client(user: Any = None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture

@@ -7,23 +7,11 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from games.observing import CLOSE_KICKED, CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED
-from tests.games.test_consumers import ORIGIN, Socket, token_for
+from tests.sockets import Socket, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("own_channel_layer", "observer_counts_sent")]
-
-
-async def connect(game_id: int, user: Any = None) -> WebsocketCommunicator:
-    headers = [ORIGIN]
-    if user is not None:
-        headers.append((b"authorization", f"Token {await token_for(user)}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
 
 
 async def expect_refused(game_id: int, user: Any, code: str, close_code: int = CLOSE_WATCH_REFUSED) -> str:

@@ -53,14 +53,14 @@ from rest_framework.test import APIClient
 from accounts import services as accounts
 from accounts.models import User
 from games import services as games
-from games.models import Game, Match, RuleSet
+from games.models import Game, RuleSet
 from league import competitions
 from league import event_services as events
 from league.clubs import services as league
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
+from tests.factories import PASSWORD, GameFactory, PlayerFactory, official_match_to_choose
 
-PASSWORD = "a-long-Passw0rd!"
 CSRF_SECRET = "matrixcsrfsecretmatrixcsrfsecret"  # 32 characters: a valid unmasked CSRF secret
 
 # -- who -------------------------------------------------------------------------------
@@ -89,28 +89,11 @@ OWN_SET_KEEPERS = frozenset({"player"})
 
 
 def _person(username: str, **flags: Any) -> Any:
-    user = accounts.register_player(
-        username=username, password=PASSWORD, date_of_birth=date(1990, 5, 17), country="GB"
-    ).user
+    user = PlayerFactory(username=username)  # an adult: the guardian's details go unused
     if flags:
         User.objects.filter(pk=user.pk).update(**flags)
         user.refresh_from_db()
     return user
-
-
-def _official_match_to_choose(first: Any, second: Any) -> Any:
-    """An official T-Tic-T-Tac-Toe match whose preliminaries ``first`` won: first chooses."""
-    rules = games.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
-    rps = games.create_game(creator=first, rule_set=rules, opponent=second)
-    games.submit_move(game_id=rps.pk, user=first, ply=0, move={"throw": "paper"})
-    games.submit_move(game_id=rps.pk, user=second, ply=1, move={"throw": "rock"})
-    classic = rps.match.games.get(number_in_match=2)
-    assert classic.seats.get(number=0).user == first
-    for ply, cell in enumerate([1, 4, 2, 5, 3]):
-        games.submit_move(game_id=classic.pk, user=(first, second)[ply % 2], ply=ply, move={"cell": cell})
-    match = Match.objects.get(pk=rps.match_id)
-    assert match.state["stage"] == "version"
-    return match
 
 
 def build_world() -> SimpleNamespace:
@@ -144,14 +127,12 @@ def build_world() -> SimpleNamespace:
     own_rules = games.create_rule_set(name="Player's classic", variant="classic", created_by=users["player"])
 
     # Club A's games between first and second (first moves first: the challenger's seat 0).
-    active = games.create_game(creator=first, rule_set=rules_a, opponent=second)
-    games.accept_challenge(game_id=active.pk, user=second)
+    active = GameFactory(creator=first, rule_set=rules_a, opponent=second)
     challenge = games.create_game(creator=first, rule_set=rules_a, opponent=second)
     open_game = games.create_game(creator=first, rule_set=rules_a)
-    timed_out = games.create_game(creator=first, rule_set=rules_a, opponent=second)
-    games.accept_challenge(game_id=timed_out.pk, user=second)
+    timed_out = GameFactory(creator=first, rule_set=rules_a, opponent=second)
     Game.objects.filter(pk=timed_out.pk).update(turn_started_at=now - timedelta(days=2))  # first never moved
-    match = _official_match_to_choose(first, second)
+    match = official_match_to_choose(first, second)
 
     # Club A: a tournament open for registration with three sections (first and second
     # entered in each), and a draft. Club B: a tournament with one section.

@@ -1,0 +1,120 @@
+"""What the league tests share besides their data (tests/factories.py builds that):
+sections played to their end (bots, or one move and a resignation), Celery eager, the
+competition pages' URLs and text, and every rating as comparable rows."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.urls import reverse
+
+from config.celery import app
+from games import services as game_services
+from games.models import Game
+from games.rules import get_variant
+from league import competitions as cs
+from league.management.commands.play_section_bots import all_finished, play_pending_moves
+from league.models import Entry, Pairing, Rating, RatingChange, Section
+
+
+@contextmanager
+def eager_tasks() -> Iterator[None]:
+    """Celery tasks run in the caller, as a worker would run them."""
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = False
+
+
+# -- playing -------------------------------------------------------------------------------
+
+
+def play_out(section_ids, *, limit: int = 20_000, level: str = "random") -> None:
+    """Bots move until the sections finish (every other step is Celery's)."""
+    for _ in range(limit):
+        if all_finished(section_ids):
+            return
+        if not play_pending_moves(section_ids, level=level):
+            cs.sweep()  # a round due, an arena over: what beat's sweep would catch
+    raise AssertionError("the sections did not finish")
+
+
+def play_to_the_end(section: Section, limit: int = 5000) -> None:
+    """AI moves for every seat; sweep() does what Celery would (record results, start
+    the rounds due)."""
+    play_out([section.pk], limit=limit)
+
+
+def one_move(game: Game, seed: int = 2) -> Game:
+    """The seat to move plays a random legal move (drawn by random.Random(seed))."""
+    mover = game.seats.get(number=game.to_move[0])
+    variant = get_variant(game.variant)
+    move = variant.random_move(variant.load(game.state), mover.number, random.Random(seed))
+    return game_services.submit_move(game_id=game.pk, user=mover.user, ply=game.ply, move=move)
+
+
+def decide(section, *, winner=None) -> int:
+    """Finish every game in play: one move, then the loser resigns. ``winner(pairing)``
+    picks the winner's user id (default: the higher seed, the lower seed number)."""
+    seeds = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    done = 0
+    for pairing in Pairing.objects.filter(section=section, status=Pairing.Status.IN_PLAY):
+        game = pairing.game or pairing.match.games.filter(status=Game.Status.ACTIVE).first()
+        if game is None or game.status != Game.Status.ACTIVE:
+            continue
+        chosen = winner(pairing) if winner else min((pairing.first_id, pairing.second_id), key=lambda u: seeds[u])
+        loser_id = pairing.second_id if chosen == pairing.first_id else pairing.first_id
+        one_move(game, seed=1)
+        loser = game.seats.get(user_id=loser_id).user
+        game_services.resign(game_id=game.pk, user=loser)
+        done += 1
+    return done
+
+
+def run_decided(section, *, winner=None, limit: int = 200) -> None:
+    """Decide rounds until the section finishes (Celery eager does the rest)."""
+    for _ in range(limit):
+        section.refresh_from_db()
+        if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+            return
+        if not decide(section, winner=winner):
+            cs.sweep()
+    raise AssertionError("the section did not finish")
+
+
+# -- pages ---------------------------------------------------------------------------------
+
+
+def url(name: str, section: Section, **extra) -> str:
+    t = section.tournament
+    return reverse(f"competitions:{name}", args=[t.club.slug, t.slug, section.slug], **extra)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# -- ratings -------------------------------------------------------------------------------
+
+
+def snapshot() -> tuple[list, list]:
+    """Every rating change and rating, as comparable tuples."""
+    changes = sorted(
+        RatingChange.objects.values_list(
+            "game_id", "user_id", "list_key", "system", "period", "opponent_rating", "score", "k",
+            "rating_before", "rating_after", "rd_before", "rd_after", "volatility_before", "volatility_after",
+            "provisional", "sequence",
+        )
+    )
+    ratings = sorted(
+        Rating.objects.values_list(
+            "user_id", "variant", "list_key", "system", "rating", "rd", "volatility", "games", "established",
+            "reached_2400", "provisional", "initial_results",
+        ),
+        key=repr,
+    )
+    return changes, ratings
