@@ -27,7 +27,7 @@ from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
 from games.models import Game, Observer, RuleSet
 from league.models import ORGANISER_ROLES, Club
 
-from . import selectors, services
+from . import permissions, selectors, services
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class ClubScopedMixin(AdminMixinBase):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset = super().get_queryset(request)
-        clubs = selectors.moderated_clubs(request.user)
+        clubs = permissions.moderated_clubs(request.user)
         if clubs is None:
             return queryset
         return queryset.filter(pk__in=type(self).scope_to(clubs).values("pk"))
@@ -127,7 +127,7 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         base = super().get_form(request, obj, change, **kwargs)
-        clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
+        clubs = permissions.moderated_clubs(request.user, roles=ORGANISER_ROLES)
         return type(base.__name__, (ClubRuleSetForm, base), {
             "club_choices": Club.objects.all() if clubs is None else clubs,
             "club_required": clubs is not None,
@@ -246,7 +246,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "club":
-            clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
+            clubs = permissions.moderated_clubs(request.user, roles=ORGANISER_ROLES)
             kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -309,7 +309,7 @@ class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "club":
-            clubs = selectors.moderated_clubs(request.user)
+            clubs = permissions.moderated_clubs(request.user)
             kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -387,19 +387,19 @@ def _superusers_only(base: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:
 
     class SuperusersOnly(base):  # type: ignore[valid-type, misc]  # a base known only at run time
         def has_module_permission(self, request: HttpRequest) -> bool:
-            return request.user.is_active and request.user.is_superuser
+            return request.user.has_perm("django_celery_beat.manage_schedules")
 
         def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
+            return request.user.has_perm("django_celery_beat.manage_schedules")
 
         def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-            return request.user.is_active and request.user.is_superuser
+            return request.user.has_perm("django_celery_beat.manage_schedules")
 
         def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
+            return request.user.has_perm("django_celery_beat.manage_schedules")
 
         def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return request.user.is_active and request.user.is_superuser
+            return request.user.has_perm("django_celery_beat.manage_schedules")
 
     SuperusersOnly.__name__ = SuperusersOnly.__qualname__ = f"SuperusersOnly{base.__name__}"
     return SuperusersOnly

@@ -144,6 +144,8 @@ LOGOUT_REDIRECT_URL = "home"
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out log-in before any password is checked.
     "axes.backends.AxesStandaloneBackend",
+    # The platform's own permissions, django-rules predicates (moderation/permissions.py).
+    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
