@@ -123,14 +123,14 @@ def _check_match_fields(variant: str, match_format: str, match_games: int, next_
 def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **changes: Any) -> RuleSet:
     """A new version of the set; games already started keep the version they used.
 
-    Only the set's keeper may (games/ownership.py): ``created_by`` None is the
-    platform itself (a command). Every revision is told to the recorders (the audit
-    log) in this transaction.
+    Only who the permission "games.revise_ruleset" allows (games/ownership.py):
+    ``created_by`` None is the platform itself (a command). Every revision is told to
+    the recorders (the audit log) in this transaction.
     """
     current = RuleSet.objects.select_for_update().filter(family=rule_set.family).order_by("-version").first()
     assert current is not None
     keeper = ownership.keeper_of(current)
-    if created_by is not None and not keeper.may_revise(created_by):
+    if created_by is not None and not ownership.may_revise(current, created_by):
         raise ServiceError(keeper.refusal.code, keeper.refusal.message)
     fields = {
         "name": current.name,

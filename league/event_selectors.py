@@ -21,7 +21,6 @@ from .models import (
     ORGANISER_ROLES,
     CalendarFeed,
     Club,
-    ClubMembership,
     Entry,
     League,
     Pairing,
@@ -44,15 +43,6 @@ TIEBREAK_LABELS = {
 
 
 # -- clubs, roles, tournaments ------------------------------------------------------------
-
-
-def can_organise(*, user: User | Any, club: Club) -> bool:
-    """Owners and organisers of the club (and the site's superusers) run its events."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
-        return True
-    return ClubMembership.objects.filter(club=club, user=user, role__in=ORGANISER_ROLES).exists()
 
 
 def organised_clubs(user: User | Any) -> QuerySet[Club]:

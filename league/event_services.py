@@ -20,7 +20,6 @@ from games.models import RuleSet
 
 from . import competition_selectors as core
 from . import competitions as cs
-from . import event_selectors
 from .competitions.formats import format_of
 from .models import CalendarFeed, Club, Round, Season, Section, Tournament
 
@@ -28,7 +27,8 @@ OPEN_SECTION = (Section.Status.REGISTRATION,)
 
 
 def check_organiser(*, user: User, club: Club) -> None:
-    if not event_selectors.can_organise(user=user, club=club):
+    """Refuse unless ``user`` runs ``club``'s events (the permission's rule: moderation/permissions.py)."""
+    if not user.has_perm("league.organise_club", club):
         raise ServiceError("not-organiser", f"Only {club.name}'s owners and organisers run its events.")
 
 

@@ -33,7 +33,7 @@ from games.models import Game, Observer, RuleSet
 from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, SectionAdmin, TournamentAdmin
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
-from . import operations, selectors, services
+from . import operations, permissions, selectors, services
 from .models import AuditEntry, ObserverBan, ObserverPolicy
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class ClubScopedMixin(AdminMixinBase):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset = super().get_queryset(request)
-        clubs = selectors.moderated_clubs(request.user)
+        clubs = permissions.moderated_clubs(request.user)
         if clubs is None:
             return queryset
         return queryset.filter(pk__in=type(self).scope_to(clubs).values("pk"))
@@ -130,7 +130,7 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         base = super().get_form(request, obj, change, **kwargs)
-        clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
+        clubs = permissions.moderated_clubs(request.user, roles=ORGANISER_ROLES)
         return type(base.__name__, (ClubRuleSetForm, base), {
             "club_choices": Club.objects.all() if clubs is None else clubs,
             "club_required": clubs is not None,
@@ -243,7 +243,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "club":
-            clubs = selectors.moderated_clubs(request.user, roles=ORGANISER_ROLES)
+            clubs = permissions.moderated_clubs(request.user, roles=ORGANISER_ROLES)
             kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -306,7 +306,7 @@ class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "club":
-            clubs = selectors.moderated_clubs(request.user)
+            clubs = permissions.moderated_clubs(request.user)
             kwargs["queryset"] = Club.objects.all() if clubs is None else clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
@@ -373,7 +373,8 @@ class AuditEntryAdmin(ClubScopedMixin, admin.ModelAdmin):
 
 # ClubRuleSet rows are shown as the rule sets' "club" column; nothing to edit by hand, so
 # no admin. The Celery schedules are django-celery-beat's own admins, for superusers
-# only: moderation/backends.py refuses their permissions to everyone else.
+# only: moderation/permissions.py (SuperusersOnlyAppsBackend) refuses their permissions to
+# everyone else.
 
 
 # -- tournament operations (moderation/operations.py) ------------------------------------------

@@ -16,7 +16,7 @@ from django.contrib.admin.apps import AdminConfig
 class ConsoleSite(admin.AdminSite):
     """Django's admin site as it is (title, header, index, URLs under the "admin"
     namespace); what the console adds lives in the admins registered on it
-    (moderation/admin.py) and in the permissions (moderation/backends.py)."""
+    (moderation/admin.py) and in the permissions (moderation/permissions.py)."""
 
 
 class ConsoleAdminConfig(AdminConfig):

@@ -13,10 +13,12 @@ class ModerationConfig(AppConfig):
         from games.ownership import register_claim, register_recorder
         from league.models import ClubMembership
 
-        from . import selectors, services, signals, watching
+        from . import permissions, selectors, services, signals, watching
 
+        # Every permission of the platform, asked with user.has_perm (moderation/permissions.py).
+        permissions.register()
         register_watch_gate("moderation", watching.watch_gate)
-        # A club's house-rule sets are its organisers' to revise; every revision is audited.
+        # Which club keeps a house-rule set (its organisers revise it); every revision is audited.
         register_claim("moderation", selectors.claim_rule_set)
         register_recorder("moderation", services.record_rule_set_revision)
         # A club role of organiser, arbiter or owner opens the console; losing it closes it.

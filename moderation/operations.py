@@ -16,8 +16,7 @@ from accounts.models import User
 from league import competitions
 from league.models import Club, Entry, Pairing, Round, Section
 
-from .selectors import is_club_moderator, is_organiser
-from .services import record
+from .services import record, require_moderator, require_organiser
 
 
 def _reason(reason: str) -> str:
@@ -25,16 +24,6 @@ def _reason(reason: str) -> str:
     if not reason:
         raise ServiceError("reason-required", "This operation needs a reason: it goes into the audit log.")
     return reason
-
-
-def _require_organiser(actor: User, club: Club, what: str) -> None:
-    if not is_organiser(actor, club):
-        raise ServiceError("not-an-organiser", f"Only the club's organisers can {what}.")
-
-
-def _require_moderator(actor: User, club: Club) -> None:
-    if not is_club_moderator(actor, club):
-        raise ServiceError("not-a-moderator", "Only the club's organisers and arbiters can do that.")
 
 
 def _club_of_pairing(pairing_id: int) -> Club:
@@ -53,7 +42,7 @@ def start_round_now(*, actor: User, round_id: int, reason: str = "", now: dateti
     """Start a scheduled round at once (pair it and create its games)."""
     round_ = Round.objects.select_related("section__tournament__club").get(pk=round_id)
     club = round_.section.tournament.club
-    _require_organiser(actor, club, "start a round")
+    require_organiser(actor, club, "start a round")
     if round_.status != Round.Status.SCHEDULED:
         raise ServiceError("round-started", f"Round {round_.number} has started already.")
     if round_.section.paused_at is not None:
@@ -72,7 +61,7 @@ def pause_section(*, actor: User, section_id: int, reason: str, now: datetime | 
     reason = _reason(reason)
     section = Section.objects.select_related("tournament__club").get(pk=section_id)
     club = section.tournament.club
-    _require_organiser(actor, club, "pause a section")
+    require_organiser(actor, club, "pause a section")
     paused = competitions.pause_section(section_id=section_id, now=now)
     record(actor=actor, action="section.pause", target=paused, club=club, reason=reason,
            details={"section": paused.pk, "round": paused.current_round})
@@ -84,7 +73,7 @@ def resume_section(*, actor: User, section_id: int, reason: str = "", now: datet
     """Resume a paused section: what fell due meanwhile starts now."""
     section = Section.objects.select_related("tournament__club").get(pk=section_id)
     club = section.tournament.club
-    _require_organiser(actor, club, "resume a section")
+    require_organiser(actor, club, "resume a section")
     paused_at = section.paused_at
     resumed = competitions.resume_section(section_id=section_id, now=now)
     record(actor=actor, action="section.resume", target=resumed, club=club, reason=reason,
@@ -98,7 +87,7 @@ def repair_round(*, actor: User, round_id: int, reason: str, now: datetime | Non
     reason = _reason(reason)
     round_ = Round.objects.select_related("section__tournament__club").get(pk=round_id)
     club = round_.section.tournament.club
-    _require_organiser(actor, club, "pair a round again")
+    require_organiser(actor, club, "pair a round again")
     before = [_players(p) for p in round_.pairings.select_related("first", "second").order_by("board")]
     repaired = competitions.repair_round(round_id=round_id, now=now)
     after = [_players(p) for p in repaired.pairings.select_related("first", "second").order_by("board")]
@@ -113,7 +102,7 @@ def forfeit(*, actor: User, pairing_id: int, loser: str, reason: str, now: datet
     (unplayed and unrated), stopping its games (league's ``forfeit_pairing``)."""
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
-    _require_moderator(actor, club)
+    require_moderator(actor, club)
     pairing = competitions.forfeit_pairing(pairing_id=pairing_id, loser=loser, reason=reason, now=now)
     record(actor=actor, action="game.forfeit", target=pairing, club=club, reason=reason,
            details={"result": pairing.result, **_players(pairing), "loser": loser})
@@ -125,7 +114,7 @@ def adjudicate(*, actor: User, pairing_id: int, result: str, reason: str, now: d
     """The arbiter decides a pairing's result as played (league's ``adjudicate_pairing``)."""
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
-    _require_moderator(actor, club)
+    require_moderator(actor, club)
     pairing = competitions.adjudicate_pairing(pairing_id=pairing_id, result=result, reason=reason, now=now)
     record(actor=actor, action="game.adjudicate", target=pairing, club=club, reason=reason,
            details={"result": pairing.result})
@@ -138,7 +127,7 @@ def correct_result(*, actor: User, pairing_id: int, result: str, reason: str) ->
     follow, and a rating recompute is queued when the game was rated."""
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
-    _require_moderator(actor, club)
+    require_moderator(actor, club)
     before = Pairing.objects.values_list("result", flat=True).get(pk=pairing_id)
     pairing = competitions.correct_result(pairing_id=pairing_id, result=result, reason=reason, requested_by=actor)
     record(actor=actor, action="result.correct", target=pairing, club=club, reason=reason,
@@ -153,7 +142,7 @@ def withdraw_player(*, actor: User, entry_id: int, reason: str, now: datetime | 
     reason = _reason(reason)
     entry = Entry.objects.select_related("section__tournament__club", "user").get(pk=entry_id)
     club = entry.section.tournament.club
-    _require_moderator(actor, club)
+    require_moderator(actor, club)
     withdrawn = competitions.withdraw(section=entry.section, user=entry.user, reason=reason, now=now)
     record(actor=actor, action="entry.withdraw", target=withdrawn, club=club, reason=reason,
            details={"user": entry.user.get_username(), "section": entry.section_id})

@@ -1,22 +1,17 @@
-"""Reads for moderation: where a game belongs, which clubs a user moderates, what a
-moderator may see. Writes are in services.py."""
+"""Reads for moderation: where a game belongs, which club keeps a house-rule set, what a
+moderator may see. Writes are in services.py; who moderates what is in permissions.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games.models import Game, Observer, RuleSet
 from games.ownership import CLUB, Keeper, Refusal
-from league.models import ORGANISER_ROLES, Club, ClubMembership, Section
+from league.models import Club, Section
 
 from .models import AuditEntry, ClubRuleSet, ObserverBan, ObserverPolicy
-
-#: Club roles that open the console. Owners and organisers (ORGANISER_ROLES) run the
-#: club's events and house rules; arbiters moderate games and observers.
-CONSOLE_ROLES = (*ORGANISER_ROLES, ClubMembership.Role.ARBITER)
 
 
 @dataclass(frozen=True)
@@ -47,41 +42,16 @@ def club_of_rule_set(rule_set: RuleSet) -> Club | None:
 
 
 def claim_rule_set(rule_set: RuleSet) -> Keeper | None:
-    """games/ownership.py's claim: a club's set is kept by that club's organisers."""
+    """games/ownership.py's claim: a club's set is kept by that club (its organisers:
+    moderation/permissions.py)."""
     club = club_of_rule_set(rule_set)
     if club is None:
         return None
     return Keeper(
         kind=CLUB,
-        may_revise=lambda user: is_organiser(user, club),
         refusal=Refusal("not-an-organiser", f"Only the organisers of {club} can revise this house-rule set."),
         club=club,
     )
-
-
-def moderated_clubs(user: Any, *, roles: tuple[str, ...] = CONSOLE_ROLES) -> QuerySet[Club] | None:
-    """The clubs ``user`` moderates with one of ``roles``; None means every club (a
-    superuser). Anyone else gets an empty set."""
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return Club.objects.none()
-    if user.is_superuser:
-        return None
-    return Club.objects.filter(memberships__user=user, memberships__role__in=roles)
-
-
-def is_club_moderator(user: Any, club: Club | int | None) -> bool:
-    """Whether ``user`` moderates ``club`` (a Club or its id)."""
-    clubs = moderated_clubs(user)
-    if clubs is None:
-        return True
-    return club is not None and clubs.filter(pk=getattr(club, "pk", club)).exists()
-
-
-def is_organiser(user: Any, club: Club | None) -> bool:
-    clubs = moderated_clubs(user, roles=ORGANISER_ROLES)
-    if clubs is None:
-        return True
-    return club is not None and clubs.filter(pk=club.pk).exists()
 
 
 # -- what a moderator sees (the admin's querysets) -------------------------------------

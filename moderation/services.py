@@ -23,12 +23,8 @@ from games.ownership import Keeper
 from league.models import ORGANISER_ROLES, Club, ClubMembership, Section, Tournament
 
 from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
-from .selectors import (
-    CONSOLE_ROLES,
-    is_club_moderator,
-    is_organiser,
-    place_of_game,
-)
+from .permissions import CONSOLE_ROLES
+from .selectors import place_of_game
 
 # -- the audit log -------------------------------------------------------------------
 
@@ -66,14 +62,16 @@ def _require_reason(reason: Any, what: str) -> str:
     return reason
 
 
-def _require_moderator(actor: User, club: Club | None) -> None:
-    if not is_club_moderator(actor, club):
+def require_moderator(actor: User, club: Club | None) -> None:
+    """Refuse unless ``actor`` moderates ``club`` (None: a game of no club)."""
+    if not actor.has_perm("league.moderate_club", club):
         raise ServiceError("not-a-moderator", "Only the club's organisers and arbiters can do that.")
 
 
-def _require_organiser(actor: User, club: Club | None) -> None:
-    if not is_organiser(actor, club):
-        raise ServiceError("not-an-organiser", "Only the club's organisers can do that.")
+def require_organiser(actor: User, club: Club | None, what: str = "do that") -> None:
+    """Refuse unless ``actor`` organises ``club`` (None: the platform's, superusers)."""
+    if not actor.has_perm("league.organise_club", club):
+        raise ServiceError("not-an-organiser", f"Only the club's organisers can {what}.")
 
 
 # -- house-rule sets ---------------------------------------------------------------------
@@ -93,7 +91,7 @@ def save_house_rules(
         # games checks the keeper (games/ownership.py) and the audit entry comes from
         # record_rule_set_revision, as for a revision through the API.
         return game_services.revise_rule_set(rule_set=rule_set, created_by=actor, **fields)
-    _require_organiser(actor, club)
+    require_organiser(actor, club)
     # No author: a set without a club is the platform's (superusers), not its creator's.
     saved = game_services.create_rule_set(created_by=actor if club is not None else None, **fields)
     if club is not None:
@@ -141,7 +139,7 @@ def set_observer_policy(
     """Set who may watch (and how many at once) for a club, a section or a game.
     Viewers already watching stay; the policy decides at connect (kick to remove)."""
     owner = _policy_club(club=club, section=section, game=game)
-    _require_organiser(actor, owner)
+    require_organiser(actor, owner)
     if policy not in WatchPolicy.values:
         raise ServiceError("bad-policy", f"An observer policy is one of: {', '.join(WatchPolicy.values)}.")
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
@@ -161,7 +159,7 @@ def set_observer_policy(
 def remove_observer_policy(*, actor: User, policy: ObserverPolicy) -> None:
     """Drop a policy: the next less specific one applies again."""
     owner = _policy_club(club=policy.club, section=policy.section, game=policy.game)
-    _require_organiser(actor, owner)
+    require_organiser(actor, owner)
     record(actor=actor, action="observers.policy-removed", target=policy, club=owner)
     policy.delete()
 
@@ -194,7 +192,7 @@ def kick_observer(*, actor: User, observer: Observer, reason: str) -> None:
     policy refuses them: a kick clears a socket, a ban keeps someone out."""
     reason = _require_reason(reason, "A kick")
     club = place_of_game(observer.game).club
-    _require_moderator(actor, club)
+    require_moderator(actor, club)
     record(actor=actor, action="observer.kick", target=observer.game, club=club, reason=reason,
            details={"observer": observer.user.get_username() if observer.user else "guest",
                     "channel": observer.channel_name})
@@ -240,8 +238,8 @@ def ban_user(
     if sum(x is not None for x in (club, tournament, game)) != 1:
         raise ServiceError("bad-scope", "A ban is from exactly one game, tournament or club.")
     owner = _club_of_scope(club, tournament, game)
-    _require_moderator(actor, owner)
-    if is_club_moderator(user, owner) and owner is not None:
+    require_moderator(actor, owner)
+    if owner is not None and user.has_perm("league.moderate_club", owner):
         raise ServiceError("cannot-ban-moderator", "The club's own organisers and arbiters cannot be banned here.")
     ban = ObserverBan.objects.create(user=user, club=club, tournament=tournament, game=game, reason=reason,
                                      banned_by=actor)
@@ -280,7 +278,7 @@ def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
 def lift_ban(*, actor: User, ban: ObserverBan, reason: str = "") -> ObserverBan:
     ban = ObserverBan.objects.select_for_update().get(pk=ban.pk)
     owner = _club_of_scope(ban.club, ban.tournament, ban.game)
-    _require_moderator(actor, owner)
+    require_moderator(actor, owner)
     if ban.lifted_at is not None:
         raise ServiceError("already-lifted", "This ban was lifted already.")
     ban.lifted_at, ban.lifted_by = timezone.now(), actor

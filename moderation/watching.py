@@ -15,7 +15,6 @@ from games.observing import CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED, WatchRefu
 from league.models import ClubMembership, Pairing, Section, Tournament
 
 from .models import ClubRuleSet, ObserverBan, ObserverPolicy, WatchPolicy
-from .selectors import is_club_moderator
 
 
 @dataclass(frozen=True)
@@ -126,10 +125,17 @@ def watch_gate(game: Game, user: Any) -> WatchRefusal | None:
     """games.observing gate: None lets the viewer watch; a refusal closes the socket.
     For anyone not signed in (most observers) two queries: the place, the policy rows."""
     place = watch_place(game)
-    signed_in = bool(getattr(user, "is_authenticated", False))
-    # The club's moderators (and superusers) always watch: they moderate.
-    if signed_in and is_club_moderator(user, place.club_id):
+    refusal = _refusal(game, user, place)
+    # The club's moderators (and superusers) always watch: they moderate. Asked only to
+    # overrule a refusal, so a viewer let in anyway costs no query for it.
+    if refusal is not None and user.has_perm("league.moderate_club", place.club_id):
         return None
+    return refusal
+
+
+def _refusal(game: Game, user: Any, place: WatchPlace) -> WatchRefusal | None:
+    """The ban, the policy or the cap that keeps ``user`` out, whoever they are."""
+    signed_in = bool(getattr(user, "is_authenticated", False))
     if signed_in:
         ban = active_ban(user=user, game=game, place=place)
         if ban is not None:

@@ -150,7 +150,9 @@ AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out log-in before any password is checked.
     "axes.backends.AxesStandaloneBackend",
     # Before ModelBackend: vetoes the Celery schedules' permissions for all but superusers.
-    "moderation.backends.SuperusersOnlyAppsBackend",
+    "moderation.permissions.SuperusersOnlyAppsBackend",
+    # The platform's own permissions, django-rules predicates (moderation/permissions.py).
+    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [

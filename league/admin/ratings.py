@@ -31,11 +31,6 @@ class RatingAdjustForm(forms.ModelForm):
         return data
 
 
-def _is_superuser(request) -> bool:
-    # A recompute rewrites every rating of every club: no club role reaches it.
-    return request.user.is_active and request.user.is_superuser
-
-
 @admin.action(description="Recompute every rating from the game log (Celery task)", permissions=["recompute"])
 def recompute_all_ratings(modeladmin, request, queryset) -> HttpResponseRedirect:
     """Run the full recompute as a Celery task and show its progress live (superusers)."""
@@ -56,7 +51,8 @@ class RatingAdmin(admin.ModelAdmin):
     actions = [recompute_all_ratings]
 
     def has_recompute_permission(self, request) -> bool:
-        return _is_superuser(request)
+        # A recompute rewrites every rating of every club: superusers only (moderation/permissions.py).
+        return request.user.has_perm("league.recompute_ratings")
 
     def has_add_permission(self, request) -> bool:
         return False  # ratings come from games; adjust an existing one instead
@@ -107,13 +103,13 @@ class RecomputeRunAdmin(admin.ModelAdmin):
         return format_html('<div hx-get="{}" hx-trigger="load" hx-swap="outerHTML">…</div>', url)
 
     def has_recompute_permission(self, request) -> bool:
-        return _is_superuser(request)
+        return request.user.has_perm("league.recompute_ratings")
 
     def has_add_permission(self, request) -> bool:
-        return _is_superuser(request)  # adding one queues a recompute
+        return request.user.has_perm("league.recompute_ratings")  # adding one queues a recompute
 
     def has_change_permission(self, request, obj=None) -> bool:
-        return obj is None and _is_superuser(request)
+        return obj is None and request.user.has_perm("league.recompute_ratings")
 
     def save_model(self, request, obj, form, change) -> None:
         if not change:

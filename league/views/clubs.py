@@ -19,7 +19,7 @@ def clubs(request: HttpRequest) -> HttpResponse:
 
 def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     the_club = get_object_or_404(Club, slug=club_slug)
-    organiser = event_selectors.can_organise(user=request.user, club=the_club)
+    organiser = request.user.has_perm("league.organise_club", the_club)
     return render(request, "league/club.html", {
         "club": the_club, "organiser": organiser, "leagues": event_selectors.club_leagues(the_club),
         "tournaments": event_selectors.club_tournaments(the_club, include_drafts=organiser),

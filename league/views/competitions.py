@@ -27,8 +27,7 @@ LIVE_REFRESH_SECONDS = 5
 def _tournament(club_slug: str, slug: str, user) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club", "season__league"),
                                    club__slug=club_slug, slug=slug)
-    if tournament.status == Tournament.Status.DRAFT and not event_selectors.can_organise(user=user,
-                                                                                         club=tournament.club):
+    if tournament.status == Tournament.Status.DRAFT and not user.has_perm("league.organise_club", tournament.club):
         raise Http404("No such tournament.")
     return tournament
 
@@ -55,7 +54,7 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     sections = list(event_selectors.tournament_sections(the_tournament))
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
-        "organiser": event_selectors.can_organise(user=request.user, club=the_tournament.club),
+        "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
         "next_games": [g for g in (event_selectors.next_game_view(section=s, user=request.user) for s in sections)
                        if g],
     })
@@ -86,7 +85,7 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
     context.update(
         entry=event_selectors.entry_state(section=the_section, user=request.user),
         entries=event_selectors.entries(the_section),
-        organiser=event_selectors.can_organise(user=request.user, club=the_section.tournament.club),
+        organiser=request.user.has_perm("league.organise_club", the_section.tournament.club),
         prizes=the_section.prizes.select_related("winner"),
     )
     return render(request, "league/section.html", context)
@@ -168,7 +167,7 @@ def my_calendar(request: PlayerRequest) -> HttpResponse:
 
 def _organised_club(request: HttpRequest, club_slug: str) -> Club:
     the_club = get_object_or_404(Club, slug=club_slug)
-    if not event_selectors.can_organise(user=request.user, club=the_club):
+    if not request.user.has_perm("league.organise_club", the_club):
         raise PermissionDenied("Only the club's owners and organisers run its events.")
     return the_club
 

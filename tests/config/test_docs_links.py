@@ -122,7 +122,9 @@ def check_path(source: Path, token: str, roots: set[str]) -> str | None:
             return "leaves the repository"
         return None if resolved.exists() else "does not exist"
     if token.split("/")[0] in roots:
-        return None if (ROOT / literal).exists() else "does not exist"
+        # A template's name (games/boards/classic.html) is a path under templates/.
+        found = (ROOT / literal).exists() or (ROOT / "templates" / literal).exists()
+        return None if found else "does not exist"
     if literal == token and FILE_NAME.search(token):
         return "is not a path of the repository"
     return None  # 10/min, check_in_opens_at/closes_at: not paths
