@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .models import RuleSet
+from .models import RuleSet
 
 PLATFORM, CLUB, PLAYER = "platform", "club", "player"
 
@@ -89,8 +88,6 @@ def keeper_of(rule_set: RuleSet) -> Keeper:
         keeper = claim(rule_set)
         if keeper is not None:
             return keeper
-    from .models import RuleSet
-
     # The author of the first version, not of the one asked about: revisions keep the keeper.
     author_id = (
         RuleSet.objects.filter(family=rule_set.family, version=1).values_list("created_by_id", flat=True).first()
