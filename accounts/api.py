@@ -11,14 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import services
-from .errors import ServiceError
+from .errors import ErrorSerializer, ServiceError
 from .limits import LockedOut, lockout_wait
 from .models import Profile
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
 
 
 class CountryCodeField(CountryField):

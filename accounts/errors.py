@@ -1,6 +1,9 @@
-"""The error services raise for refused requests: a stable code and a sentence."""
+"""The error services raise for refused requests: a stable code and a sentence; and its
+shape in the API, every error's (config/api.py renders them, config/schema.py documents them)."""
 
 from __future__ import annotations
+
+from rest_framework import serializers
 
 
 class ServiceError(Exception):
@@ -15,3 +18,10 @@ class ServiceError(Exception):
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The platform's one error shape in the API: ``{"code", "message"}``."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()

@@ -1,4 +1,5 @@
-"""Websocket pieces every app uses: authentication, a safe JSON consumer, notifications."""
+"""Websocket pieces every app uses: authentication, a safe JSON consumer, a user's group.
+The notifications socket itself is the site's (config/notifications.py)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 from django.http import parse_cookie
 
-PLATFORM_GROUP = "platform"
-
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
 CLOSE_RATE_LIMITED = 4429
 
 
 def user_group(user_id: int) -> str:
+    """The group of a user's notifications sockets: any app sends it ``user.notice``."""
     return f"user-{user_id}"
 
 
@@ -154,37 +154,3 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
-
-
-class NotificationsConsumer(SafeJsonConsumer):
-    """Platform-wide notices (heartbeat) and, for a signed-in user, their own."""
-
-    async def connect(self) -> None:
-        self.groups_joined = [PLATFORM_GROUP]
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.groups_joined.append(user_group(user.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        if content["type"] == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            await self.send_error("unknown-type", f"Unknown frame type {content['type']!r}.")
-
-    async def platform_heartbeat(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "heartbeat", "at": event["at"]})
-
-    async def user_notice(self, event: dict[str, Any]) -> None:
-        # What a notice is about (a pairing, ...) and where to go: a page shows a link,
-        # a bot reads the fields.
-        frame = {"type": "notice", "message": event["message"]}
-        frame.update({key: event[key] for key in ("event", "url", "game", "section", "round", "board")
-                      if event.get(key) not in (None, "")})
-        await self.send_json(frame)

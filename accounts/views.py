@@ -8,8 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -23,18 +22,6 @@ from .http import PlayerRequest
 AGE_GATE_COOKIE = "ttt_age_gate"
 AGE_GATE_SALT = "accounts.age-gate"
 AGE_GATE_MAX_AGE = 60 * 60 * 24 * 365
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    from league.clubs.selectors import clubs_for_home  # league stands on accounts, not the reverse
-
-    return render(request, "home.html", {"clubs": clubs_for_home()})
-
-
-def healthz(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
 
 
 def _browser_id(request: HttpRequest) -> tuple[str, bool]:

@@ -1,4 +1,5 @@
-"""The Celery app. Configured from Django settings (CELERY_*), tasks found in each app."""
+"""The Celery app. Configured from Django settings (CELERY_*); the tasks of each app in
+TASK_PACKAGES are registered once Django is set up (config.apps.SiteConfig.ready)."""
 
 from __future__ import annotations
 
@@ -12,4 +13,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("ttt")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["config", "accounts", "games", "league"])
+
+#: The packages whose ``tasks`` module holds Celery tasks.
+TASK_PACKAGES = ["config", "accounts", "games", "league"]

@@ -18,7 +18,11 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from celery.beat import EmbeddedService
+from celery.worker import WorkController
 from channels.layers import InMemoryChannelLayer
+
+from .celery import app
 
 logger = logging.getLogger(__name__)
 
@@ -84,11 +88,6 @@ class EmbeddedCelery:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> EmbeddedCelery:
-        from celery.beat import EmbeddedService
-        from celery.worker import WorkController
-
-        from config.celery import app
-
         # WorkController, not app.Worker: the latter installs signal handlers, which
         # only the main thread may do.
         self.worker = WorkController(

@@ -9,7 +9,7 @@ from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.urls import path
 
-from accounts.realtime import NotificationsConsumer
+from config.notifications import NotificationsConsumer
 from games.consumers import GameConsumer
 
 websocket_urlpatterns = [

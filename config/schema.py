@@ -1,10 +1,14 @@
 """The OpenAPI schema's generator: drf-spectacular's, told about the errors every
 operation can answer. Not in config.api: DRF imports that one (the pagination) while
-its generic views are still loading, and drf-spectacular imports them."""
+its generic views are still loading, and drf-spectacular imports them. For the same
+reason the error shape comes from accounts.errors, which defines no view: DRF loads
+this class while the API modules' views are being defined."""
 
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+
+from accounts.errors import ErrorSerializer
 
 #: What any operation may answer besides its own responses, always in the error shape:
 #: bad input (a query parameter, a page, a NUL byte), a bad token, a refusal, an unknown
@@ -24,8 +28,6 @@ class AutoSchema(SpectacularAutoSchema):
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
-        from accounts.api import ErrorSerializer  # not at the top: its views load this class
-
         error = None
         for code, description in COMMON_ERRORS.items():
             if code in responses and responses[code].get("content"):

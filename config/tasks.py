@@ -7,7 +7,7 @@ from celery import shared_task
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from accounts.realtime import PLATFORM_GROUP
+from .notifications import PLATFORM_GROUP
 
 
 @shared_task(name="config.tasks.heartbeat")

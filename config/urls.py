@@ -2,8 +2,9 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from accounts import views as account_views
 from league.urls import competition_urlpatterns
+
+from . import views
 
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
@@ -12,8 +13,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", account_views.home, name="home"),
-    path("healthz", account_views.healthz, name="healthz"),
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("ratings/", include("league.urls")),

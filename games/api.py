@@ -23,8 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api import ErrorSerializer  # the platform's one error shape
-from accounts.errors import ServiceError
+from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
 from accounts.models import User
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts.models import User
+
 from . import sql
-from .models import Game, Move, RuleSet, Seat
+from .models import Game, Match, Move, RuleSet, Seat
 from .rules import get_variant
+from .rules.match import MatchState
+from .rules.variants.t_tic_t_tac_toe.match import TTTMatch
 
 OBSERVER = "observer"
 
@@ -31,9 +36,24 @@ def _move_entry(move: Move, viewer: int | None, describe: Any) -> dict[str, Any]
     return entry
 
 
-def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
-    from .services import deadline_for
+def deadline_for(game: Game, seat: Seat) -> datetime | None:
+    """When ``seat`` runs out of time on the current turn, if it is to move."""
+    if game.status != Game.Status.ACTIVE or seat.number not in game.to_move or game.turn_started_at is None:
+        return None
+    limits = []
+    rules = game.rule_set
+    if rules.seconds_per_move:
+        limits.append(game.turn_started_at + timedelta(seconds=rules.seconds_per_move))
+    if rules.seconds_per_game and seat.clock_ms is not None:
+        limits.append(game.turn_started_at + timedelta(milliseconds=seat.clock_ms))
+    if game.ply == 0 and not limits:
+        limits.append(game.turn_started_at + timedelta(seconds=rules.no_show_seconds))
+    elif game.ply == 0:
+        limits = [max(limit, game.turn_started_at + timedelta(seconds=rules.no_show_seconds)) for limit in limits]
+    return min(limits) if limits else None
 
+
+def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     deadline = deadline_for(game, seat)
     user = seat.user
     return {
@@ -87,10 +107,6 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
 
 def match_summary(game: Game) -> dict[str, Any]:
     """Where the game's match stands: score, what comes next, who must choose."""
-    from .models import Match
-    from .rules.match import MatchState
-    from .rules.variants.t_tic_t_tac_toe.match import TTTMatch
-
     match = game.match
     assert match is not None
     names = [_player_name(p) for p in match.players]
@@ -123,8 +139,6 @@ def match_summary(game: Game) -> dict[str, Any]:
 
 
 def _player_name(data: dict[str, Any]) -> str:
-    from accounts.models import User
-
     if data.get("user"):
         user = User.objects.filter(pk=data["user"]).select_related("profile").first()
         return user.name if user else "?"

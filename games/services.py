@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
@@ -483,28 +484,11 @@ def _charge_clock(game: Game, seat: int, now: datetime) -> None:
                 held.clock_ms = max(held.clock_ms - spent, 0)
 
 
-def deadline_for(game: Game, seat: Seat) -> datetime | None:
-    """When ``seat`` runs out of time on the current turn, if it is to move."""
-    if game.status != Game.Status.ACTIVE or seat.number not in game.to_move or game.turn_started_at is None:
-        return None
-    limits = []
-    rules = game.rule_set
-    if rules.seconds_per_move:
-        limits.append(game.turn_started_at + timedelta(seconds=rules.seconds_per_move))
-    if rules.seconds_per_game and seat.clock_ms is not None:
-        limits.append(game.turn_started_at + timedelta(milliseconds=seat.clock_ms))
-    if game.ply == 0 and not limits:
-        limits.append(game.turn_started_at + timedelta(seconds=rules.no_show_seconds))
-    elif game.ply == 0:
-        limits = [max(limit, game.turn_started_at + timedelta(seconds=rules.no_show_seconds)) for limit in limits]
-    return min(limits) if limits else None
-
-
 def _flag_if_expired(game: Game, now: datetime) -> bool:
     """Finish the game if a seat to move has run out of time. True if it did."""
     expired = []
     for seat in game.seats_in_hand:
-        deadline = deadline_for(game, seat)
+        deadline = selectors.deadline_for(game, seat)
         if deadline is not None and now >= deadline:
             expired.append(seat.number)
     if not expired:
@@ -614,11 +598,9 @@ def _after_commit_announce(game: Game, *, moves: list[Move] | None = None) -> No
     if game.status == Game.Status.ACTIVE:
         ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
         if ai_seats:
-            from .tasks import play_ai_move
-
-            transaction.on_commit(
-                lambda: play_ai_move.apply_async((game_id, ply), countdown=AI_PACE_SECONDS)
-            )
+            # By its registered name: games/tasks.py calls these services.
+            transaction.on_commit(lambda: current_app.tasks["games.play_ai_move"].apply_async(
+                (game_id, ply), countdown=AI_PACE_SECONDS))
 
 
 @transaction.atomic

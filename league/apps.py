@@ -1,5 +1,3 @@
-import os
-
 from django.apps import AppConfig
 
 
@@ -9,17 +7,10 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here, as Django asks of signal wiring: models must be loaded first.
         from games.signals import game_finished
 
         from . import signals
 
         game_finished.connect(signals.on_game_finished, dispatch_uid="league.rate_finished_game")
         game_finished.connect(signals.on_game_finished_for_competitions, dispatch_uid="league.score_pairing")
-        # Redis redelivers an unacknowledged task after the broker's visibility timeout;
-        # the killed-worker test (and an operator who wants it) lowers it with this.
-        timeout = os.environ.get("LEAGUE_BROKER_VISIBILITY_TIMEOUT")
-        if timeout:
-            from config.celery import app
-
-            app.conf.broker_transport_options = {
-                **(app.conf.broker_transport_options or {}), "visibility_timeout": float(timeout)}

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts import age
 from accounts.models import User
+from accounts.services import play_eligibility
 
 from .formats import tiebreaks
 from .formats.bracket import Knockout
@@ -55,8 +56,6 @@ def eligibility_refusal(*, section: Section, user: User, rating: float | None) -
 
     Capacity, windows and duplicates are the register service's; this is the player.
     """
-    from accounts.services import play_eligibility
-
     play = play_eligibility(user=user)
     if not play.allowed:
         return play.reason

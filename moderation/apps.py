@@ -7,6 +7,7 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here, as Django asks of hooks and signal wiring: models must be loaded first.
         from django.db.models.signals import post_delete, post_migrate, post_save
 
         from games.observing import register_watch_gate

@@ -24,7 +24,7 @@ from league.models import ORGANISER_ROLES, Club, ClubMembership, Section, Tourna
 
 from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
 from .permissions import CONSOLE_ROLES
-from .selectors import place_of_game
+from .selectors import games_of, place_of_game
 
 # -- the audit log -------------------------------------------------------------------
 
@@ -260,8 +260,6 @@ def _club_of_scope(club: Club | None, tournament: Tournament | None, game: Game 
 
 
 def _watching_in_scope(ban: ObserverBan) -> list[Observer]:
-    from .selectors import games_of
-
     rows = Observer.objects.select_for_update(of=("self",)).filter(user=ban.user)
     if ban.game_id:
         rows = rows.filter(game_id=ban.game_id)

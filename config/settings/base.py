@@ -52,11 +52,12 @@ INSTALLED_APPS = [
     "django_countries",
     "django_celery_beat",
     "axes",  # failed-login lockout (docs/security.md, "Abuse limits")
-    # ours, bottom layer first
+    # ours, bottom layer first (README, "Architecture"; the import contracts in pyproject.toml)
     "accounts",
     "games",
     "league",
     "moderation",
+    "config.apps.SiteConfig",  # the site: home page, health check, notifications, runplatform
 ]
 
 MIDDLEWARE = [
@@ -319,7 +320,10 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 3600}
+    # Redis redelivers an unacknowledged task after this many seconds; the killed-worker
+    # test (and an operator who wants it) lowers it.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
+        "visibility_timeout": env.float("LEAGUE_BROKER_VISIBILITY_TIMEOUT", default=3600.0)}
     # Shared by every server process: the API throttles' counts (accounts/limits.py).
     CACHES = {
         "default": {

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from .errors import RuleError
+
 
 def new_seed() -> str:
     """A fresh unpredictable seed, for games started without one."""
@@ -20,8 +22,6 @@ def normalise_seed(seed: int | str | None) -> str:
     if seed is None:
         return new_seed()
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        from .errors import RuleError
-
         raise RuleError("bad-seed", "A seed must be a whole number or a text.")
     return str(seed)
 

@@ -16,8 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api import ErrorSerializer  # the platform's one error shape
-from accounts.errors import ServiceError
+from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest, signed_in_user
 from games.models import RuleSet
 from league import competition_selectors, event_selectors, event_services, exports

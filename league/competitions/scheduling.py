@@ -8,6 +8,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -44,12 +45,8 @@ def schedule_round(section: Section, number: int, at: datetime) -> Round:
 
 
 def send_task(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    """Send a league task by name (the tasks call the services, so the services do not
-    import them at load time; importing them here registers them in this process)."""
-    from config.celery import app
-    from league import tasks  # noqa: F401
-
-    app.tasks[task_name].apply_async(args=args, countdown=countdown)
+    """Send a league task by its registered name: league/tasks.py calls these services."""
+    current_app.tasks[task_name].apply_async(args=args, countdown=countdown)
 
 
 def next_round_time(section: Section, number: int, previous: Round, now: datetime) -> datetime:

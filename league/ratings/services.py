@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -25,7 +26,6 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
-from config.celery import app
 from games.models import Game
 from league.models import (
     LEAGUE_LIST,
@@ -308,8 +308,7 @@ def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: Us
 def queue_recompute(*, requested_by: User | None) -> RecomputeRun:
     """A RecomputeRun row and its Celery task (sent after commit)."""
     run = RecomputeRun.objects.create(requested_by=requested_by)
-    # By name: league/tasks.py calls this package (it is registered when league.signals
-    # loads at start-up), so importing it here would close a cycle.
-    task = app.tasks["league.recompute_ratings"]
+    # By its registered name: league/tasks.py calls this package.
+    task = current_app.tasks["league.recompute_ratings"]
     transaction.on_commit(lambda: task.delay(run.pk))
     return run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -10,7 +10,10 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import User
+from games import services as game_services
+from league import competitions as competition_services
 from league.clubs import services as league_services
+from league.models import Tournament
 
 DEMO_PASSWORD = "tictactoe-demo"
 
@@ -85,12 +88,6 @@ class Command(BaseCommand):
 def _demo_tournament(club, organiser) -> None:
     """An open-registration tournament a week away: a Swiss open and an under-16
     section with an age prize, the demo players entered (docs/competitions.md)."""
-    from datetime import timedelta
-
-    from games import services as game_services
-    from league import competitions as competition_services
-    from league.models import Tournament
-
     if Tournament.objects.filter(club=club, slug="demo-open").exists():
         return
     starts_at = (timezone.now() + timedelta(days=7)).replace(minute=0, second=0, microsecond=0)

@@ -6,6 +6,8 @@ import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from config.embedded import EmbeddedCelery
+
 
 class Command(BaseCommand):
     help = "Run the ASGI server (and, with no REDIS_URL, an embedded Celery worker and beat)."
@@ -18,8 +20,6 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, no_celery: bool, **options):
         embedded = None
         if settings.EMBEDDED and not no_celery:
-            from config.embedded import EmbeddedCelery
-
             embedded = EmbeddedCelery(beat=True).start()
         self.stdout.write(f"Serving on http://{host}:{port}/ ({'embedded' if settings.EMBEDDED else 'services'} runtime)")
         try:

@@ -1,0 +1,45 @@
+"""The notifications socket (/ws/notifications/): the whole platform's notices (the
+heartbeat of config/tasks.py) and a signed-in user's own, which any app sends to
+``accounts.realtime.user_group``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.realtime import SafeJsonConsumer, user_group
+
+PLATFORM_GROUP = "platform"
+
+
+class NotificationsConsumer(SafeJsonConsumer):
+    """Platform-wide notices (heartbeat) and, for a signed-in user, their own."""
+
+    async def connect(self) -> None:
+        self.groups_joined = [PLATFORM_GROUP]
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.groups_joined.append(user_group(user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content["type"] == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_error("unknown-type", f"Unknown frame type {content['type']!r}.")
+
+    async def platform_heartbeat(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "heartbeat", "at": event["at"]})
+
+    async def user_notice(self, event: dict[str, Any]) -> None:
+        # What a notice is about (a pairing, ...) and where to go: a page shows a link,
+        # a bot reads the fields.
+        frame = {"type": "notice", "message": event["message"]}
+        frame.update({key: event[key] for key in ("event", "url", "game", "section", "round", "board")
+                      if event.get(key) not in (None, "")})
+        await self.send_json(frame)
