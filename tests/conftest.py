@@ -40,7 +40,7 @@ def make_player(db):
 
     def make(*, born: date = date(1990, 5, 17), country: str = "GB", username: str | None = None, **extra):
         username = username or f"player{next(counter)}"
-        return PlayerFactory(username=username, date_of_birth=born, country=country, **extra)
+        return PlayerFactory.create(username=username, date_of_birth=born, country=country, **extra)
 
     return make
 

@@ -34,7 +34,7 @@ BORN = date(1990, 5, 17)
 # -- people --------------------------------------------------------------------------------
 
 
-class PlayerFactory(factory.Factory):
+class PlayerFactory(factory.Factory[User]):
     """A player registered through accounts.services.register_player; the user is
     returned. Guardian details are given, so a child's sign-up is accepted (pending
     the guardian's consent) as an adult's is."""
@@ -65,7 +65,7 @@ class SignupFactory(factory.DictFactory):
     country = "GB"
 
 
-class SuperuserFactory(DjangoModelFactory):
+class SuperuserFactory(DjangoModelFactory[User]):
     """``root``, a superuser made as ``createsuperuser`` makes one."""
 
     class Meta:
@@ -83,7 +83,7 @@ class SuperuserFactory(DjangoModelFactory):
 # -- clubs ---------------------------------------------------------------------------------
 
 
-class ClubFactory(DjangoModelFactory):
+class ClubFactory(DjangoModelFactory[Club]):
     """A club row (the club with that slug when there is one). ``members``: users who
     join it as plain members."""
 
@@ -98,10 +98,10 @@ class ClubFactory(DjangoModelFactory):
     @factory.post_generation
     def members(club: Club, create: bool, extracted: Iterable[User] | None, **kwargs: Any) -> None:
         for user in extracted or ():
-            MembershipFactory(club=club, user=user)
+            MembershipFactory.create(club=club, user=user)
 
 
-class MembershipFactory(DjangoModelFactory):
+class MembershipFactory(DjangoModelFactory[ClubMembership]):
     """A club membership row (moderation's signal makes organisers and arbiters staff)."""
 
     class Meta:
@@ -115,7 +115,7 @@ class MembershipFactory(DjangoModelFactory):
 # -- events --------------------------------------------------------------------------------
 
 
-class TournamentFactory(factory.Factory):
+class TournamentFactory(factory.Factory[Tournament]):
     """A tournament through league's services: by an organiser (``by``, who must be
     allowed to) through event_services, else straight through competition_services."""
 
@@ -134,7 +134,7 @@ class TournamentFactory(factory.Factory):
         return event_services.create_tournament(by=by, **kwargs)
 
 
-class SectionFactory(factory.Factory):
+class SectionFactory(factory.Factory[Section]):
     """A section through league's services (``by`` as for TournamentFactory), played by
     ``variant``'s standard rules unless a ``rule_set`` is given; ``players`` are
     registered in that order (``players__now``: when they register)."""
@@ -175,8 +175,8 @@ def make_section(club: Club, organiser: User, *, format: str, players: Iterable[
     later = timezone.now() + timedelta(hours=1)
     if format == "arena":
         settings.setdefault("arena_duration", timedelta(minutes=10))
-    return SectionFactory(by=organiser, tournament__club=club, tournament__name=f"{format} open",
-                          tournament__starts_at=later, format=format, variant=variant, players=players, **settings)
+    return SectionFactory.create(by=organiser, tournament__club=club, tournament__name=f"{format} open",
+                                 tournament__starts_at=later, format=format, variant=variant, players=players, **settings)
 
 
 def section_with(users: Iterable[User], *, format: str, variant: str = "classic", rule_set: Any = None,
@@ -185,15 +185,15 @@ def section_with(users: Iterable[User], *, format: str, variant: str = "classic"
     """A section of ``users`` (in the chess club unless another ``club`` is given);
     ``start``: its round 1 started at once, as the organiser's "start now" does (beat
     would start it at its time)."""
-    club = club or ClubFactory(name="Chess club", slug="chess-club")
+    club = club or ClubFactory.create(name="Chess club", slug="chess-club")
     now = timezone.now()
     starts_at = now + timedelta(seconds=starts_in)
     rule_set = rule_set or game_services.standard_rule_set(variant)
     if format == "arena":
         options.setdefault("arena_duration", timedelta(seconds=8))
-    section = SectionFactory(tournament__club=club, tournament__name=tournament or f"{format} cup",
-                             tournament__starts_at=starts_at, rule_set=rule_set, format=format, starts_at=starts_at,
-                             players=users, players__now=now, **options)
+    section = SectionFactory.create(tournament__club=club, tournament__name=tournament or f"{format} cup",
+                                    tournament__starts_at=starts_at, rule_set=rule_set, format=format, starts_at=starts_at,
+                                    players=users, players__now=now, **options)
     if start:
         if format == "arena":  # the arena's clock starts now
             Section.objects.filter(pk=section.pk).update(starts_at=timezone.now())
@@ -206,7 +206,7 @@ def section_with(users: Iterable[User], *, format: str, variant: str = "classic"
 # -- games ---------------------------------------------------------------------------------
 
 
-class GameFactory(factory.Factory):
+class GameFactory(factory.Factory[Game]):
     """A game through games.services: ``creator`` (seat 0 by default) challenges
     ``opponent``, who accepts (``accepted=False``: the challenge stays open); then
     ``resigned_by`` resigns, if given. Other keywords go to create_game (``rule_set``,
@@ -236,7 +236,7 @@ class GameFactory(factory.Factory):
 
 def finished_game(winner: User, loser: User, *, rated: bool = True, variant: str = "classic") -> Game:
     """A game between two people that ``winner`` wins when ``loser`` resigns."""
-    game = GameFactory(creator=winner, opponent=loser, variant=variant, rated=rated, resigned_by=loser)
+    game = GameFactory.create(creator=winner, opponent=loser, variant=variant, rated=rated, resigned_by=loser)
     game.refresh_from_db()
     return game
 
@@ -248,10 +248,11 @@ def official_match_to_choose(first: User, second: User) -> Match:
     rps = game_services.create_game(creator=first, rule_set=rules, opponent=second)
     game_services.submit_move(game_id=rps.pk, user=first, ply=0, move={"throw": "paper"})
     game_services.submit_move(game_id=rps.pk, user=second, ply=1, move={"throw": "rock"})
+    assert rps.match is not None  # an official rule set's games are played in a match
     classic = rps.match.games.get(number_in_match=2)
     assert classic.variant == "classic" and classic.seats.get(number=0).user == first  # the rps winner is X
     for ply, cell in enumerate([1, 4, 2, 5, 3]):
         game_services.submit_move(game_id=classic.pk, user=(first, second)[ply % 2], ply=ply, move={"cell": cell})
-    match = Match.objects.get(pk=rps.match_id)
+    match = Match.objects.get(pk=rps.match.pk)
     assert match.state["stage"] == "version"
     return match

@@ -25,7 +25,7 @@ def token_for(user: Any) -> str:
 
 def started_game_sync(p0: Any, p1: Any, variant: str | None = "classic", **kwargs: Any) -> int:
     """A game between p0 (seat 0) and p1 (seat 1), accepted and in play."""
-    return GameFactory(creator=p0, opponent=p1, variant=variant, **kwargs).pk
+    return GameFactory.create(creator=p0, opponent=p1, variant=variant, **kwargs).pk
 
 
 started_game = database_sync_to_async(started_game_sync)

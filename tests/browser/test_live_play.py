@@ -99,7 +99,9 @@ def challenge(page, variant: str, opponent: str) -> str:
 
 
 def accept_from_lobby(page, url: str) -> None:
-    game_id = re.search(r"/play/(\d+)/", url).group(1)
+    found = re.search(r"/play/(\d+)/", url)
+    assert found is not None
+    game_id = found.group(1)
     page.goto("/play/")
     page.click(f"button[aria-label='Accept game {game_id}']")
     page.wait_for_url(re.compile(rf".*/play/{game_id}/$"))

@@ -15,12 +15,12 @@ def api_world(make_player):
 
     owner = make_player(username="owner")
     member = make_player(username="member")
-    club = ClubFactory(name="Harbour club", slug="harbour")
-    MembershipFactory(club=club, user=owner, role=ClubMembership.Role.OWNER)
-    MembershipFactory(club=club, user=member)
-    tournament = TournamentFactory(by=owner, club=club, name="Open")  # in an hour
-    section = SectionFactory(by=owner, tournament=tournament, name="Main", format="swiss", players=(owner, member))
-    game = GameFactory(creator=owner, opponent=member)
+    club = ClubFactory.create(name="Harbour club", slug="harbour")
+    MembershipFactory.create(club=club, user=owner, role=ClubMembership.Role.OWNER)
+    MembershipFactory.create(club=club, user=member)
+    tournament = TournamentFactory.create(by=owner, club=club, name="Open")  # in an hour
+    section = SectionFactory.create(by=owner, tournament=tournament, name="Main", format="swiss", players=(owner, member))
+    game = GameFactory.create(creator=owner, opponent=member)
     first = next(seat.user for seat in game.seats.select_related("user").order_by("number"))
     game_services.submit_move(game_id=game.pk, user=first, ply=0, move={"cell": 5})
     rule_set = game_services.create_rule_set(created_by=owner, name="House", variant="classic")

@@ -146,7 +146,7 @@ def test_a_stored_username_with_odd_characters_does_not_break_pages(api_world, m
 # -- numbers and dates out of range in an organiser's writes --------------------------------
 
 BIG = 10**12
-OUT_OF_RANGE = [
+OUT_OF_RANGE: list[dict[str, object]] = [
     {"capacity": BIG}, {"rating_min": BIG}, {"rating_max": BIG}, {"late_entry_rounds": -BIG}, {"rounds": BIG},
     {"format": "arena", "arena_duration": "999999999 00:00:00"}, {"round_interval": "999999999 00:00:00"},
     {"format": "arena", "arena_duration": "01:00:00", "starts_at": "9999-12-31T23:00:00Z"},

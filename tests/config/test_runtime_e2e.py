@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.processes import free_port, platform_commands, running, scratch_database, wait_for_port
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 async def first_heartbeat(port: int) -> dict:
     url = f"ws://127.0.0.1:{port}/ws/notifications/"
-    async with websockets.connect(url, origin=f"http://127.0.0.1:{port}") as ws:
+    async with websockets.connect(url, origin=Origin(f"http://127.0.0.1:{port}")) as ws:
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
             if frame["type"] == "heartbeat":

@@ -21,7 +21,9 @@ SITE = "Tic Tac Toe League"
 
 
 def title(response) -> str:
-    return re.search(r"<title>(.*?)</title>", response.content.decode(), re.S).group(1).strip()
+    found = re.search(r"<title>(.*?)</title>", response.content.decode(), re.S)
+    assert found is not None
+    return found.group(1).strip()
 
 
 # -- 404 and 500 ----------------------------------------------------------------------

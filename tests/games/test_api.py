@@ -535,7 +535,7 @@ def test_admin_pages_show_games_and_hide_note_text(alice, bob, client):
     game_id, a, _ = started_classic(alice, bob)
     move(a, game_id, 0, {"cell": 5})
     a.put(f"{GAMES}{game_id}/note/", {"text": "a secret idea"}, format="json")
-    admin = SuperuserFactory(password="x")
+    admin = SuperuserFactory.create(password="x")
     client.force_login(admin)
     for url in (
         "/admin/games/game/",
@@ -714,7 +714,7 @@ def test_the_lobby_form_creates_a_rated_game_and_refuses_a_rated_ai_game(client,
 def test_a_banned_or_refused_viewer_gets_403_with_the_gate_code(alice, bob, carol):
     from moderation import services as moderation
 
-    root = SuperuserFactory()
+    root = SuperuserFactory.create()
     game_id, a, _ = started_classic(alice, bob)
     game = Game.objects.get(pk=game_id)
     watcher = client_for(carol)

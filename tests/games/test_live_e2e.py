@@ -21,11 +21,12 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import websockets
 from django.conf import settings
+from websockets.typing import Origin
 
 from tests.processes import (
     ROOT,
@@ -98,7 +99,7 @@ class Player:
             try:
                 self.ws = await websockets.connect(
                     f"ws://127.0.0.1:{self.port}/ws/games/{self.game_id}/",
-                    origin=f"http://127.0.0.1:{self.port}",
+                    origin=Origin(f"http://127.0.0.1:{self.port}"),
                     additional_headers=headers,
                 )
                 break
@@ -357,10 +358,10 @@ def test_a_database_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_
                     blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
                     loop.run_until_complete(one.move(2, 9))
                     deadline = time.monotonic() + 10
-                    while time.monotonic() < deadline and not blocker.execute(
+                    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
                         "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
                         " WHERE NOT l.granted AND a.query LIKE '%FOR UPDATE%'"
-                    ).fetchone()[0]:
+                    ).fetchone())[0]:  # count(*) always returns a row
                         time.sleep(0.05)
                     os.kill(worker, signal.SIGKILL)
                     refused = loop.run_until_complete(one.recv("error"))

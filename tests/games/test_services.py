@@ -44,6 +44,7 @@ def play_out(game: Game, rng: random.Random, max_plies: int = 500) -> Game:
             services.play_ai_move(game_id=game.pk, ply=game.ply)
         else:
             move = variant.random_move(variant.load(game.state), seat.number, rng)
+            assert seat.user is not None  # a person's seat
             services.submit_move(game_id=game.pk, user=seat.user, ply=game.ply, move=move)
     raise AssertionError("the game did not end")
 

@@ -9,11 +9,12 @@ profile, secret moves (Tactic-Toe's commitments), a finished game with its resul
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 from django.db import transaction
 
-from accounts.models import Profile
+from accounts.models import Profile, User
 from games import services, sql
 from games.models import Game, Match, Move, RuleSet, Seat
 from games.rules import get_variant
@@ -28,10 +29,19 @@ def fields_of(instance) -> dict:
     return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
 
 
+def name_of(seat: Seat) -> tuple[str, str] | None:
+    """The seat's player's username and name; None for an AI seat (no user_id)."""
+    if not seat.user_id:
+        return None
+    user = cast(User, seat.user)  # a seat with a user_id has its user
+    return (user.username, user.name)
+
+
 def assert_same_game(game_id: int) -> None:
     fast = sql.game(game_id)
     orm = Game.objects.select_related("rule_set", "match").get(pk=game_id)
     assert fields_of(fast) == fields_of(orm)
+    assert fast is not None
     assert fields_of(fast.rule_set) == fields_of(orm.rule_set)
     assert fields_of(fast.match) == fields_of(orm.match)
     orm_seats = list(Seat.objects.filter(game_id=game_id).select_related("user__profile").order_by("number"))
@@ -41,10 +51,10 @@ def assert_same_game(game_id: int) -> None:
 
     with CaptureQueriesContext(connection) as queries:
         fast_seats = list(fast.seats_in_hand)
-        names = [(s.user.username, s.user.name) if s.user_id else None for s in fast_seats]
+        names = [name_of(s) for s in fast_seats]
     assert len(queries) == 0
     assert [fields_of(s) for s in fast_seats] == [fields_of(s) for s in orm_seats]
-    assert names == [(s.user.username, s.user.name) if s.user_id else None for s in orm_seats]
+    assert names == [name_of(s) for s in orm_seats]
     assert all(s.game is fast for s in fast_seats)
     assert [fields_of(m) for m in sql.moves(game_id)] == [
         fields_of(m) for m in Move.objects.filter(game_id=game_id).order_by("ply")
@@ -63,6 +73,7 @@ def play(game: Game, plies: int, rng: random.Random) -> Game:
                 services.play_ai_move(game_id=game.pk, ply=game.ply)
                 break
             move = variant.random_move(variant.load(game.state), seat_number, rng)
+            assert seat.user is not None  # a person's seat
             services.submit_move(game_id=game.pk, user=seat.user, ply=game.ply, move=move)
             game.refresh_from_db()
     game.refresh_from_db()
@@ -126,7 +137,7 @@ def test_a_missing_or_impossible_game_is_none_and_the_lock_works(alice, bob):
 
 def test_an_inserted_move_reads_back_as_the_orms_would_store_it(make_player):
     p0, p1 = make_player(), make_player()
-    game = GameFactory(creator=p0, opponent=p1)
+    game = GameFactory.create(creator=p0, opponent=p1)
     with transaction.atomic():
         stored = sql.insert(
             Move(game=game, ply=1, seat=0, move={"cell": 5, "why": ["ü", None, 1.5]}, commitment="c" * 64, nonce="n")
@@ -148,7 +159,7 @@ def test_an_inserted_move_reads_back_as_the_orms_would_store_it(make_player):
 
 def test_an_update_writes_only_the_named_fields(make_player):
     p0, p1 = make_player(), make_player()
-    game = GameFactory(creator=p0, opponent=p1)
+    game = GameFactory.create(creator=p0, opponent=p1)
     held = sql.game(game.pk)
     held.ply, held.state, held.to_move, held.end_reason = 7, {"board": [None] * 9, "x": "ü"}, [1], "not written"
     sql.update(held, ["ply", "state", "to_move"])

@@ -26,7 +26,7 @@ def client_for(user) -> Client:
 
 
 def started(variant: str, alice, bob) -> Game:
-    return Game.objects.get(pk=GameFactory(creator=alice, opponent=bob, variant=variant).pk)
+    return Game.objects.get(pk=GameFactory.create(creator=alice, opponent=bob, variant=variant).pk)
 
 
 def buttons(html: str) -> dict[str, str]:
@@ -274,7 +274,7 @@ class TestReplay:
 def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, make_player):
     from moderation import services as moderation
 
-    root = SuperuserFactory()
+    root = SuperuserFactory.create()
     carol = make_player(username="carol")
     game = started("classic", alice, bob)
     urls = [reverse("games:game", args=[game.pk]), reverse("games:board", args=[game.pk])]
@@ -299,7 +299,7 @@ def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, 
 def test_a_full_observer_cap_does_not_close_the_page(alice, bob, make_player):
     from moderation import services as moderation
 
-    root = SuperuserFactory()
+    root = SuperuserFactory.create()
     game = started("classic", alice, bob)
     moderation.set_observer_policy(actor=root, game=game, policy="anyone", cap=0)
     # The cap counts open observer sockets: the page's socket is refused, not the page.

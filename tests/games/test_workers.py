@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def started(p0, p1, **kwargs) -> int:
-    return GameFactory(creator=p0, opponent=p1, **kwargs).pk
+    return GameFactory.create(creator=p0, opponent=p1, **kwargs).pk
 
 
 def crossed(value):

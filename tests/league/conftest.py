@@ -20,10 +20,10 @@ def eager_celery():
 @pytest.fixture
 def club():
     """The chess club (the one tests.factories.section_with's sections belong to)."""
-    return ClubFactory(name="Chess club", slug="chess-club")
+    return ClubFactory.create(name="Chess club", slug="chess-club")
 
 
 @pytest.fixture
 def organiser(make_player, club):
     """An organiser of ``club``."""
-    return MembershipFactory(club=club, user=make_player(username="olivia"), role=ClubMembership.Role.ORGANISER).user
+    return MembershipFactory.create(club=club, user=make_player(username="olivia"), role=ClubMembership.Role.ORGANISER).user

@@ -60,8 +60,8 @@ def main(command: str, game_id: int | None = None) -> None:
         from tests.factories import PlayerFactory, finished_game
 
         users = [
-            PlayerFactory(username=f"killtest{n}", date_of_birth=date(1990, 1, 1), guardian_name="G",
-                          guardian_email="g@example.com")
+            PlayerFactory.create(username=f"killtest{n}", date_of_birth=date(1990, 1, 1), guardian_name="G",
+                                 guardian_email="g@example.com")
             for n in (1, 2)
         ]
         print(finished_game(users[0], users[1]).pk)
@@ -70,8 +70,11 @@ def main(command: str, game_id: int | None = None) -> None:
     elif command == "send":  # to the test's own queue: other runs' workers may share the Redis database
         tasks.rate_game.apply_async(args=[game_id], queue=os.environ.get("RATING_TEST_QUEUE", "celery"))
     elif command == "count":
+        assert game_id is not None
         game = Game.objects.get(pk=game_id)
+        assert game.winner_seat is not None  # the loser resigned
         winner = game.seats.get(number=game.winner_seat).user_id
+        assert winner is not None
         rating = Rating.objects.filter(user_id=winner, list_key="league").first()
         print(RatingChange.objects.filter(game_id=game_id).count(), rating.games if rating else 0)
 

@@ -8,6 +8,7 @@ import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 from django.urls import reverse
 
@@ -54,22 +55,29 @@ def one_move(game: Game, seed: int = 2) -> Game:
     mover = game.seats.get(number=game.to_move[0])
     variant = get_variant(game.variant)
     move = variant.random_move(variant.load(game.state), mover.number, random.Random(seed))
+    assert mover.user is not None  # a person's seat
     return game_services.submit_move(game_id=game.pk, user=mover.user, ply=game.ply, move=move)
 
 
 def decide(section, *, winner=None) -> int:
     """Finish every game in play: one move, then the loser resigns. ``winner(pairing)``
     picks the winner's user id (default: the higher seed, the lower seed number)."""
-    seeds = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    # Seeded: the section has started.
+    seeds = cast(dict[int, int], dict(Entry.objects.filter(section=section).values_list("user_id", "seed")))
     done = 0
     for pairing in Pairing.objects.filter(section=section, status=Pairing.Status.IN_PLAY):
-        game = pairing.game or pairing.match.games.filter(status=Game.Status.ACTIVE).first()
+        game = pairing.game
+        if game is None:
+            assert pairing.match is not None  # in play: a game or a match
+            game = pairing.match.games.filter(status=Game.Status.ACTIVE).first()
         if game is None or game.status != Game.Status.ACTIVE:
             continue
-        chosen = winner(pairing) if winner else min((pairing.first_id, pairing.second_id), key=lambda u: seeds[u])
-        loser_id = pairing.second_id if chosen == pairing.first_id else pairing.first_id
+        first, second = cast(tuple[int, int], (pairing.first_id, pairing.second_id))  # in play: two players
+        chosen = winner(pairing) if winner else min((first, second), key=lambda u: seeds[u])
+        loser_id = second if chosen == first else first
         one_move(game, seed=1)
         loser = game.seats.get(user_id=loser_id).user
+        assert loser is not None
         game_services.resign(game_id=game.pk, user=loser)
         done += 1
     return done

@@ -26,13 +26,13 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def club():
     """The harbour club, whose slug the requests name (tests/league/conftest.py's otherwise)."""
-    return ClubFactory(name="Harbour club", slug="harbour")
+    return ClubFactory.create(name="Harbour club", slug="harbour")
 
 
 @pytest.fixture
 def organiser(make_player, club):
     """Here the club's owner (the other organising role)."""
-    return MembershipFactory(club=club, user=make_player(username="otto"), role=ClubMembership.Role.OWNER).user
+    return MembershipFactory.create(club=club, user=make_player(username="otto"), role=ClubMembership.Role.OWNER).user
 
 
 def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_player):

@@ -316,7 +316,7 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
 
 def test_only_owners_and_organisers_run_events(client, club, organiser, make_player):
     member = make_player(username="member")
-    MembershipFactory(club=club, user=member)
+    MembershipFactory.create(club=club, user=member)
     section = make_section(club, organiser, format="swiss", players=[make_player(), make_player()])
     client.force_login(member)
     assert client.get(reverse("competitions:tournament-new", args=[club.slug])).status_code == 403

@@ -14,13 +14,13 @@ pytestmark = pytest.mark.django_db
                                    "standing", "prize"])
 def test_changelists_load(client, make_player, model):
     section_with(players(make_player, 4), format="swiss", rounds=2)
-    admin = SuperuserFactory(password="pw-long-enough-1")
+    admin = SuperuserFactory.create(password="pw-long-enough-1")
     client.force_login(admin)
     response = client.get(reverse(f"admin:league_{model}_changelist"))
     assert response.status_code == 200
 
 
 def test_sections_cannot_be_added_in_the_admin(client):
-    admin = SuperuserFactory(password="pw-long-enough-1")
+    admin = SuperuserFactory.create(password="pw-long-enough-1")
     client.force_login(admin)
     assert client.get(reverse("admin:league_section_add")).status_code == 403

@@ -23,7 +23,7 @@ BEFORE = START - timedelta(days=1)
 def spring_open(club, **options):
     """A section (by default: "Open", Swiss, standard classic rules) of the club's Spring
     open, which starts at START."""
-    return SectionFactory(tournament__club=club, tournament__starts_at=START, **options)
+    return SectionFactory.create(tournament__club=club, tournament__starts_at=START, **options)
 
 
 def refusal(section, user, now=BEFORE) -> str:
@@ -127,7 +127,7 @@ def test_unrated_players_may_enter_an_under_section(club, make_player):
 def test_members_only(club, make_player):
     section = spring_open(club, members_only=True)
     member, stranger = make_player(), make_player()
-    MembershipFactory(club=club, user=member)
+    MembershipFactory.create(club=club, user=member)
     cs.register(section=section, user=member, now=BEFORE)
     assert refusal(section, stranger) == "This section is for members of Chess club."
 

@@ -224,9 +224,9 @@ def test_season_standings_add_up_the_tournaments(make_player):
     section_a.tournament.save()
     cs.start_round(section_id=section_a.pk, number=1, force=True)
     run_decided(section_a)
-    section_b = SectionFactory(tournament__club=club, tournament__name="Second", tournament__starts_at=timezone.now(),
-                               tournament__season=season, format="round-robin",
-                               starts_at=timezone.now() + timedelta(minutes=5), players=users)
+    section_b = SectionFactory.create(tournament__club=club, tournament__name="Second", tournament__starts_at=timezone.now(),
+                                      tournament__season=season, format="round-robin",
+                                      starts_at=timezone.now() + timedelta(minutes=5), players=users)
     cs.start_round(section_id=section_b.pk, number=1, force=True)
     run_decided(section_b, winner=lambda p: max(p.first_id, p.second_id))  # another winner
     rows = sel.season_standings(season)

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 def played(make_player):
     """Six rated games: ``a`` beats everyone (established after five), plus a club list."""
     a, *others = [make_player(username=name) for name in ("alice", "bob", "carol", "dan", "erin", "fay")]
-    club = ClubFactory(name="Chess Club", slug="chess-club", rating_system="glicko2", own_rating_list=True,
-                       members=[a, others[0]])
+    club = ClubFactory.create(name="Chess Club", slug="chess-club", rating_system="glicko2", own_rating_list=True,
+                              members=[a, others[0]])
     for other in others + [others[0]]:
         rating_services.rate_game(game_id=finished_game(a, other).pk)
     tournament = [finished_game(others[1], a), finished_game(a, others[2])]

@@ -28,7 +28,7 @@ def test_a_finished_rated_game_is_rated_by_the_task_queued_on_commit(
 ):
     a, b = make_player(), make_player()
     with django_capture_on_commit_callbacks(execute=True):
-        game = GameFactory(creator=a, opponent=b, rated=True)
+        game = GameFactory.create(creator=a, opponent=b, rated=True)
     assert not RatingChange.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
         game_services.resign(game_id=game.pk, user=b)
@@ -122,8 +122,8 @@ def test_two_workers_racing_on_one_game_apply_it_once(make_player):
 
 def test_a_club_with_its_own_list_rates_its_members_games_with_its_system(make_player):
     a, b, c = make_player(), make_player(), make_player()
-    club = ClubFactory(name="Glickers", slug="glickers", rating_system="glicko2", own_rating_list=True,
-                       members=[a, b])
+    club = ClubFactory.create(name="Glickers", slug="glickers", rating_system="glicko2", own_rating_list=True,
+                              members=[a, b])
     inside = finished_game(a, b)
     outside = finished_game(a, c)
     rating_services.rate_game(game_id=outside.pk)
@@ -164,7 +164,7 @@ def test_a_manual_adjustment_needs_a_reason_and_is_kept_in_the_audit_log(make_pl
 
 def test_the_recompute_gives_the_same_numbers_as_the_incremental_path(make_player):
     players = [make_player() for _ in range(6)]
-    ClubFactory(name="Own list", slug="own", rating_system="glicko2", own_rating_list=True, members=players[:4])
+    ClubFactory.create(name="Own list", slug="own", rating_system="glicko2", own_rating_list=True, members=players[:4])
     pairs = [(i, j) for i in range(6) for j in range(6) if i != j]
     for round_number in range(3):
         for number, (i, j) in enumerate(pairs[round_number::3]):

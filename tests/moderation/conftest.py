@@ -34,7 +34,7 @@ def _world(make_player: Any) -> World:
 
     club_a = league.ensure_club(name="Club A")
     club_b = league.ensure_club(name="Club B")
-    superuser = SuperuserFactory()
+    superuser = SuperuserFactory.create()
     people = {name: make_player(username=name) for name in
               ("organiser_a", "arbiter_a", "organiser_b", "member_a", "player_1", "player_2")}
     league.set_membership(club=club_a, user=people["organiser_a"], role="organiser")
@@ -48,8 +48,8 @@ def _world(make_player: Any) -> World:
                                         fields={"name": "A's classic", "variant": "classic"})
     rules_b = services.save_house_rules(actor=people["organiser_b"], club=club_b,
                                         fields={"name": "B's classic", "variant": "classic"})
-    game_a = GameFactory(creator=people["player_1"], rule_set=rules_a, opponent=people["player_2"])
-    game_b = GameFactory(creator=people["player_1"], rule_set=rules_b, opponent=people["player_2"], accepted=False)
+    game_a = GameFactory.create(creator=people["player_1"], rule_set=rules_a, opponent=people["player_2"])
+    game_b = GameFactory.create(creator=people["player_1"], rule_set=rules_b, opponent=people["player_2"], accepted=False)
     return World(club_a=club_a, club_b=club_b, superuser=superuser, rules_a=rules_a, rules_b=rules_b,
                  game_a=game_a, game_b=game_b, **people)
 

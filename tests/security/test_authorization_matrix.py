@@ -38,12 +38,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from django.apps import apps
 from django.db import connection, transaction
-from django.http import HttpResponse
+from django.db.models import Field
+from django.http import HttpResponse, HttpResponseRedirect
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
@@ -60,6 +61,13 @@ from league.clubs import services as league
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
 from tests.factories import PASSWORD, GameFactory, PlayerFactory, official_match_to_choose
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
+    from rest_framework.response import _MonkeyPatchedResponse
+
+    #: What a test client answers: Django's Client (the pages) or DRF's APIClient (the API).
+    Answer = _MonkeyPatchedWSGIResponse | _MonkeyPatchedResponse
 
 CSRF_SECRET = "matrixcsrfsecretmatrixcsrfsecret"  # 32 characters: a valid unmasked CSRF secret
 
@@ -89,7 +97,7 @@ OWN_SET_KEEPERS = frozenset({"player"})
 
 
 def _person(username: str, **flags: Any) -> Any:
-    user = PlayerFactory(username=username)  # an adult: the guardian's details go unused
+    user = PlayerFactory.create(username=username)  # an adult: the guardian's details go unused
     if flags:
         User.objects.filter(pk=user.pk).update(**flags)
         user.refresh_from_db()
@@ -127,10 +135,10 @@ def build_world() -> SimpleNamespace:
     own_rules = games.create_rule_set(name="Player's classic", variant="classic", created_by=users["player"])
 
     # Club A's games between first and second (first moves first: the challenger's seat 0).
-    active = GameFactory(creator=first, rule_set=rules_a, opponent=second)
+    active = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)
     challenge = games.create_game(creator=first, rule_set=rules_a, opponent=second)
     open_game = games.create_game(creator=first, rule_set=rules_a)
-    timed_out = GameFactory(creator=first, rule_set=rules_a, opponent=second)
+    timed_out = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)
     Game.objects.filter(pk=timed_out.pk).update(turn_started_at=now - timedelta(days=2))  # first never moved
     match = official_match_to_choose(first, second)
 
@@ -168,6 +176,7 @@ def build_world() -> SimpleNamespace:
         guardian_name="Parent", guardian_email="parent@example.com", notify_guardian=False,
     )
     assert child.needs_guardian_consent
+    assert child.consent is not None
 
     return SimpleNamespace(
         users=users, tokens=tokens, club_a=club_a, club_b=club_b, later=later,
@@ -188,6 +197,12 @@ UNWATCHED_MODELS = {"auth.permission"}
 UNWATCHED_FIELDS = {"accounts.user": {"last_login"}}
 
 
+def column_of(field: object) -> str:
+    """The column of a concrete field."""
+    assert isinstance(field, Field) and field.column is not None
+    return field.column
+
+
 def watched_tables() -> list[tuple[str, str, str, frozenset[str]]]:
     """(label, table, primary key column, columns left out) of every watched model."""
     tables = []
@@ -195,7 +210,7 @@ def watched_tables() -> list[tuple[str, str, str, frozenset[str]]]:
         meta = model._meta
         if meta.proxy or meta.app_label in UNWATCHED_APPS or meta.label_lower in UNWATCHED_MODELS:
             continue
-        skip = frozenset(meta.get_field(name).column for name in UNWATCHED_FIELDS.get(meta.label_lower, ()))
+        skip = frozenset(column_of(meta.get_field(name)) for name in UNWATCHED_FIELDS.get(meta.label_lower, ()))
         tables.append((meta.label_lower, meta.db_table, meta.pk.column, skip))
     return tables
 
@@ -335,7 +350,7 @@ def any_method_views() -> set[str]:
 # -- the policy ---------------------------------------------------------------------------
 
 W = SimpleNamespace  # the world, in signatures
-Done = Callable[[W, str, Diff, HttpResponse, Any], None]
+Done = Callable[[W, str, Diff, "Answer", Any], None]
 
 
 @dataclass(frozen=True)
@@ -364,7 +379,7 @@ def user(w: W, actor: str) -> Any:
 def expect_added(label: str, **match: Callable[[W, str], Any] | Any) -> Done:
     """The request added a row of ``label`` whose fields match (values may be callables of (world, actor))."""
 
-    def done(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+    def done(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
         wanted = {k: (v(w, actor) if callable(v) else v) for k, v in match.items()}
         assert diff.added(label, **wanted), f"no new {label} {wanted}:\n{diff.describe()}"
 
@@ -374,7 +389,7 @@ def expect_added(label: str, **match: Callable[[W, str], Any] | Any) -> Done:
 def expect_changed(label: str, pk: Callable[[W, str], Any], **fields: Any) -> Done:
     """The row ``label``/``pk`` changed, with these fields set to these values (None: any change)."""
 
-    def done(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+    def done(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
         changes = diff.changed(label, pk(w, actor))
         assert changes, f"{label} {pk(w, actor)} did not change:\n{diff.describe()}"
         for name, value in fields.items():
@@ -404,24 +419,24 @@ def profile_pk(w: W, actor: str) -> Any:
     return user(w, actor).profile.pk
 
 
-def token_removed(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+def token_removed(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert diff.removed("authtoken.token", user_id=user(w, actor).pk), diff.describe()
 
 
-def got_player_token(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+def got_player_token(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert response.json()["token"] == w.tokens["player"]
 
 
-def signed_in_as_player(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+def signed_in_as_player(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert str(client.session.get("_auth_user_id")) == str(w.users["player"].pk)
 
 
-def signed_out(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+def signed_out(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert "_auth_user_id" not in client.session
 
 
 def new_version_of(attr: str) -> Done:
-    def done(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+    def done(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
         rule_set = getattr(w, attr)
         new = diff.added("games.ruleset", family=rule_set.family, version=rule_set.version + 1)
         assert new and new[0]["seconds_per_move"] == 42, diff.describe()
@@ -430,7 +445,7 @@ def new_version_of(attr: str) -> Done:
 
 
 def round_started(attr: str) -> Done:
-    def done(w: W, actor: str, diff: Diff, response: HttpResponse, client: Any) -> None:
+    def done(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
         assert diff.added("league.pairing", section_id=getattr(w, attr).pk), diff.describe()
 
     return done
@@ -677,6 +692,7 @@ def csrf_refused(request: Any, reason: str = "") -> HttpResponse:
 
 
 def client_for(kind: str, w: W, actor: str) -> Any:
+    client: APIClient | Client
     if kind == "api":
         client = APIClient()
         if actor != "anonymous":
@@ -689,7 +705,7 @@ def client_for(kind: str, w: W, actor: str) -> Any:
     return client
 
 
-def send(kind: str, client: Any, method: str, url: str, data: dict[str, Any]) -> HttpResponse:
+def send(kind: str, client: Any, method: str, url: str, data: dict[str, Any]) -> Answer:
     if kind == "api":
         return getattr(client, method.lower())(url, data, format="json")
     if method == "POST":
@@ -700,7 +716,7 @@ def send(kind: str, client: Any, method: str, url: str, data: dict[str, Any]) ->
                           HTTP_X_CSRFTOKEN=CSRF_SECRET)
 
 
-def body_of(response: HttpResponse) -> str:
+def body_of(response: Answer) -> str:
     text = response.content.decode(errors="replace")
     return text[:600]
 
@@ -786,7 +802,8 @@ def test_write(world, db, csrf_checked, case: Case, actor: str):
         refusals = {302, 400, 403, 404} | ({200} if case.form_refusal else set())
         assert status in refusals, f"{actor} may not; got {status}: {body_of(response)}"
         if actor == "anonymous" and status == 302:  # login_required: to the sign-in page
-            assert response.url.startswith(reverse("accounts:login")), response.url
+            location = cast(HttpResponseRedirect, response).url
+            assert location.startswith(reverse("accounts:login")), location
     assert diff.empty, f"{actor} was refused ({status}) but the database changed:\n{diff.describe()}"
 
 
@@ -843,6 +860,7 @@ def test_an_account_waiting_for_its_guardian_cannot_write(world, db, csrf_checke
     """The child whose guardian has not confirmed has an inactive account: its token and
     its session (if it had one) count for nothing, on everything any player may do."""
     child = world.child
+    client: APIClient | Client
     if case.kind == "api":
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=child).key}")
@@ -855,7 +873,9 @@ def test_an_account_waiting_for_its_guardian_cannot_write(world, db, csrf_checke
     if case.kind == "api":
         assert response.status_code == 401, body_of(response)
     else:
-        assert response.status_code == 302 and response.url.startswith(reverse("accounts:login")), body_of(response)
+        assert response.status_code == 302 and cast(HttpResponseRedirect, response).url.startswith(
+            reverse("accounts:login")
+        ), body_of(response)
     diff = Diff(before, dump())
     assert diff.empty, diff.describe()
 

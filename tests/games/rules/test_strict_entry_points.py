@@ -7,6 +7,7 @@ A seat is the int 0 or 1; a viewer is a seat or None (an observer). Anything els
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -38,7 +39,7 @@ def _running_states(variant, seed: int) -> list:
     """A few states of a random game, each with a seat to move."""
     rng = random.Random(seed)
     state = variant.new_game(None, seed=seed)
-    states = []
+    states: list[Any] = []
     while state.to_move and len(states) < 6:
         states.append(state)
         seat = state.to_move[0]

@@ -6,6 +6,7 @@ Positions are built with ``position()`` from a 5x5 picture, squares 1..25 row by
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import pytest
 
@@ -40,7 +41,7 @@ def position(
     """A game in the middle: ``blockages`` are (kind, name, owner, placed_at) entries."""
     state = V.new_game({"version": version, **options}, seed=1)
     data = V.dump(state)
-    cells = [None] * 25
+    cells: list[str | None] = [None] * 25
     for square, letter in grid(picture).items() if picture else ():
         cells[square - 1] = letter
     data["cells"] = cells
@@ -52,12 +53,12 @@ def position(
     for kind, name, owner, placed_at in blockages:
         mask = geo.LINE_MASK[name] if kind == "curtain" else WALLS[name]
         data["blockages"].append([kind, name, owner, mask, placed_at, placed_at + 4])
-    return V.load(data)
+    return cast(TTTState, V.load(data))
 
 
 def play(state: TTTState, *moves: dict) -> TTTState:
     for move in moves:
-        state = V.apply(state, state.to_move[0], move)
+        state = cast(TTTState, V.apply(state, state.to_move[0], move))
     return state
 
 

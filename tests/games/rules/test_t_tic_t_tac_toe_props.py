@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import cast
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -38,13 +39,13 @@ def random_game(options: dict, seed: int) -> tuple[list[tuple[int, dict]], list[
     rng = random.Random(seed)
     state = V.new_game(options, seed=seed)
     moves: list[tuple[int, dict]] = []
-    states = [state]
+    states = [cast(TTTState, state)]
     while state.to_move and len(moves) < 1000:
         seat = state.to_move[0]
         move = V.random_move(state, seat, rng)
         state = V.apply(state, seat, move)
         moves.append((seat, move))
-        states.append(state)
+        states.append(cast(TTTState, state))
     return moves, states
 
 
@@ -190,7 +191,7 @@ def _position(picture: str, version: str = "2.0") -> TTTState:
     data["cells"] = [None if ch == "." else ch for ch in picture.split()]
     data["ply"] = 8
     data["blockages"] = []
-    return V.load(data)
+    return cast(TTTState, V.load(data))
 
 
 def test_strong_takes_a_win_in_one():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -12,10 +13,10 @@ from league.formats.round_robin import berger, double_berger, round_count
 
 
 def _parse(table: str) -> list[list[tuple[int, int]]]:
-    rounds = []
+    rounds: list[list[tuple[int, int]]] = []
     for line in table.strip().splitlines():
         pairs = line.split(":", 1)[1].split(",")
-        rounds.append([tuple(int(x) for x in pair.strip().split("-")) for pair in pairs])
+        rounds.append([cast(tuple[int, int], tuple(int(x) for x in pair.strip().split("-"))) for pair in pairs])
     return rounds
 
 
