@@ -35,7 +35,7 @@ def build(fmt: str, players: int, tag: str):
     from accounts import services as accounts
     from games import services as game_services
     from league import competitions as cs
-    from league import event_services
+    from league.competitions import event_services
     from league.models import Club, ClubMembership
 
     club = Club.objects.get_or_create(slug="bench-club", defaults={"name": "Bench club"})[0]

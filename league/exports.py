@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from . import event_selectors
+from .competitions import event_selectors
 from .models import Section
 
 #: How long a round is booked in a calendar when the section sets no interval.

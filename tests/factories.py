@@ -22,7 +22,7 @@ from accounts.models import User
 from games import services as game_services
 from games.models import Game, Match
 from league import competitions as competition_services
-from league import event_services
+from league.competitions import event_services
 from league.models import Club, ClubMembership, Section, Tournament
 from tests.support import years_ago
 

@@ -19,10 +19,12 @@ from rest_framework.views import APIView
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest, signed_in_user
 from games.models import RuleSet
-from league import competition_selectors, event_selectors, event_services, exports
 from league import competitions as competition_services
+from league import exports
+from league.competitions import event_selectors, event_services
+from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.event_forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
+from league.competitions.forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
 from league.models import Club, Entry, Season, Section, Tournament
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.models import Entry, Pairing, Section, Tournament
 
 from .formats import format_of

@@ -16,7 +16,7 @@ from games import services as game_services
 from games.models import Game, Match
 from games.rules import match as match_rules
 from games.rules.variants.t_tic_t_tac_toe.match import TTTMatch
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats.matches import pairing_points
 from league.models import Pairing, PairingPlayer, Prize, Round, Section, Standing, Tournament
 from league.ratings import services as rating_services

@@ -11,7 +11,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from games.models import Game, Match
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.models import Entry, Pairing, Round, Section, Tournament
 
 from .formats import TIMED_FORMATS, format_of

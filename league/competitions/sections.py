@@ -102,7 +102,7 @@ def create_section(
     return section
 
 
-#: The years an event's dates fall in (league/event_forms.py checks the forms' and the
+#: The years an event's dates fall in (league/competitions/forms.py checks the forms' and the
 #: API's fields alike); room for the durations added to them.
 EVENT_YEARS = (1900, 2999)
 

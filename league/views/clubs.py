@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from league import event_selectors
+from league.competitions import event_selectors
 from league.models import Club
 
 

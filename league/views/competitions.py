@@ -14,10 +14,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
 from accounts.http import PlayerRequest, Request
-from league import competition_selectors, event_selectors, event_services, exports
 from league import competitions as competition_services
+from league import exports
+from league.competitions import event_selectors, event_services
+from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.event_forms import SectionForm, TournamentForm
+from league.competitions.forms import SectionForm, TournamentForm
 from league.models import Club, Season, Section, Tournament
 
 #: Seconds between htmx refreshes of a section in play.

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from accounts.models import User
 from games.rules import RuleError, get_variant
-from league import event_selectors
+from league.competitions import event_selectors
 from league.models import LEAGUE_LIST, Club, RecomputeRun
 from league.ratings import selectors
 

@@ -99,7 +99,7 @@ def test_the_api_keeps_to_its_schema(case, fuzz_world):
 def test_the_responses_that_differed_from_the_schema_now_match_it(fuzz_world):
     """Issue #15, item 5: entries, rounds and standings are plain arrays, a player's
     ratings an object, a tournament's season may be null (a club's country blank)."""
-    from league import event_services
+    from league.competitions import event_services
 
     section = fuzz_world["section"]
     event_services.start_section(by=fuzz_world["owner"], section=section)  # rounds and pairings

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from league import competitions as cs
-from league import event_services
+from league.competitions import event_services
 from league.management.commands.play_section_bots import play_pending_moves
 from league.models import Entry, Section, Tournament
 from tests.factories import MembershipFactory, make_section

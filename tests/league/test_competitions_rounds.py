@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from games.models import Game
-from league import competition_selectors as sel
 from league import competitions as cs
 from league import tasks
 from league.competitions import notices as competition_notices
+from league.competitions import selectors as sel
 from league.models import (
     Entry,
     League,

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from league.api.competitions import SectionCreateSerializer, SectionSerializer
 from league.competitions.formats import FORMAT_SETTINGS, FORMATS, SECTION_SETTINGS, SectionFormat
 from league.competitions.formats.section_settings import COMMON_SETTINGS, Elsewhere, Setting
-from league.event_forms import SectionForm
+from league.competitions.forms import SectionForm
 from league.formats.tiebreaks import TIEBREAKS
 from league.models import Section
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from league import event_services
+from league.competitions import event_services
 from league.models import CalendarFeed
 from tests.factories import make_section
 

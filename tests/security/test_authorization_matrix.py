@@ -56,8 +56,8 @@ from accounts.models import User
 from games import services as games
 from games.models import Game, RuleSet
 from league import competitions
-from league import event_services as events
 from league.clubs import services as league
+from league.competitions import event_services as events
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
 from tests.factories import PASSWORD, GameFactory, PlayerFactory, official_match_to_choose

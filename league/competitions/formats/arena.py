@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import cast
 
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats import arena
 from league.models import Pairing, Round, Section
 

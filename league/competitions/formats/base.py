@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol, cast, runtime_checkable
 
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats import tiebreaks
 from league.formats.bracket import Knockout, Match
 from league.models import Round, Section

@@ -8,7 +8,7 @@ from typing import cast
 
 from django.db.models import Max
 
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats.bracket import Knockout
 from league.formats.double_elimination import DoubleElimination
 from league.formats.single_elimination import SingleElimination

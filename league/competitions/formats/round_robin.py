@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats import round_robin
 from league.models import Round, Section
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from datetime import datetime
 
-from league import competition_selectors as selectors
+from league.competitions import selectors
 from league.formats import swiss
 from league.models import PairingPlayer, Round, Section
 

@@ -17,11 +17,11 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from games import services as game_services
 from games.models import RuleSet
+from league import competitions as cs
+from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
 
-from . import competition_selectors as core
-from . import competitions as cs
-from .competitions.formats import format_of
-from .models import CalendarFeed, Club, Round, Season, Section, Tournament
+from . import selectors as core
+from .formats import format_of
 
 OPEN_SECTION = (Section.Status.REGISTRATION,)
 

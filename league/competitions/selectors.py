@@ -18,10 +18,9 @@ from django.utils import timezone
 from accounts import age
 from accounts.models import User
 from accounts.services import play_eligibility
-
-from .formats import tiebreaks
-from .formats.bracket import Knockout
-from .models import (
+from league.formats import tiebreaks
+from league.formats.bracket import Knockout
+from league.models import (
     LEAGUE_LIST,
     ClubMembership,
     Entry,

@@ -11,11 +11,12 @@ from typing import Any, cast
 from django import forms
 
 from games.models import RuleSet
-from games.rules import variant_slugs
-from games.views import VARIANT_NAMES
+from games.rules import get_variant, variant_slugs
+from league.formats.tiebreaks import TIEBREAKS
+from league.models import Club, Season, Section, Tournament
 
-from .competitions.formats import FORMAT_SETTINGS, FORMATS
-from .competitions.formats.section_settings import (
+from .formats import FORMAT_SETTINGS, FORMATS
+from .formats.section_settings import (
     ARENA_DURATION,
     BYE_POINTS,
     CYCLES,
@@ -28,9 +29,7 @@ from .competitions.formats.section_settings import (
     THIRD_PLACE,
     WHOLE,
 )
-from .competitions.sections import EVENT_YEARS
-from .formats.tiebreaks import TIEBREAKS
-from .models import Club, Season, Section, Tournament
+from .sections import EVENT_YEARS
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -127,7 +126,7 @@ class SectionForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         variant = cast(forms.ChoiceField, self.fields["variant"])  # the field declared above (a copy)
-        variant.choices = [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()]
+        variant.choices = [(slug, get_variant(slug).display_name) for slug in variant_slugs()]
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as league.competitions.create_section's keyword arguments."""

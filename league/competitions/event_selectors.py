@@ -1,5 +1,5 @@
 """Reads for the competition pages, exports and API: what a bracket, a crosstable, a
-standings table or a round looks like to people. Built on league/competition_selectors.py
+standings table or a round looks like to people. Built on league/competitions/selectors.py
 (the core reads); nothing here writes."""
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
-
-from . import competition_selectors as core
-from .competitions.formats import format_of
-from .models import (
+from league.models import (
     ORGANISER_ROLES,
     CalendarFeed,
     Club,
@@ -30,6 +27,9 @@ from .models import (
     Section,
     Tournament,
 )
+
+from . import selectors as core
+from .formats import format_of
 
 #: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).
 TIEBREAK_LABELS = {
