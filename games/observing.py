@@ -88,7 +88,7 @@ def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | N
     return refusal
 
 
-# -- who is watching: observer rows -----------------------------------------------------------------------
+# -- who is watching: observer rows ----------------------------------------------------
 # One row per open socket of someone not seated: bookkeeping for the live count and
 # for moderation (who is watching), not game state.
 

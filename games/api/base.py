@@ -15,7 +15,7 @@ from accounts.errors import ServiceError
 from .. import observing, selectors, services
 from ..models import Game
 
-# -- response shapes (documentation of selectors.game_payload) ---------------------
+# -- response shapes (documentation of selectors.game_payload) -------------------------
 
 
 class SeatSerializer(serializers.Serializer):
@@ -99,7 +99,7 @@ class GameSerializer(serializers.Serializer):
     result = ResultSerializer(allow_null=True)
 
 
-# -- the base view and the payload helpers -----------------------------------------
+# -- the base view and the payload helpers ---------------------------------------------
 
 
 class ViewMetadata(SimpleMetadata):

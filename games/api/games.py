@@ -27,7 +27,7 @@ from .base import (
     viewable_payload_for,
 )
 
-# -- response shapes ---------------------------------------------------------------
+# -- response shapes -------------------------------------------------------------------
 
 
 class StalePlyErrorSerializer(ErrorSerializer):
@@ -79,7 +79,7 @@ class LobbyGameSerializer(serializers.Serializer):
         )
 
 
-# -- request shapes ----------------------------------------------------------------
+# -- request shapes --------------------------------------------------------------------
 
 
 class GameCreateSerializer(serializers.Serializer):
@@ -114,7 +114,7 @@ class NoteSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
 
-# -- views -------------------------------------------------------------------------
+# -- views -----------------------------------------------------------------------------
 
 
 def _status_filter(raw: str | None) -> list[str]:

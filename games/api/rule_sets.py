@@ -16,7 +16,7 @@ from ..models import RuleSet
 from ..rules import get_variant, variant_slugs
 from .base import GamesAPIView
 
-# -- request and response shapes ---------------------------------------------------
+# -- request and response shapes -------------------------------------------------------
 
 
 class RuleSetSerializer(serializers.ModelSerializer):
@@ -71,7 +71,7 @@ class VariantSerializer(serializers.Serializer):
     default_options = serializers.DictField()
 
 
-# -- views -------------------------------------------------------------------------
+# -- views -----------------------------------------------------------------------------
 
 
 class RuleSetListCreateView(GamesAPIView):
