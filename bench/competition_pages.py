@@ -33,7 +33,7 @@ def build(fmt: str, players: int, tag: str):
     from django.utils import timezone
 
     from accounts import services as accounts
-    from games import services as game_services
+    from games import rule_sets as game_rule_sets
     from league import competitions as cs
     from league.competitions import event_services
     from league.models import Club, ClubMembership
@@ -45,7 +45,7 @@ def build(fmt: str, players: int, tag: str):
     tournament = event_services.create_tournament(by=organiser, club=club, name=f"Bench {tag}",
                                                   starts_at=timezone.now() + timedelta(hours=1))
     section = event_services.create_section(by=organiser, tournament=tournament, name="Open", format=fmt,
-                                            rule_set=game_services.standard_rule_set("classic"))
+                                            rule_set=game_rule_sets.standard_rule_set("classic"))
     for i in range(players):
         user = accounts.register_player(username=f"{tag}{i:04d}", password="bench-Passw0rd!",
                                         date_of_birth=date(1990, 1, 1), country="GB").user

@@ -87,7 +87,7 @@ def run(count: int) -> None:
 
     from accounts import realtime
     from accounts.services import register_player
-    from games import consumers, services, workers
+    from games import consumers, observing, services, workers
     from games.models import Game
     from games.rules import get_variant
 
@@ -143,7 +143,7 @@ def run(count: int) -> None:
         for name in observer_channels
     ])
     measure("observer disconnect (observer_left)", [
-        in_worker(services.observer_left, channel_name=name) for name in observer_channels
+        in_worker(observing.observer_left, channel_name=name) for name in observer_channels
     ])
     measure("player connect (_open)", [
         in_worker(consumers._open, game_id=target, user=users[0], channel_name="unused") for _ in range(count + 1)

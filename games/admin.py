@@ -1,7 +1,7 @@
 """Games in the Django admin: house-rule sets edited through a form the engine's option
 schemas generate, and games, moves and observers to look at, not to play.
 
-Services are the only writers: a rule set is saved through games.services (a new
+Services are the only writers: a rule set is saved through games.rule_sets (a new
 version each time, so games keep the rules they started with), and games, seats and
 moves are read-only here (a hand-edited move would break the rule that the cached
 state equals the log replayed). Private notes show only their length: only the author
@@ -26,7 +26,7 @@ from django.utils.html import format_html, format_html_join
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
 
-from . import ownership, services
+from . import ownership, rule_sets
 from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
 from .rules import SEAT_NAMES, RuleError, get_variant, variant_slugs
 from .rules.describe import describe_options, preset, presets_for
@@ -179,7 +179,7 @@ class RuleSetForm(forms.ModelForm):
         return options_from_form(self.variant_slug, self.cleaned_data)
 
     def service_fields(self) -> dict[str, Any]:
-        """What games.services.create_rule_set / revise_rule_set take."""
+        """What games.rule_sets.create_rule_set / revise_rule_set take."""
         data = {name: self.cleaned_data.get(name) for name in (*RULE_FIELDS, *PLAY_FIELDS)}
         data["variant"] = self.variant_slug
         data["options"] = self.options()
@@ -193,7 +193,7 @@ class RuleSetForm(forms.ModelForm):
         if self.instance.pk is None:
             self.instance.options = options  # the preview in words follows the submitted form
         try:
-            services.validate_rule_options(variant=self.variant_slug, options=options)
+            rule_sets.validate_rule_options(variant=self.variant_slug, options=options)
         except ServiceError as err:
             self.add_error(self._option_at_fault(options), err.message)
             return data
@@ -202,9 +202,9 @@ class RuleSetForm(forms.ModelForm):
         try:
             with transaction.atomic():
                 if self.instance.pk is None:
-                    services.create_rule_set(**self.service_fields())
+                    rule_sets.create_rule_set(**self.service_fields())
                 else:
-                    services.revise_rule_set(rule_set=self.instance, **self.service_fields())
+                    rule_sets.revise_rule_set(rule_set=self.instance, **self.service_fields())
                 raise _DryRun
         except _DryRun:
             pass
@@ -381,8 +381,8 @@ class RuleSetAdmin(admin.ModelAdmin):
     def save_rule_set(self, request: HttpRequest, form: RuleSetForm, rule_set: RuleSet | None) -> RuleSet:
         fields = form.service_fields()
         if rule_set is None:
-            return services.create_rule_set(created_by=signed_in_user(request), **fields)
-        return services.revise_rule_set(rule_set=rule_set, created_by=signed_in_user(request), **fields)
+            return rule_sets.create_rule_set(created_by=signed_in_user(request), **fields)
+        return rule_sets.revise_rule_set(rule_set=rule_set, created_by=signed_in_user(request), **fields)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """A rule set has no related rows to save."""

@@ -116,7 +116,7 @@ def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any]
         refusal = observing.check_watch(game=game, user=user)  # moderation's watch gates
         if refusal is not None:
             return None, refusal
-        observers = services.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
+        observers = observing.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
     return _state_frame(game=game, seat=seat, user=user, observers=observers), None
 
 
@@ -304,7 +304,7 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _stop_observing(self) -> None:
         self.observing = False
-        await database.run(services.observer_left, channel_name=self.channel_name)
+        await database.run(observing.observer_left, channel_name=self.channel_name)
         observer_counts().announce(self.channel_layer, self.game_id)
 
     async def _maybe_take_seat(self, event: dict[str, Any]) -> None:

@@ -52,7 +52,7 @@ class RuleSet(models.Model):
     no_show_seconds = models.PositiveIntegerField(default=300, help_text="Grace period before a no-show forfeits.")
     is_current = models.BooleanField(default=True, editable=False)
     # The platform's own rules for the variant (games/ownership.py): set only by
-    # services.standard_rule_set, never by a name a player can choose.
+    # rule_sets.standard_rule_set, never by a name a player can choose.
     is_standard = models.BooleanField(default=False, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,4 +1,5 @@
-"""Who may watch a game: a hook for the apps above ``games``.
+"""Who may watch a game (a hook for the apps above ``games``), and who is watching (the
+observer rows: the only code that writes them).
 
 ``games`` knows nothing of clubs, tournaments or bans, yet the websocket must refuse a
 viewer they rule out. So apps that know (moderation) register *watch gates* here, in
@@ -12,12 +13,18 @@ socket's channel name (docs/protocol.md).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from datetime import timedelta
+from typing import Any
 
-if TYPE_CHECKING:
-    from .models import Game
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from . import realtime, sql
+from .models import Game, Observer
 
 #: Close codes of refused observer sockets (4000-4999 are the application's own).
 CLOSE_WATCH_REFUSED = 4403  # not allowed by the observer policy, or banned
@@ -79,3 +86,63 @@ def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | N
     if refusal is None or refusal.close_code == CLOSE_OBSERVERS_FULL:
         return None
     return refusal
+
+
+# -- who is watching: observer rows ----------------------------------------------------
+# One row per open socket of someone not seated: bookkeeping for the live count and
+# for moderation (who is watching), not game state.
+
+
+# Two queries per connect and per disconnect (a write and a count), each on its own
+# worker thread and pooled connection, never behind a move.
+# A server that dies never runs its sockets' disconnects: ``sweep_stale_observers``
+# (Celery beat, every minute) deletes the rows whose socket is gone.
+
+#: A row younger than this is never swept (its socket may still be connecting).
+OBSERVER_SWEEP_AFTER = timedelta(seconds=30)
+
+
+def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
+    """Record a watching socket; the number of observers now."""
+    # One INSERT; a channel name already recorded (a socket counted twice) is left be.
+    sql.insert(
+        Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name),
+        ignore_conflicts=True,
+    )
+    return sql.count(Observer, "game", game_id)
+
+
+def observer_left(*, channel_name: str) -> None:
+    """Forget a watching socket. Its game's sockets hear the new count from
+    ``games.consumers.ObserverCounts``, counted once for a burst of comings and goings."""
+    sql.delete(Observer, "channel_name", channel_name)
+
+
+def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:
+    """Delete the observer rows whose socket no longer exists (its server process
+    crashed or was killed), and send the games concerned their new count. How many
+    rows went. Does nothing when the channel layer cannot tell who is alive."""
+    rows = list(
+        Observer.objects.filter(joined_at__lt=timezone.now() - older_than).values_list(
+            "pk", "game_id", "channel_name"
+        )
+    )
+    alive = realtime.live_channels(name for _, _, name in rows) if rows else None
+    if alive is None:
+        return 0
+    dead = [(pk, game_id) for pk, game_id, name in rows if name not in alive]
+    if not dead:
+        return 0
+    with transaction.atomic():
+        Observer.objects.filter(pk__in=[pk for pk, _ in dead]).delete()
+        games = sorted({game_id for _, game_id in dead})
+        counts = dict(
+            Observer.objects.filter(game_id__in=games)
+            .values("game_id")
+            .annotate(n=Count("pk"))
+            .values_list("game_id", "n")
+        )
+        for game_id in games:
+            message = {"type": "game.observers", "count": counts.get(game_id, 0)}
+            transaction.on_commit(functools.partial(realtime.send_to_game, game_id, message))
+    return len(dead)

@@ -15,7 +15,7 @@ Who of the keeper may revise is the permission "games.revise_ruleset", defined w
 every other permission in moderation/permissions.py. ``games`` knows nothing of clubs
 or the audit log, so moderation registers here, in its AppConfig.ready, a *claim*
 (which club keeps a set, for the refusal's words and the audit entry) and a *recorder*
-(the audit entry). Every revision goes through ``services.revise_rule_set``, which asks
+(the audit entry). Every revision goes through ``rule_sets.revise_rule_set``, which asks
 ``may_revise`` and tells the recorders in the same transaction, so the API and the
 console follow one rule.
 """
@@ -113,6 +113,6 @@ def revise_refusal(rule_set: RuleSet, user: Any) -> Refusal | None:
 
 
 def revised(before: RuleSet, after: RuleSet, actor: Any, keeper: Keeper) -> None:
-    """Tell every recorder of a revision (called by services.revise_rule_set)."""
+    """Tell every recorder of a revision (called by rule_sets.revise_rule_set)."""
     for recorder in list(_recorders.values()):
         recorder(before, after, actor, keeper)

@@ -1,5 +1,11 @@
 """Writes for games. The only code that changes games, seats, moves or notes.
 
+The life of a game: creating and joining it, moves, clocks, AI seats, its end, and the
+forfeits and corrections decided from outside the board. Its neighbours: house-rule
+sets in games/rule_sets.py, matches in games/matches.py (called here when a match game
+ends), the steps both share (a new game's row, seats and start; the announcement after
+commit) in games/starting.py, observer rows in games/observing.py.
+
 Every move goes the same way: lock the game row, check the ply the client believed
 current, let the engine judge the move against the cached state, store the move and
 the new state in the same transaction, and broadcast only after commit. The unique
@@ -8,20 +14,17 @@ the new state in the same transaction, and broadcast only after commit. The uniq
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import random
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from celery import current_app
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q
+from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -29,172 +32,15 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import ownership, realtime, selectors, signals, sql
-from .models import Game, Match, Move, Observer, PrivateNote, RuleSet, Seat
+from . import matches, rule_sets, selectors, signals, sql, starting
+from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
-from .rules import match as match_rules
 from .rules.ai import LEVELS as AI_LEVELS
 from .rules.ai import choose_move
-from .rules.chance import draw, seed_commitment
-from .rules.variants.t_tic_t_tac_toe.match import TTTMatch
-
-#: Seconds an AI seat waits before moving, so play feels human.
-AI_PACE_SECONDS = 0.8
-#: The version an AI picks when it wins an official T-Tic-T-Tac-Toe match's classic game.
-AI_VERSION_CHOICE = "2.0"
-#: The longest clock or no-show grace period a rule set may have: 366 days.
-MAX_RULE_SECONDS = 366 * 24 * 3600
-
-
-# -- house-rule sets ----------------------------------------------------------------
-
-
-def validate_rule_options(*, variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The options with defaults filled in; ServiceError with the engine's message if bad."""
-    try:
-        return get_variant(variant).validate_options(options)
-    except RuleError as err:
-        raise ServiceError(err.code, err.message) from err
-
-
-@transaction.atomic
-def create_rule_set(
-    *,
-    name: str,
-    variant: str,
-    options: Mapping[str, Any] | None = None,
-    decider: str = RuleSet.Decider.CHALLENGER,
-    seconds_per_move: int | None = None,
-    seconds_per_game: int | None = None,
-    no_show_seconds: int = 300,
-    match_format: str = RuleSet.MatchFormat.SINGLE,
-    match_games: int = 1,
-    next_first: str = RuleSet.NextFirst.LOSER,
-    created_by: User | None = None,
-    is_standard: bool = False,
-) -> RuleSet:
-    """A new set, kept by ``created_by`` (None: the platform's; games/ownership.py).
-    ``is_standard`` only from standard_rule_set."""
-    _check_match_fields(variant, match_format, match_games, next_first)
-    _check_play_fields(decider, seconds_per_move, seconds_per_game, no_show_seconds)
-    return RuleSet.objects.create(
-        name=name,
-        variant=variant,
-        options=validate_rule_options(variant=variant, options=options),
-        decider=decider,
-        seconds_per_move=seconds_per_move,
-        seconds_per_game=seconds_per_game,
-        no_show_seconds=no_show_seconds,
-        match_format=match_format,
-        match_games=match_games,
-        next_first=next_first,
-        created_by=created_by,
-        is_standard=is_standard,
-    )
-
-
-def _check_play_fields(
-    decider: str, seconds_per_move: int | None, seconds_per_game: int | None, no_show_seconds: int
-) -> None:
-    if decider not in RuleSet.Decider.values:
-        raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
-    checks = [("no-show grace period", no_show_seconds, 0)]
-    checks += [(label, value, 1) for label, value in (("seconds per move", seconds_per_move),
-                                                     ("seconds per game", seconds_per_game)) if value is not None]
-    for label, value, least in checks:
-        # A bound of our own, well inside the database's integer column.
-        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MAX_RULE_SECONDS:
-            raise ServiceError(
-                "bad-time-control", f"The {label} is a whole number of seconds from {least} to {MAX_RULE_SECONDS}."
-            )
-
-
-def _check_match_fields(variant: str, match_format: str, match_games: int, next_first: str) -> None:
-    if match_format not in RuleSet.MatchFormat.values:
-        raise ServiceError("bad-match-rules", f"A match is one of: {', '.join(RuleSet.MatchFormat.values)}.")
-    if match_format == RuleSet.MatchFormat.OFFICIAL and variant != "t-tic-t-tac-toe":
-        raise ServiceError("bad-match-rules", "The official match (preliminaries and five games) is T-Tic-T-Tac-Toe's.")
-    if isinstance(match_games, bool) or not isinstance(match_games, int) or not 1 <= match_games <= 99:
-        raise ServiceError("bad-match-rules", "A match has from 1 to 99 games.")
-    if next_first not in RuleSet.NextFirst.values:
-        raise ServiceError("bad-match-rules", f"Who goes first next is one of: {', '.join(RuleSet.NextFirst.values)}.")
-
-
-@transaction.atomic
-def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **changes: Any) -> RuleSet:
-    """A new version of the set; games already started keep the version they used.
-
-    Only who the permission "games.revise_ruleset" allows (games/ownership.py):
-    ``created_by`` None is the platform itself (a command). Every revision is told to
-    the recorders (the audit log) in this transaction.
-    """
-    current = RuleSet.objects.select_for_update().filter(family=rule_set.family).order_by("-version").first()
-    assert current is not None
-    keeper = ownership.keeper_of(current)
-    if created_by is not None and not ownership.may_revise(current, created_by):
-        raise ServiceError(keeper.refusal.code, keeper.refusal.message)
-    fields = {
-        "name": current.name,
-        "variant": current.variant,
-        "options": current.options,
-        "decider": current.decider,
-        "seconds_per_move": current.seconds_per_move,
-        "seconds_per_game": current.seconds_per_game,
-        "no_show_seconds": current.no_show_seconds,
-        "match_format": current.match_format,
-        "match_games": current.match_games,
-        "next_first": current.next_first,
-    }
-    unknown = set(changes) - set(fields)
-    if unknown:
-        raise ServiceError("bad-field", f"A rule set has no field {sorted(unknown)[0]!r}.")
-    fields.update(changes)
-    if fields["variant"] != current.variant:
-        # Games, sections and the standard set of each variant rely on it.
-        raise ServiceError("variant-fixed", "A rule set keeps its variant; create a new set for another one.")
-    _check_match_fields(fields["variant"], fields["match_format"], fields["match_games"], fields["next_first"])
-    _check_play_fields(fields["decider"], fields["seconds_per_move"], fields["seconds_per_game"],
-                       fields["no_show_seconds"])
-    fields["options"] = validate_rule_options(variant=fields["variant"], options=fields["options"])
-    RuleSet.objects.filter(family=current.family).update(is_current=False)
-    revised = RuleSet.objects.create(
-        family=current.family, version=current.version + 1, created_by=created_by, is_current=True,
-        is_standard=current.is_standard, **fields
-    )
-    ownership.revised(current, revised, created_by, keeper)
-    return revised
-
-
-def standard_rule_set(variant: str) -> RuleSet:
-    """The variant's standard rules (the text's own), created on first use. Found by
-    its mark, never by its name: anyone may call a set of theirs "Standard classic"."""
-    try:
-        get_variant(variant)
-    except RuleError as err:
-        raise ServiceError(err.code, err.message) from err
-    rule_set = RuleSet.objects.filter(is_standard=True, variant=variant, is_current=True).first()
-    if rule_set is not None:
-        return rule_set
-    try:
-        with transaction.atomic():
-            return create_rule_set(name=f"Standard {variant}", variant=variant, is_standard=True)
-    except IntegrityError:  # another request made it first (one current standard set per variant)
-        return RuleSet.objects.get(is_standard=True, variant=variant, is_current=True)
-
+from .rules.chance import draw
+from .starting import Player
 
 # -- creating and joining games -----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who sits in a seat: a user or an AI level."""
-
-    user: User | None = None
-    ai_level: str = ""
-
-    def __post_init__(self) -> None:
-        if (self.user is None) == (not self.ai_level):
-            raise ValueError("A player is a user or an AI level, not both or neither.")
 
 
 def _check_can_play(user: User) -> None:
@@ -206,47 +52,6 @@ def _check_can_play(user: User) -> None:
 def _check_ai_level(level: str) -> None:
     if level not in AI_LEVELS:
         raise ServiceError("unknown-ai-level", f"AI levels are {', '.join(AI_LEVELS)}.")
-
-
-def _new_game_row(*, rule_set: RuleSet, created_by: User | None, match: Match | None = None, number: int | None = None,
-                  variant: str | None = None, options: Mapping[str, Any] | None = None) -> Game:
-    variant = variant or rule_set.variant
-    options = rule_set.options if options is None else options
-    seed = secrets.token_hex(16)
-    try:
-        state = get_variant(variant).new_game(options, seed=seed)
-    except RuleError as err:
-        raise ServiceError(err.code, err.message) from err
-    engine = get_variant(variant)
-    return Game.objects.create(
-        rule_set=rule_set,
-        variant=variant,
-        options=engine.validate_options(options),
-        match=match,
-        number_in_match=number,
-        seed=seed,
-        seed_hash=seed_commitment(seed),
-        state=engine.dump(state),
-        to_move=list(state.to_move),
-        created_by=created_by,
-    )
-
-
-def _seat_players(game: Game, players: Mapping[int, Player | None]) -> None:
-    """Create the new game's seats, seat number -> player (None: an empty seat), in that
-    order, and keep them in hand (``seats_in_hand``, in seat order)."""
-    clock = game.rule_set.seconds_per_game * 1000 if game.rule_set.seconds_per_game else None
-    seats = [
-        Seat.objects.create(
-            game=game,
-            number=number,
-            user=player.user if player else None,
-            ai_level=player.ai_level if player else "",
-            clock_ms=clock,
-        )
-        for number, player in players.items()
-    ]
-    game.seats_in_hand = sorted(seats, key=lambda seat: seat.number)
 
 
 @transaction.atomic
@@ -289,9 +94,9 @@ def create_game(
         if variant is None:
             raise ServiceError("bad-request", "Choose a variant or a house-rule set.")
         rule_set = (
-            standard_rule_set(variant)
+            rule_sets.standard_rule_set(variant)
             if options is None
-            else create_rule_set(name=f"Custom {variant}", variant=variant, options=options, created_by=creator)
+            else rule_sets.create_rule_set(name=f"Custom {variant}", variant=variant, options=options, created_by=creator)
         )
     elif options is not None:
         raise ServiceError("bad-request", "Give a house-rule set or options, not both.")
@@ -300,12 +105,12 @@ def create_game(
 
     me = Player(user=creator)
     them = Player(ai_level=ai_level) if ai_level else Player(user=opponent) if opponent else None
-    if _needs_match(rule_set):
-        return _start_match(
+    if matches.needs_match(rule_set):
+        return matches.start_match(
             rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat, rated=rated
         )
 
-    game = _new_game_row(rule_set=rule_set, created_by=creator)
+    game = starting.new_game_row(rule_set=rule_set, created_by=creator)
     if rated:
         game.rated = True
         game.save(update_fields=["rated"])
@@ -313,19 +118,10 @@ def create_game(
         mine = 0 if creator_seat is None else creator_seat
     else:  # seed or coin: a fair draw from the game's own seed, checkable after the game
         mine = draw(game.seed, 10_000, 2)
-    _seat_players(game, {mine: me, 1 - mine: them})
+    starting.seat_players(game, {mine: me, 1 - mine: them})
     if them is not None and them.ai_level:
-        _start(game)
+        starting.start(game)
     return game
-
-
-def _start(game: Game) -> None:
-    now = timezone.now()
-    game.status = Game.Status.ACTIVE
-    game.started_at = now
-    game.turn_started_at = now
-    game.save(update_fields=["status", "started_at", "turn_started_at"])
-    _after_commit_announce(game)
 
 
 @transaction.atomic
@@ -346,7 +142,7 @@ def accept_challenge(*, game_id: int, user: User) -> Game:
         seat.save(update_fields=["user"])
     elif not invited:
         raise ServiceError("not-invited", "This challenge is for another player.")
-    _start(game)
+    starting.start(game)
     return game
 
 
@@ -457,7 +253,7 @@ def _play(game: Game, seat: int, move: Any) -> Game:
         )
     else:
         sql.update(game, fields)
-        _after_commit_announce(game, moves=moves)
+        starting.announce_after_commit(game, moves=moves)
     return game
 
 
@@ -555,7 +351,7 @@ def abort(*, game_id: int, user: User) -> Game:
     game.end_reason = "Aborted before the first move."
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
-    _after_commit_announce(game)
+    starting.announce_after_commit(game)
     return game
 
 
@@ -572,35 +368,13 @@ def _finish(
     game.to_move = []
     game.save()
     _reveal(game, moves)
-    _after_commit_announce(game, moves=moves)
+    starting.announce_after_commit(game, moves=moves)
     transaction.on_commit(lambda: signals.game_finished.send(sender=Game, game_id=game.pk))
     if game.match_id:
-        _advance_match(game)
+        matches.advance(game)
 
 
 # -- AI seats -------------------------------------------------------------------------
-
-
-def _after_commit_announce(game: Game, *, moves: list[Move] | None = None) -> None:
-    """Broadcast the change once the transaction commits (never before: a move is
-    stored before anyone hears of it), and queue the AI seats that must act.
-
-    On a move's path the game, its seats and ``moves`` (the whole log) are in hand, so
-    the message is built from them now, as committed; elsewhere, and for a match game
-    (whose summary changes as the match advances), it is read back after the commit.
-    """
-    game_id, ply = game.pk, game.ply
-    if moves is not None and not game.match_id:
-        message = selectors.update_message_for(game, moves)
-        transaction.on_commit(lambda: realtime.send_to_game(game_id, message))
-    else:
-        transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
-    if game.status == Game.Status.ACTIVE:
-        ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
-        if ai_seats:
-            # By its registered name: games/tasks.py calls these services.
-            transaction.on_commit(lambda: current_app.tasks["games.play_ai_move"].apply_async(
-                (game_id, ply), countdown=AI_PACE_SECONDS))
 
 
 @transaction.atomic
@@ -631,235 +405,6 @@ def _state_without_secrets(game: Game) -> Any:
         return variant.load(game.state)
     public = [(m.seat, m.move) for m in game.moves.filter(revealed=True).order_by("ply")]
     return variant.replay(public, game.options, game.seed)
-
-
-# -- matches ---------------------------------------------------------------------------
-#
-# A match is a pure value from the engine (games.rules.match.MatchState, or the official
-# T-Tic-T-Tac-Toe TTTMatch); these services store it, create each game it asks for, and
-# feed each finished game back. Match players are 0 (the challenger) and 1.
-
-
-def _needs_match(rule_set: RuleSet) -> bool:
-    return (
-        rule_set.match_format != RuleSet.MatchFormat.SINGLE
-        or rule_set.decider == RuleSet.Decider.ROCK_PAPER_SCISSORS
-    )
-
-
-def _start_match(
-    *, rule_set: RuleSet, players: tuple[Player, Player | None], created_by: User, creator_seat: int | None,
-    rated: bool = False,
-) -> Game:
-    if players[1] is None:
-        raise ServiceError("bad-opponent", "A match needs a named opponent or an AI.")
-    seed = secrets.token_hex(8)
-    if rule_set.match_format == RuleSet.MatchFormat.OFFICIAL:
-        if rule_set.variant != "t-tic-t-tac-toe":
-            raise ServiceError("bad-match-rules", "The official match is T-Tic-T-Tac-Toe's.")
-        kind, state = Match.Kind.OFFICIAL, TTTMatch.new(seed).dump()
-    else:
-        first_by_decider: dict[str, str] = {
-            RuleSet.Decider.ROCK_PAPER_SCISSORS: "rock-paper-scissors",
-            RuleSet.Decider.COIN: "coin",
-            RuleSet.Decider.SEED: "coin",
-            RuleSet.Decider.CHALLENGER: "given",
-        }
-        first = first_by_decider[rule_set.decider]
-        single = rule_set.match_format == RuleSet.MatchFormat.SINGLE
-        try:
-            rules = match_rules.MatchRules(
-                format="all" if single else rule_set.match_format,
-                games=1 if single else rule_set.match_games,
-                first=first,
-                next_first=rule_set.next_first,
-            )
-            series = match_rules.new_match(rules, seed=seed)
-        except RuleError as err:
-            raise ServiceError(err.code, err.message) from err
-        if first == "given":
-            series = series.decide(0 if creator_seat in (None, 0) else 1, detail="the challenger's choice")
-        kind, state = Match.Kind.SERIES, series.dump()
-    match = Match.objects.create(
-        rule_set=rule_set, kind=kind, players=[_player_json(p) for p in players], state=state
-    )
-    return _next_match_game(match, created_by, rated=rated)
-
-
-def _player_json(player: Player | None) -> dict[str, Any]:
-    assert player is not None
-    return {"user": player.user.pk if player.user else None, "ai_level": player.ai_level}
-
-
-def _player_from_json(data: Mapping[str, Any]) -> Player:
-    if data.get("user"):
-        return Player(user=User.objects.get(pk=data["user"]))
-    return Player(ai_level=data["ai_level"])
-
-
-def _next_match_game(match: Match, created_by: User | None, *, rated: bool | None = None) -> Game:
-    """Create the game the match asks for next (while a player must choose, the latest game).
-
-    ``rated`` is given for the first game; later games inherit it from the earlier
-    ones, so every game of a rated match is rated.
-    """
-    players = [_player_from_json(p) for p in match.players]
-    earlier_rated = list(match.games.values_list("rated", flat=True))
-    number = len(earlier_rated) + 1
-    if rated is None:
-        rated = any(earlier_rated)
-    variant, options, player_one = _next_game_spec(match)
-    if variant is None:
-        latest = match.games.order_by("-number_in_match").first()
-        assert latest is not None  # the version is chosen once the classic game is over
-        return latest
-    rule_set = match.rule_set if variant == match.rule_set.variant else standard_rule_set(variant)
-    game = _new_game_row(
-        rule_set=rule_set, created_by=created_by, match=match, number=number, variant=variant, options=options
-    )
-    if rated:
-        game.rated = True
-        game.save(update_fields=["rated"])
-    _seat_players(game, {0: players[player_one], 1: players[1 - player_one]})
-    _start(game)
-    return game
-
-
-def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, int]:
-    """(variant, options, match player who is Player One) of the next game; variant None
-    when the match waits for a choice (the official match's version)."""
-    if match.kind == Match.Kind.OFFICIAL:
-        official = TTTMatch.load(match.state)
-        step = official.next_step()
-        if step["stage"] == "version":
-            assert official.chooser is not None  # the classic game's winner, set with the stage
-            chooser = match.players[official.chooser]
-            if chooser.get("ai_level"):  # an AI chooses at once: the newer rules
-                official = official.choose_version(official.chooser, AI_VERSION_CHOICE)
-                match.state = official.dump()
-                match.save(update_fields=["state"])
-                return _next_game_spec(match)
-            return None, None, 0
-        if step["stage"] == "rps":
-            return "rock-paper-scissors", None, 0
-        return step["variant"], step.get("options"), step["player_one"]
-    series = match_rules.MatchState.load(match.state)
-    if series.pending_decision == "rock-paper-scissors":
-        return "rock-paper-scissors", None, 0
-    assert series.player_one is not None
-    return match.rule_set.variant, None, series.player_one
-
-
-def _advance_match(game: Game) -> None:
-    assert game.match_id is not None  # called only for a game of a match
-    match = Match.objects.select_for_update().get(pk=game.match_id)
-    seat_to_player = {}
-    for seat in game.seats_in_hand:
-        for index, data in enumerate(match.players):
-            if (seat.user_id and data.get("user") == seat.user_id) or (
-                not seat.user_id and not data.get("user") and data.get("ai_level") == seat.ai_level
-            ):
-                seat_to_player[seat.number] = index
-    winner = None if game.winner_seat is None else seat_to_player.get(game.winner_seat)
-    try:
-        if match.kind == Match.Kind.OFFICIAL:
-            official = TTTMatch.load(match.state)
-            record = {"rps": official.record_rps, "classic": official.record_classic}.get(official.stage)
-            official = record(winner) if record else official.record_game(winner, reason=game.end_reason)
-            match.state, over = official.dump(), official.is_over
-        else:
-            series = match_rules.MatchState.load(match.state)
-            if series.pending_decision == "rock-paper-scissors" and game.variant == "rock-paper-scissors":
-                assert winner is not None  # a tie is thrown again inside the game
-                series = series.decide(winner, detail=f"won rock-paper-scissors (game {game.pk})")
-            else:
-                series = series.record(winner, result=game.result, reason=game.end_reason)
-            match.state, over = series.dump(), series.is_over
-    except RuleError as err:
-        raise ServiceError(err.code, err.message) from err
-    match.status = Match.Status.FINISHED if over else Match.Status.ACTIVE
-    match.save(update_fields=["state", "status"])
-    if not over:
-        _next_match_game(match, None)
-
-
-@transaction.atomic
-def choose_match_version(*, match_id: int, user: User, version: str) -> Game:
-    """The official match: the classic game's winner chooses Version 1.0 or 2.0."""
-    match = Match.objects.select_for_update().filter(pk=match_id, kind=Match.Kind.OFFICIAL).first()
-    if match is None:
-        raise ServiceError("no-such-match", "There is no such T-Tic-T-Tac-Toe match.")
-    official = TTTMatch.load(match.state)
-    players = [p.get("user") for p in match.players]
-    if user.pk not in players:
-        raise ServiceError("not-a-player", "Only a player of this match can choose.")
-    try:
-        official = official.choose_version(players.index(user.pk), version)
-    except RuleError as err:
-        raise ServiceError(err.code, err.message) from err
-    match.state = official.dump()
-    match.save(update_fields=["state"])
-    return _next_match_game(match, user)
-
-
-# -- observers -----------------------------------------------------------------------
-# One row per open socket of someone not seated: bookkeeping for the live count and
-# for moderation (who is watching), not game state.
-
-
-# Two queries per connect and per disconnect (a write and a count), each on its own
-# worker thread and pooled connection, never behind a move.
-# A server that dies never runs its sockets' disconnects: ``sweep_stale_observers``
-# (Celery beat, every minute) deletes the rows whose socket is gone.
-
-#: A row younger than this is never swept (its socket may still be connecting).
-OBSERVER_SWEEP_AFTER = timedelta(seconds=30)
-
-
-def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
-    """Record a watching socket; the number of observers now."""
-    # One INSERT; a channel name already recorded (a socket counted twice) is left be.
-    sql.insert(
-        Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name),
-        ignore_conflicts=True,
-    )
-    return sql.count(Observer, "game", game_id)
-
-
-def observer_left(*, channel_name: str) -> None:
-    """Forget a watching socket. Its game's sockets hear the new count from
-    ``games.consumers.ObserverCounts``, counted once for a burst of comings and goings."""
-    sql.delete(Observer, "channel_name", channel_name)
-
-
-def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:
-    """Delete the observer rows whose socket no longer exists (its server process
-    crashed or was killed), and send the games concerned their new count. How many
-    rows went. Does nothing when the channel layer cannot tell who is alive."""
-    rows = list(
-        Observer.objects.filter(joined_at__lt=timezone.now() - older_than).values_list(
-            "pk", "game_id", "channel_name"
-        )
-    )
-    alive = realtime.live_channels(name for _, _, name in rows) if rows else None
-    if alive is None:
-        return 0
-    dead = [(pk, game_id) for pk, game_id, name in rows if name not in alive]
-    if not dead:
-        return 0
-    with transaction.atomic():
-        Observer.objects.filter(pk__in=[pk for pk, _ in dead]).delete()
-        games = sorted({game_id for _, game_id in dead})
-        counts = dict(
-            Observer.objects.filter(game_id__in=games)
-            .values("game_id")
-            .annotate(n=Count("pk"))
-            .values_list("game_id", "n")
-        )
-        for game_id in games:
-            message = {"type": "game.observers", "count": counts.get(game_id, 0)}
-            transaction.on_commit(functools.partial(realtime.send_to_game, game_id, message))
-    return len(dead)
 
 
 # -- notes -----------------------------------------------------------------------------

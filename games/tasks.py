@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import observing, services
 
 
 @shared_task(name="games.play_ai_move", acks_late=True, ignore_result=True)
@@ -21,4 +21,4 @@ def flag_expired_clocks() -> int:
 @shared_task(name="games.sweep_stale_observers", ignore_result=True)
 def sweep_stale_observers() -> int:
     """Observer rows left by a server that died (docs/protocol.md, "Observers")."""
-    return services.sweep_stale_observers()
+    return observing.sweep_stale_observers()

@@ -29,7 +29,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import observing, selectors, services
+from . import matches, observing, selectors, services
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -320,7 +320,7 @@ def replay(request: Request, game_id: int) -> HttpResponse:
 def match_version(request: PlayerRequest, match_id: int) -> HttpResponse:
     """The official T-Tic-T-Tac-Toe match: the classic game's winner picks the version."""
     try:
-        game = services.choose_match_version(
+        game = matches.choose_match_version(
             match_id=match_id, user=request.user, version=request.POST.get("version", "")
         )
     except ServiceError as err:

@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
-from games import services as game_services
+from games import observing as game_observing
+from games import rule_sets as game_rule_sets
 from games.models import Game, Observer, RuleSet
 from games.observing import kick_message
 from games.ownership import Keeper
@@ -90,10 +91,10 @@ def save_house_rules(
     if rule_set is not None:
         # games checks the keeper (games/ownership.py) and the audit entry comes from
         # record_rule_set_revision, as for a revision through the API.
-        return game_services.revise_rule_set(rule_set=rule_set, created_by=actor, **fields)
+        return game_rule_sets.revise_rule_set(rule_set=rule_set, created_by=actor, **fields)
     require_organiser(actor, club)
     # No author: a set without a club is the platform's (superusers), not its creator's.
-    saved = game_services.create_rule_set(created_by=actor if club is not None else None, **fields)
+    saved = game_rule_sets.create_rule_set(created_by=actor if club is not None else None, **fields)
     if club is not None:
         ClubRuleSet.objects.create(family=saved.family, club=club)
     record(actor=actor, action="rules.create", target=saved, club=club, details=_rule_details(saved))
@@ -180,7 +181,7 @@ def _remove_observers(observers: Iterable[Observer], message: str, code: str) ->
     """Forget the rows now (a dead socket's row goes too) and close the sockets after commit."""
     names = []
     for observer in observers:
-        game_services.observer_left(channel_name=observer.channel_name)
+        game_observing.observer_left(channel_name=observer.channel_name)
         names.append(observer.channel_name)
     transaction.on_commit(lambda: _close_sockets(names, message, code))
     return names

@@ -19,6 +19,7 @@ from factory.django import DjangoModelFactory
 
 from accounts import services as account_services
 from accounts.models import User
+from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game, Match
 from league import competitions as competition_services
@@ -149,7 +150,7 @@ class SectionFactory(factory.Factory[Section]):
     tournament = factory.SubFactory(TournamentFactory, by=factory.SelfAttribute("..by"))
     name = "Open"
     format = "swiss"
-    rule_set = factory.LazyAttribute(lambda section: game_services.standard_rule_set(section.variant))
+    rule_set = factory.LazyAttribute(lambda section: game_rule_sets.standard_rule_set(section.variant))
 
     @classmethod
     def _create(cls, model_class: type[Section], *, by: User | None = None, **kwargs: Any) -> Section:
@@ -188,7 +189,7 @@ def section_with(users: Iterable[User], *, format: str, variant: str = "classic"
     club = club or ClubFactory.create(name="Chess club", slug="chess-club")
     now = timezone.now()
     starts_at = now + timedelta(seconds=starts_in)
-    rule_set = rule_set or game_services.standard_rule_set(variant)
+    rule_set = rule_set or game_rule_sets.standard_rule_set(variant)
     if format == "arena":
         options.setdefault("arena_duration", timedelta(seconds=8))
     section = SectionFactory.create(tournament__club=club, tournament__name=tournament or f"{format} cup",
@@ -244,7 +245,7 @@ def finished_game(winner: User, loser: User, *, rated: bool = True, variant: str
 def official_match_to_choose(first: User, second: User) -> Match:
     """An official T-Tic-T-Tac-Toe match whose preliminaries ``first`` won (the
     rock-paper-scissors game, then the classic game): first must choose the version."""
-    rules = game_services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
+    rules = game_rule_sets.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
     rps = game_services.create_game(creator=first, rule_set=rules, opponent=second)
     game_services.submit_move(game_id=rps.pk, user=first, ply=0, move={"throw": "paper"})
     game_services.submit_move(game_id=rps.pk, user=second, ply=1, move={"throw": "rock"})

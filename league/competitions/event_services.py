@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from games.models import RuleSet
 from league import competitions as cs
 from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
@@ -54,7 +54,7 @@ def create_section(*, by: User, tournament: Tournament, name: str, format: str, 
     if rule_set is None:
         if not variant:
             raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
-        rule_set = game_services.standard_rule_set(variant)
+        rule_set = game_rule_sets.standard_rule_set(variant)
     return cs.create_section(tournament=tournament, name=name, rule_set=rule_set, format=format, **settings)
 
 

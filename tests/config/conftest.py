@@ -9,6 +9,7 @@ import pytest
 def api_world(make_player):
     """A few rows of everything the API looks up: a club with its owner and a member, a
     tournament, a section with two entries, a game with a move, a house-rule set."""
+    from games import rule_sets as game_rule_sets
     from games import services as game_services
     from league.models import ClubMembership
     from tests.factories import ClubFactory, GameFactory, MembershipFactory, SectionFactory, TournamentFactory
@@ -23,6 +24,6 @@ def api_world(make_player):
     game = GameFactory.create(creator=owner, opponent=member)
     first = next(seat.user for seat in game.seats.select_related("user").order_by("number"))
     game_services.submit_move(game_id=game.pk, user=first, ply=0, move={"cell": 5})
-    rule_set = game_services.create_rule_set(created_by=owner, name="House", variant="classic")
+    rule_set = game_rule_sets.create_rule_set(created_by=owner, name="House", variant="classic")
     return {"owner": owner, "member": member, "club": club, "tournament": tournament, "section": section,
             "game": game, "rule_set": rule_set}

@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from accounts.models import GuardianConsent
-from games import services, tasks
+from games import rule_sets, services, starting, tasks
 from games.models import Game, PrivateNote, RuleSet
 from games.rules import get_variant, variant_slugs
 from tests.factories import PASSWORD, SuperuserFactory
@@ -483,7 +483,7 @@ class TestAgainstTheAI:
         # Alice takes seat 1, so the AI (seat 0) moves first: the task is queued at creation.
         game = create(client_for(alice), variant="classic", ai_level="strong", seat=1).json()
         assert game["status"] == "active" and game["to_move"] == [0]
-        assert ai_queue == [((game["id"], 0), {"countdown": services.AI_PACE_SECONDS})]
+        assert ai_queue == [((game["id"], 0), {"countdown": starting.AI_PACE_SECONDS})]
         tasks.play_ai_move(game["id"], 0)
         assert Game.objects.get(pk=game["id"]).ply == 1
         (seat,) = Game.objects.get(pk=game["id"]).to_move
@@ -499,7 +499,7 @@ class TestAgainstTheAI:
         with transaction.atomic():
             services.submit_move(game_id=game["id"], user=user, ply=1, move={"cell": free})
             assert ai_queue == []
-        assert ai_queue == [((game["id"], 2), {"countdown": services.AI_PACE_SECONDS})]
+        assert ai_queue == [((game["id"], 2), {"countdown": starting.AI_PACE_SECONDS})]
 
     @pytest.mark.parametrize("level", ["random", "casual", "strong"])
     def test_a_game_against_the_ai_finishes(self, alice, ai_queue, level):
@@ -653,7 +653,7 @@ def test_a_rated_game_against_the_ai_is_refused_and_nothing_is_created(alice):
     a = client_for(alice)
     before = Game.objects.count()
     assert_error(create(a, variant="classic", ai_level="random", rated=True), 400, "ai-not-rated")
-    rules = services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    rules = rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
     assert_error(create(a, rule_set=rules.pk, ai_level="strong", rated=True), 400, "ai-not-rated")
     invalid = assert_error(create(a, variant="classic", opponent="bob", rated="maybe"), 400, "invalid")
     assert "rated" in invalid["fields"]
@@ -663,7 +663,7 @@ def test_a_rated_game_against_the_ai_is_refused_and_nothing_is_created(alice):
 
 
 def test_every_game_of_a_rated_match_is_rated(alice, bob):
-    rules = services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    rules = rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
     a, b = client_for(alice), client_for(bob)
     for rated in (True, False):
         game = create(a, rule_set=rules.pk, opponent="bob", rated=rated).json()
@@ -679,7 +679,7 @@ def test_every_game_of_a_rated_match_is_rated(alice, bob):
 
 
 def test_a_rated_match_decided_by_rock_paper_scissors_is_rated_throughout(alice, bob):
-    rules = services.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
+    rules = rule_sets.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
     decider = create(client_for(alice), rule_set=rules.pk, opponent="bob", rated=True).json()
     assert decider["variant"] == "rock-paper-scissors"
     assert move(client_for(alice), decider["id"], 0, {"throw": "rock"}).status_code == 201

@@ -306,7 +306,7 @@ async def test_a_note_no_database_or_socket_can_carry_is_refused_and_the_socket_
 async def test_resign_and_claim_timeout_go_through_the_services(make_player):
     from django.db.models import F
 
-    from games import services
+    from games import rule_sets
     from games.models import Game
 
     p0, p1 = await players(make_player)
@@ -321,7 +321,7 @@ async def test_resign_and_claim_timeout_go_through_the_services(make_player):
     assert update["game"]["status"] == "finished" and update["game"]["result"]["winner"] == 1
 
     # A clock that ran out: the waiting player claims it.
-    rules = await database_sync_to_async(services.create_rule_set)(
+    rules = await database_sync_to_async(rule_sets.create_rule_set)(
         name="Blitz", variant="classic", seconds_per_move=5
     )
     timed = await started_game(p0, p1, variant=None, rule_set=rules)
@@ -406,11 +406,11 @@ async def test_a_tactic_toe_round_keeps_each_plan_secret_until_both_are_in(make_
 
 
 async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitment_verifies(make_player):
-    from games import services
+    from games import rule_sets, services
     from games.models import Game
 
     p0, p1 = await players(make_player)
-    rules = await database_sync_to_async(services.create_rule_set)(
+    rules = await database_sync_to_async(rule_sets.create_rule_set)(
         name="Decided by a throw", variant="classic", decider="rock-paper-scissors"
     )
     decider = await database_sync_to_async(services.create_game)(creator=p0, rule_set=rules, opponent=p1)
@@ -714,7 +714,7 @@ def test_a_connect_is_one_trip_to_the_database(make_player):
 async def test_the_sweep_drops_rows_whose_socket_is_gone_and_keeps_live_ones(make_player):
     from django.utils import timezone
 
-    from games import services
+    from games import observing
     from games.models import Observer
 
     p0, p1 = await players(make_player)
@@ -732,14 +732,14 @@ async def test_the_sweep_drops_rows_whose_socket_is_gone_and_keeps_live_ones(mak
 
     await database_sync_to_async(crash_leftovers)()
     assert await observer_rows(game_id) == 2
-    swept = await database_sync_to_async(services.sweep_stale_observers)()
+    swept = await database_sync_to_async(observing.sweep_stale_observers)()
     assert swept == 1 and await observer_rows(game_id) == 1
     names = await database_sync_to_async(lambda: list(Observer.objects.values_list("channel_name", flat=True)))()
     assert names != ["specific.dead-process!gone"]
     # The game's sockets hear the corrected count.
     assert await s0.recv_type("observers") == {"type": "observers", "count": 1}
     # Nothing left to sweep: a second run changes nothing.
-    assert await database_sync_to_async(services.sweep_stale_observers)() == 0
+    assert await database_sync_to_async(observing.sweep_stale_observers)() == 0
     for sock in (s0, watcher):
         await sock.close()
     assert await observer_rows(game_id) == 0

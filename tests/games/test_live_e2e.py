@@ -396,9 +396,9 @@ def test_a_database_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_
 OBSERVER_ROWS = """
 import json
 from datetime import timedelta
-from games import services
+from games import observing
 from games.models import Observer
-swept = services.sweep_stale_observers(older_than=timedelta(0)) if {sweep} else 0
+swept = observing.sweep_stale_observers(older_than=timedelta(0)) if {sweep} else 0
 print(json.dumps({{"swept": swept, "rows": sorted(Observer.objects.filter(game_id={game_id}).values_list("channel_name", flat=True))}}))
 """
 

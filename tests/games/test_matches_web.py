@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import selectors, services
+from games import rule_sets, selectors
 from games.models import Game
 from tests.factories import official_match_to_choose
 
@@ -55,7 +55,7 @@ def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, alice
 
 
 def test_the_lobby_creates_a_game_under_a_house_rule_set(client, alice):
-    rules = services.create_rule_set(
+    rules = rule_sets.create_rule_set(
         name="Club best of three", variant="classic", match_format="best-of", match_games=3
     )
     client.force_login(alice)

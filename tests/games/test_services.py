@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.errors import ServiceError
-from games import selectors, services
+from games import matches, rule_sets, selectors, services
 from games.models import Game, Match, Move, RuleSet
 from games.rules import get_variant
 
@@ -184,7 +184,7 @@ class TestSecretsAndDice:
 class TestClocks:
     def test_a_per_move_clock_expires_and_the_opponent_wins(self, players):
         alice, bob = players
-        rules = services.create_rule_set(name="Blitz", variant="classic", seconds_per_move=10, no_show_seconds=10)
+        rules = rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_move=10, no_show_seconds=10)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
         services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
         assert services.flag_expired_clocks(now=timezone.now() + timedelta(seconds=5)) == 0
@@ -194,7 +194,7 @@ class TestClocks:
 
     def test_a_move_after_the_deadline_is_refused_and_the_time_out_is_kept(self, players):
         alice, bob = players
-        rules = services.create_rule_set(name="Bullet", variant="classic", seconds_per_move=5, no_show_seconds=5)
+        rules = rule_sets.create_rule_set(name="Bullet", variant="classic", seconds_per_move=5, no_show_seconds=5)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
         Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=6))
         with pytest.raises(ServiceError) as err:
@@ -205,7 +205,7 @@ class TestClocks:
 
     def test_a_no_show_forfeits_after_the_grace_period(self, players):
         alice, bob = players
-        rules = services.create_rule_set(name="Grace", variant="classic", no_show_seconds=60)
+        rules = rule_sets.create_rule_set(name="Grace", variant="classic", no_show_seconds=60)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
         assert services.flag_expired_clocks(now=timezone.now() + timedelta(seconds=59)) == 0
         assert services.flag_expired_clocks(now=timezone.now() + timedelta(seconds=61)) == 1
@@ -221,7 +221,7 @@ class TestClocks:
 
     def test_the_game_clock_is_charged_for_the_time_taken(self, players):
         alice, bob = players
-        rules = services.create_rule_set(name="Five minutes", variant="classic", seconds_per_game=300)
+        rules = rule_sets.create_rule_set(name="Five minutes", variant="classic", seconds_per_game=300)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
         Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=30))
         services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
@@ -233,24 +233,24 @@ class TestClocks:
 class TestRuleSets:
     def test_editing_makes_a_new_version_and_games_keep_theirs(self, players):
         alice, bob = players
-        v1 = services.create_rule_set(name="House", variant="classic")
+        v1 = rule_sets.create_rule_set(name="House", variant="classic")
         game = services.create_game(creator=alice, rule_set=v1, opponent=bob)
-        v2 = services.revise_rule_set(rule_set=v1, options={"symbols": ["O", "X"], "first": "X"})
+        v2 = rule_sets.revise_rule_set(rule_set=v1, options={"symbols": ["O", "X"], "first": "X"})
         assert (v2.family, v2.version) == (v1.family, 2)
         assert Game.objects.get(pk=game.pk).rule_set == v1
         assert RuleSet.objects.get(pk=v1.pk).is_current is False and v2.is_current
 
     def test_a_revision_with_a_bad_letter_changes_nothing(self, players):
-        v1 = services.create_rule_set(name="House", variant="classic")
+        v1 = rule_sets.create_rule_set(name="House", variant="classic")
         with pytest.raises(ServiceError):
-            services.revise_rule_set(rule_set=v1, options={"symbols": ["C", "O"]})
+            rule_sets.revise_rule_set(rule_set=v1, options={"symbols": ["C", "O"]})
         assert RuleSet.objects.count() == 1
 
 
 class TestMatches:
     def test_best_of_three_against_the_ai_runs_game_after_game(self, players):
         alice, _ = players
-        rules = services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+        rules = rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
         game = services.create_game(creator=alice, rule_set=rules, ai_level="random")
         match = game.match
         rng = random.Random(5)
@@ -265,7 +265,7 @@ class TestMatches:
 
     def test_rock_paper_scissors_decides_player_one_live(self, players):
         alice, bob = players
-        rules = services.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
+        rules = rule_sets.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
         decider = services.create_game(creator=alice, rule_set=rules, opponent=bob)
         assert decider.variant == "rock-paper-scissors" and decider.status == Game.Status.ACTIVE
         services.submit_move(game_id=decider.pk, user=alice, ply=0, move={"throw": "rock"})
@@ -275,7 +275,7 @@ class TestMatches:
 
     def test_the_official_t_tic_t_tac_toe_match_runs_to_five_games(self, players):
         alice, _ = players
-        rules = services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
+        rules = rule_sets.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
         first = services.create_game(creator=alice, rule_set=rules, ai_level="random")
         match = first.match
         assert first.variant == "rock-paper-scissors"
@@ -286,7 +286,7 @@ class TestMatches:
                 break
             current = match.games.order_by("-number_in_match").first()
             if current.status == Game.Status.FINISHED and match.state["stage"] == "version":
-                services.choose_match_version(match_id=match.pk, user=alice, version="1.0")
+                matches.choose_match_version(match_id=match.pk, user=alice, version="1.0")
                 continue
             play_out(current, rng)
         match.refresh_from_db()

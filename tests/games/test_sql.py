@@ -15,7 +15,7 @@ import pytest
 from django.db import transaction
 
 from accounts.models import Profile, User
-from games import services, sql
+from games import observing, rule_sets, services, sql
 from games.models import Game, Match, Move, RuleSet, Seat
 from games.rules import get_variant
 from tests.factories import GameFactory
@@ -108,11 +108,11 @@ def test_the_hand_written_reads_equal_the_orms_in_every_state(alice, bob, carol)
     Profile.objects.filter(user=carol).delete()
     assert_same_game(finished.pk)
 
-    best_of = services.create_rule_set(variant="classic", name="Best of 3", match_format="best-of", match_games=3)
+    best_of = rule_sets.create_rule_set(variant="classic", name="Best of 3", match_format="best-of", match_games=3)
     in_match = services.create_game(creator=alice, rule_set=best_of, opponent=bob)
     assert in_match.match_id is not None and Match.objects.filter(pk=in_match.match_id).exists()
     assert_same_game(in_match.pk)
-    clocked = services.create_rule_set(variant="classic", name="Blitz", seconds_per_game=60)
+    clocked = rule_sets.create_rule_set(variant="classic", name="Blitz", seconds_per_game=60)
     with_clock = services.accept_challenge(
         game_id=services.create_game(creator=alice, rule_set=clocked, opponent=bob).pk, user=bob
     )
@@ -172,16 +172,16 @@ def test_observer_rows_insert_once_count_and_delete(make_player):
 
     p0, p1 = make_player(), make_player()
     game = services.create_game(creator=p0, variant="classic", opponent=p1)
-    assert services.observer_joined(game_id=game.pk, user=p0, channel_name="chan.a") == 1
+    assert observing.observer_joined(game_id=game.pk, user=p0, channel_name="chan.a") == 1
     # A channel name recorded already is left be: no error, no second row.
-    assert services.observer_joined(game_id=game.pk, user=p0, channel_name="chan.a") == 1
+    assert observing.observer_joined(game_id=game.pk, user=p0, channel_name="chan.a") == 1
     from django.contrib.auth.models import AnonymousUser
 
-    assert services.observer_joined(game_id=game.pk, user=AnonymousUser(), channel_name="chan.b") == 2
+    assert observing.observer_joined(game_id=game.pk, user=AnonymousUser(), channel_name="chan.b") == 2
     rows = {o.channel_name: o.user_id for o in Observer.objects.filter(game=game)}
     assert rows == {"chan.a": p0.pk, "chan.b": None}
-    services.observer_left(channel_name="chan.a")
-    services.observer_left(channel_name="chan.a")  # gone already: nothing to do, no error
+    observing.observer_left(channel_name="chan.a")
+    observing.observer_left(channel_name="chan.a")  # gone already: nothing to do, no error
     assert list(Observer.objects.filter(game=game).values_list("channel_name", flat=True)) == ["chan.b"]
     assert sql.count(Observer, "game", game.pk) == 1
 

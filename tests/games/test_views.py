@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import rule_sets, services
 from games.models import Game
 from games.rules import get_variant
 from tests.factories import PASSWORD, GameFactory, SuperuserFactory
@@ -64,8 +64,8 @@ class TestLobby:
 
 
     def test_a_players_set_with_a_standard_name_is_listed_as_theirs_after_the_standard(self, alice, bob):
-        standard = services.standard_rule_set("classic")
-        copycat = services.create_rule_set(name="Standard classic", variant="classic", created_by=bob)
+        standard = rule_sets.standard_rule_set("classic")
+        copycat = rule_sets.create_rule_set(name="Standard classic", variant="classic", created_by=bob)
         html = client_for(alice).get(reverse("games:lobby")).content.decode()
         select = re.search(r'<select id="id_rule_set".*?</select>', html, re.S).group(0)
         options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select)

@@ -11,7 +11,7 @@ import pytest
 from django.db.models import F
 
 from accounts.errors import ServiceError
-from games import consumers, services, workers
+from games import consumers, rule_sets, workers
 from games.models import Game, Move
 from games.observing import WatchRefusal
 from tests.factories import GameFactory
@@ -45,7 +45,7 @@ def test_a_move_returns_its_ply_and_its_broadcast_instead_of_sending_it(make_pla
 def test_a_refusal_comes_back_as_a_value_with_what_was_committed_before_it(make_player):
     """A move on an expired clock: the time-out is committed and broadcast, then the move
     is refused. Both must reach the server."""
-    rules = services.create_rule_set(name="Blitz", variant="classic", seconds_per_move=5)
+    rules = rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_move=5)
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1, variant=None, rule_set=rules)
     Game.objects.filter(pk=game_id).update(turn_started_at=F("turn_started_at") - timedelta(hours=1))

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from django.utils import timezone
 
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from league.models import ClubMembership, Entry, Section
 from tests.factories import ClubFactory, MembershipFactory, make_section
 from tests.support import api_as as api
@@ -41,7 +41,7 @@ def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_play
                                                          "starts_at": starts}, format="json")
     assert made.status_code == 201, made.content
     tournament_id = made.json()["id"]
-    rule_set = game_services.standard_rule_set("classic").pk
+    rule_set = game_rule_sets.standard_rule_set("classic").pk
 
     refused = api(organiser).post("/api/v1/sections/", {
         "tournament": tournament_id, "name": "Open", "rule_set": rule_set, "format": "round-robin", "rounds": 5,

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_services
 from league.management.commands.play_section_bots import play_pending_moves
@@ -171,7 +171,7 @@ def test_the_polled_live_part_costs_the_same_queries_for_a_bigger_field(client, 
 
 
 def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organiser, make_player):
-    blitz = game_services.create_rule_set(name="Blitz", variant="classic", seconds_per_game=300)
+    blitz = game_rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_game=300)
     people = [make_player(username=f"cl{i}") for i in range(1, 3)]
     later = timezone.now() + timedelta(hours=1)
     tournament = event_services.create_tournament(by=organiser, club=club, name="Blitz cup", starts_at=later)
@@ -193,7 +193,7 @@ def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organi
 def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, make_player):
     from league.models import PairingPlayer
 
-    coin = game_services.create_rule_set(name="Coin toss", variant="classic", decider="coin")
+    coin = game_rule_sets.create_rule_set(name="Coin toss", variant="classic", decider="coin")
     later = timezone.now() + timedelta(hours=1)
     tournament = event_services.create_tournament(by=organiser, club=club, name="Coin cup", starts_at=later)
     section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=coin,
@@ -284,7 +284,7 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
     assert response.status_code == 302
 
     new_section = reverse("competitions:section-new", args=[club.slug, tournament.slug])
-    form = {"name": "Juniors", "variant": "classic", "rule_set": game_services.standard_rule_set("classic").pk,
+    form = {"name": "Juniors", "variant": "classic", "rule_set": game_rule_sets.standard_rule_set("classic").pk,
             "format": "single-elimination", "rated": "on", "observer_policy": "anyone", "grand_final": "reset",
             "cycles": "1", "bye_points": "1", "late_entry_rounds": "0", "age_under": "14",
             "tiebreaks": "no-such-tiebreak"}

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from accounts.errors import ServiceError
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.models import Entry, Rating, Section
 from tests.factories import MembershipFactory, SectionFactory
@@ -93,7 +93,7 @@ def test_the_season_year_is_the_default_for_birth_year_groups(club, make_player)
     season = Season.objects.create(league=league, name="2027", slug="2027", year=2027)
     tournament = cs.create_tournament(club=club, name="Winter", starts_at=START, season=season)
     section = cs.create_section(tournament=tournament, name="U12", format="swiss", age_under=12,
-                                rule_set=game_services.standard_rule_set("classic"))
+                                rule_set=game_rule_sets.standard_rule_set("classic"))
     cs.register(section=section, user=make_player(born=date(2015, 1, 1)), now=BEFORE)
     assert "born 2015 or later" in refusal(section, make_player(born=date(2014, 12, 31)))
 

@@ -103,9 +103,9 @@ def test_a_double_round_robin_reverses_who_moves_first(make_player, eager_celery
 
 
 def test_best_of_three_matches_decide_a_knockout(make_player, eager_celery):
-    from games import services as game_services
+    from games import rule_sets as game_rule_sets
 
-    rules = game_services.create_rule_set(name="Best of 3", variant="classic", match_format="best-of",
+    rules = game_rule_sets.create_rule_set(name="Best of 3", variant="classic", match_format="best-of",
                                           match_games=3)
     section = section_with(players(make_player, 4), format="single-elimination", rule_set=rules)
     play_out([section.pk])
@@ -118,9 +118,9 @@ def test_best_of_three_matches_decide_a_knockout(make_player, eager_celery):
 
 
 def test_the_official_t_tic_t_tac_toe_match_in_a_round_robin(make_player, eager_celery):
-    from games import services as game_services
+    from games import rule_sets as game_rule_sets
 
-    rules = game_services.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
+    rules = game_rule_sets.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
     section = section_with(players(make_player, 3), format="round-robin", rule_set=rules)
     play_out([section.pk], limit=100_000)
     section.refresh_from_db()

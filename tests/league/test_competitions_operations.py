@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.errors import ServiceError
+from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game
 from league import competitions as cs
@@ -208,7 +209,7 @@ def test_reserved_slugs_take_a_number(client, make_player):
     shadowed = cs.create_tournament(club=club, name="New tournament", starts_at=start)
     leagues = cs.create_tournament(club=club, name="Leagues", starts_at=start)
     assert shadowed.slug == "new-tournament-2" and leagues.slug == "leagues-2"
-    rules = game_services.standard_rule_set("classic")
+    rules = game_rule_sets.standard_rule_set("classic")
     sections = [cs.create_section(tournament=shadowed, name=name, rule_set=rules, format="swiss")
                 for name in ("New section", "Organise")]
     assert [s.slug for s in sections] == ["new-section-2", "organise-2"]

@@ -9,6 +9,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from accounts.errors import ServiceError
+from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game
 from league import tasks
@@ -201,7 +202,7 @@ def test_a_task_catches_up_only_within_its_window_and_every_game_is_rated_by_its
 def test_every_game_of_a_match_in_a_tournament_period_is_rated_with_the_period(make_player):
     a, b, c = make_player(), make_player(), make_player()
     rating_services.rate_game(game_id=finished_game(a, c).pk)  # a rating from before the tournament
-    rules = game_services.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    rules = game_rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
     first = game_services.create_game(creator=a, rule_set=rules, opponent=b, rated=True)
     rating_services.defer_to_period(games=[first], key="tournament-3", name="Match cup")
     match_games = []

@@ -118,6 +118,7 @@ def test_tournament_games_follow_the_section_policy_and_tournament_bans(world, m
 def test_the_watch_gates_one_query_place_agrees_with_place_of_game(world, make_player):
     """watch_place (hand-written SQL) and selectors.place_of_game (the ORM) must say the
     same for a tournament game, a club's game, a match game and a platform game."""
+    from games import rule_sets as game_rule_sets
     from games import services as games
     from moderation.selectors import place_of_game
     from moderation.watching import watch_place
@@ -125,7 +126,7 @@ def test_the_watch_gates_one_query_place_agrees_with_place_of_game(world, make_p
     section = tournament_section(world, [world.player_1, world.player_2])
     tournament_game = Game.objects.get(pk=Pairing.objects.get(section=section).game_id)
     platform_game = games.create_game(creator=world.player_1, variant="classic", opponent=world.player_2)
-    best_of_3 = games.create_rule_set(variant="classic", name="A's best of 3", match_format="best-of", match_games=3)
+    best_of_3 = game_rule_sets.create_rule_set(variant="classic", name="A's best of 3", match_format="best-of", match_games=3)
     from moderation.models import ClubRuleSet
 
     ClubRuleSet.objects.create(family=best_of_3.family, club=world.club_b)

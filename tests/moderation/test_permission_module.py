@@ -13,7 +13,7 @@ import pytest
 import rules
 from django.contrib.auth.models import Permission
 
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from moderation.permissions import PERMISSIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def test_no_permission_is_a_model_permission():
 @pytest.mark.django_db
 def test_superusers_have_every_permission_but_a_players_set_and_only_while_active(world, make_player):
     root = world.superuser
-    players_set = game_services.create_rule_set(name="Mine", variant="classic", created_by=make_player())
+    players_set = game_rule_sets.create_rule_set(name="Mine", variant="classic", created_by=make_player())
     objects = {
         "league.organise_club": world.club_a,
         "league.moderate_club": world.club_a,

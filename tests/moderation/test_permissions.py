@@ -23,9 +23,9 @@ STAFF = {"superuser", "organiser_a", "arbiter_a", "organiser_b"}
 
 @pytest.fixture
 def club_a_objects(world) -> dict[str, Any]:
-    from games import services as games
+    from games import observing as game_observing
 
-    games.observer_joined(game_id=world.game_a.pk, user=world.member_a, channel_name="specific.test!watcher")
+    game_observing.observer_joined(game_id=world.game_a.pk, user=world.member_a, channel_name="specific.test!watcher")
     ban = services.ban_user(actor=world.superuser, user=world.player_1, game=world.game_a, reason="Old ban")
     policy = services.set_observer_policy(actor=world.superuser, club=world.club_a, policy="signed-in")
     return {

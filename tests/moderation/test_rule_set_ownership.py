@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from games.models import Game, RuleSet
 from league.models import Rating, RecomputeRun
 from moderation.models import AuditEntry
@@ -53,7 +53,7 @@ def sets(world, people) -> dict[str, RuleSet]:
     )
     assert created.status_code == 201, created.json()
     return {
-        "standard": game_services.standard_rule_set("classic"),
+        "standard": game_rule_sets.standard_rule_set("classic"),
         "club": world.rules_a,
         "players": RuleSet.objects.get(pk=created.json()["id"]),
     }
@@ -224,5 +224,5 @@ def test_the_migration_marks_only_the_platforms_standard_sets(make_player):
         executor.migrate(executor.loader.graph.leaf_nodes())
     marked = set(RuleSet.objects.filter(is_standard=True).values_list("pk", flat=True))
     assert marked == {real.pk, revised.pk, tactic.pk}
-    assert game_services.standard_rule_set("classic").pk == revised.pk
+    assert game_rule_sets.standard_rule_set("classic").pk == revised.pk
     assert not RuleSet.objects.get(pk=fake.pk).is_standard

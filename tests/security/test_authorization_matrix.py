@@ -53,6 +53,7 @@ from rest_framework.test import APIClient
 
 from accounts import services as accounts
 from accounts.models import User
+from games import rule_sets as game_rule_sets
 from games import services as games
 from games.models import Game, RuleSet
 from league import competitions
@@ -131,8 +132,8 @@ def build_world() -> SimpleNamespace:
         "name": "A's classic", "variant": "classic", "no_show_seconds": 24 * 3600})
     rules_b = moderation.save_house_rules(actor=users["organiser_b"], club=club_b,
                                           fields={"name": "B's classic", "variant": "classic"})
-    standard = games.standard_rule_set("classic")
-    own_rules = games.create_rule_set(name="Player's classic", variant="classic", created_by=users["player"])
+    standard = game_rule_sets.standard_rule_set("classic")
+    own_rules = game_rule_sets.create_rule_set(name="Player's classic", variant="classic", created_by=users["player"])
 
     # Club A's games between first and second (first moves first: the challenger's seat 0).
     active = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)

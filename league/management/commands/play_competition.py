@@ -24,7 +24,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import Profile, User
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from games.models import Game, Move
 from league import competitions as cs
 from league.competitions.formats import FORMATS
@@ -73,7 +73,7 @@ class Command(BaseCommand):
             options["rounds"] = opts["rounds"]
         # Registration closes at the start: register before it.
         section = cs.create_section(
-            tournament=tournament, name="Open", rule_set=game_services.standard_rule_set(opts["variant"]),
+            tournament=tournament, name="Open", rule_set=game_rule_sets.standard_rule_set(opts["variant"]),
             format=opts["format"], starts_at=starts_at + timedelta(seconds=0), rated=opts["rated"], **options,
         )
         for user in users:

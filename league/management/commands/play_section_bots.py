@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from games import matches as game_matches
 from games import services as game_services
 from games.models import Game, Match, Seat
 from games.rules import get_variant
@@ -69,7 +70,7 @@ def _choose_versions(open_pairings: Any) -> int:
             continue
         chooser = match.players[official.chooser].get("user")
         try:
-            game_services.choose_match_version(match_id=match.pk, user=User.objects.get(pk=chooser), version="2.0")
+            game_matches.choose_match_version(match_id=match.pk, user=User.objects.get(pk=chooser), version="2.0")
         except ServiceError:
             continue
         chosen += 1

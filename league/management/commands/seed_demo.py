@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import User
-from games import services as game_services
+from games import rule_sets as game_rule_sets
 from league import competitions as competition_services
 from league.clubs import services as league_services
 from league.models import Tournament
@@ -93,7 +93,7 @@ def _demo_tournament(club, organiser) -> None:
     starts_at = (timezone.now() + timedelta(days=7)).replace(minute=0, second=0, microsecond=0)
     tournament = competition_services.create_tournament(club=club, name="Demo Open", starts_at=starts_at,
                                                         created_by=organiser)
-    rules = game_services.standard_rule_set("classic")
+    rules = game_rule_sets.standard_rule_set("classic")
     open_section = competition_services.create_section(
         tournament=tournament, name="Open", rule_set=rules, format="swiss", rounds=5, capacity=64,
         round_interval=timedelta(minutes=20), late_entry_rounds=2)

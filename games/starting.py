@@ -1,0 +1,112 @@
+"""The steps every new game takes, a lone game's (games/services.py) or a match's next
+game's (games/matches.py): its row, its seats and its start; and the announcement after
+commit that ends every change of a game (the broadcast, and the AI seats' queued moves).
+
+Below both services and matches, so that neither imports the other both ways.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from accounts.models import User
+
+from . import realtime, selectors
+from .models import Game, Match, Move, RuleSet, Seat
+from .rules import RuleError, get_variant
+from .rules.chance import seed_commitment
+
+#: Seconds an AI seat waits before moving, so play feels human.
+AI_PACE_SECONDS = 0.8
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat: a user or an AI level."""
+
+    user: User | None = None
+    ai_level: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.user is None) == (not self.ai_level):
+            raise ValueError("A player is a user or an AI level, not both or neither.")
+
+
+def new_game_row(*, rule_set: RuleSet, created_by: User | None, match: Match | None = None, number: int | None = None,
+                  variant: str | None = None, options: Mapping[str, Any] | None = None) -> Game:
+    variant = variant or rule_set.variant
+    options = rule_set.options if options is None else options
+    seed = secrets.token_hex(16)
+    try:
+        state = get_variant(variant).new_game(options, seed=seed)
+    except RuleError as err:
+        raise ServiceError(err.code, err.message) from err
+    engine = get_variant(variant)
+    return Game.objects.create(
+        rule_set=rule_set,
+        variant=variant,
+        options=engine.validate_options(options),
+        match=match,
+        number_in_match=number,
+        seed=seed,
+        seed_hash=seed_commitment(seed),
+        state=engine.dump(state),
+        to_move=list(state.to_move),
+        created_by=created_by,
+    )
+
+
+def seat_players(game: Game, players: Mapping[int, Player | None]) -> None:
+    """Create the new game's seats, seat number -> player (None: an empty seat), in that
+    order, and keep them in hand (``seats_in_hand``, in seat order)."""
+    clock = game.rule_set.seconds_per_game * 1000 if game.rule_set.seconds_per_game else None
+    seats = [
+        Seat.objects.create(
+            game=game,
+            number=number,
+            user=player.user if player else None,
+            ai_level=player.ai_level if player else "",
+            clock_ms=clock,
+        )
+        for number, player in players.items()
+    ]
+    game.seats_in_hand = sorted(seats, key=lambda seat: seat.number)
+
+
+def start(game: Game) -> None:
+    now = timezone.now()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.turn_started_at = now
+    game.save(update_fields=["status", "started_at", "turn_started_at"])
+    announce_after_commit(game)
+
+
+def announce_after_commit(game: Game, *, moves: list[Move] | None = None) -> None:
+    """Broadcast the change once the transaction commits (never before: a move is
+    stored before anyone hears of it), and queue the AI seats that must act.
+
+    On a move's path the game, its seats and ``moves`` (the whole log) are in hand, so
+    the message is built from them now, as committed; elsewhere, and for a match game
+    (whose summary changes as the match advances), it is read back after the commit.
+    """
+    game_id, ply = game.pk, game.ply
+    if moves is not None and not game.match_id:
+        message = selectors.update_message_for(game, moves)
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, message))
+    else:
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
+    if game.status == Game.Status.ACTIVE:
+        ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
+        if ai_seats:
+            # By its registered name: games/tasks.py calls these services.
+            transaction.on_commit(lambda: current_app.tasks["games.play_ai_move"].apply_async(
+                (game_id, ply), countdown=AI_PACE_SECONDS))
