@@ -300,6 +300,12 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     other.click("#action-form button[type=submit]")
     expect_moves(2, sam, mei, kofi)
     expect(kofi.locator("#sq-25")).to_have_attribute("aria-label", re.compile(r"^Square 25, [XO]"))
+    # A mark in the right-hand column must not widen the 5 by 5 board past a phone's width,
+    # neither for an observer nor for a player (whose squares are buttons).
+    assert kofi.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    other.set_viewport_size(PHONE)
+    assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    other.set_viewport_size(LAPTOP)
     shoot(kofi, "ttt5-phone-observer")
     shoot(sam, "ttt5-laptop")
 
