@@ -3,8 +3,10 @@
 Every variant declares ``state_schema``, a JSON Schema (draft 2020-12) of what its
 ``dump`` writes, and ``load`` refuses data that does not match it. Stored games are
 loaded on every move and every board a viewer fetches, so the check is on the hot path:
-the jsonschema library takes 0.3-9 ms per load there (the loads themselves take 1-250
-us), so :func:`compile_schema` turns a schema into nested closures instead, once per
+the jsonschema library, even with its validator built once and reused, takes 41-1,012 us
+per check where this checker takes 3-86 us and the whole load 5-117 us (measured with
+bench/state_schema.py, docs/benchmarks.md), so :func:`compile_schema` turns a schema into
+nested closures instead, once per
 variant, for the subset of keywords the state schemas use. A keyword outside that subset
 is refused when the schema is compiled, never ignored. tests/games/rules/test_damaged_dumps.py
 checks that it agrees with jsonschema, integers read strictly: an integer is a Python
