@@ -12,6 +12,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
@@ -89,6 +90,20 @@ class WebsocketAuthMiddleware:
         return AnonymousUser()
 
 
+async def release_channel(layer: Any, channel: str) -> None:
+    """Drop an ended consumer's own channel: its Redis subscription and its queue.
+    channels_redis' pub/sub layer drops them only when the consumer's waiting
+    ``receive`` is cancelled; when a group message had already arrived as the socket
+    closed, Channels cancels a finished task and the subscription stays for the life of
+    the process (and ``PUBSUB NUMSUB`` calls the socket alive): 1,023 of 1,500 sockets
+    closed under churn (#16). Neither library has a public call for it (4.3.0)."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return
+    own = layer._get_layer()  # this event loop's layer, as every call of the layer uses
+    if own.channels.pop(channel, None) is not None:
+        await own._get_shard(channel).unsubscribe(channel)
+
+
 class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
     """A JSON consumer that answers any bad frame with an error frame and stays open, and
     limits the frames a socket may send: a token bucket (WEBSOCKET_FRAME_BURST frames,
@@ -104,6 +119,36 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         self.frame_tokens = self.frame_burst
         self.frame_stamp = time.monotonic()
         self.frames_dropped = 0  # in a row
+        self.closed = False  # closed by either side: frames from now on reach nobody
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A frame for a client that went away is dropped, never raised. Raised, it ended
+        the consumer without ``disconnect`` (a connect still awaiting the database, an
+        update or count to a socket just dropped) and left the socket's observer row and
+        Redis subscriptions behind: 650 of 1,500 sockets closed under churn (#16). The
+        server still delivers the "websocket.disconnect", so ``disconnect`` runs."""
+
+        async def receiving() -> Any:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                self.closed = True  # seen here, before a handler still running sends again
+            return message
+
+        async def sending(message: dict[str, Any]) -> None:
+            if self.closed:
+                return  # uvicorn: RuntimeError "Unexpected ASGI message 'websocket.send', after ... close"
+            if message["type"] == "websocket.close":
+                self.closed = True
+            try:
+                await send(message)
+            except OSError:  # the ASGI spec's error for a connection gone (uvicorn's ClientDisconnected)
+                self.closed = True
+
+        try:
+            await super().__call__(scope, receiving, sending)
+        finally:
+            if hasattr(self, "channel_name"):
+                await release_channel(self.channel_layer, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         if not self.take_frame_token():

@@ -180,6 +180,20 @@ class GameConsumer(SafeJsonConsumer):
             observer_counts().announce(self.channel_layer, self.game_id)
 
     async def disconnect(self, code: int) -> None:
+        await self._forget_socket()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A handler's error (or a cancellation) ends the consumer without
+            # ``disconnect``: its row and group subscription must not outlive it.
+            if hasattr(self, "game_id"):
+                await self._forget_socket()
+
+    async def _forget_socket(self) -> None:
+        """Everything this socket left in the process, Redis and the database; safe to
+        call twice."""
         LOCAL_CHANNELS.discard(self.channel_name)
         await self._leave_groups()
         if getattr(self, "observing", False):
