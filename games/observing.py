@@ -94,12 +94,18 @@ def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | N
 
 
 # Two queries per connect and per disconnect (a write and a count), each on its own
-# worker thread and pooled connection, never behind a move.
+# worker thread and pooled connection, never behind a move. Every disconnect deletes
+# its row at once, also one mid-connect or dropped (accounts.realtime.SafeJsonConsumer).
 # A server that dies never runs its sockets' disconnects: ``sweep_stale_observers``
-# (Celery beat, every minute) deletes the rows whose socket is gone.
+# (Celery beat, every 15 s) deletes the rows whose socket is gone, so they go within
+# 25 s. Rows and a sweep, not presence kept in Redis with expiry: moderation needs the
+# rows anyway, and the sweep costs 14-18 ms for 1,500 live rows, 70-78 ms for 10,000
+# (bench/observer_sweep.py, docs/benchmarks.md), where expiring presence would be a
+# write per socket per interval.
 
-#: A row younger than this is never swept (its socket may still be connecting).
-OBSERVER_SWEEP_AFTER = timedelta(seconds=30)
+#: A row younger than this is never swept: a margin for clocks, since a socket's
+#: channel is subscribed before its row is written.
+OBSERVER_SWEEP_AFTER = timedelta(seconds=10)
 
 
 def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:

@@ -360,8 +360,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "flag-expired-clocks": {"task": "games.flag_expired_clocks", "schedule": 5.0},
     # Competitions: rounds due, results and arenas a lost task left behind (docs/competitions.md).
     "competition-sweep": {"task": "league.competition_sweep", "schedule": 30.0},
-    # Observer rows a crashed server left behind (games.observing.sweep_stale_observers).
-    "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 60.0},
+    # Observer rows a crashed server left behind (games.observing.sweep_stale_observers):
+    # gone within 25 s (docs/protocol.md); 14-18 ms a run for 1,500 live rows.
+    "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 15.0},
 }
 
 # Celery's INFO lines about the periodic tasks above (beat "Sending due task", the
