@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
 from games.models import Game
@@ -308,7 +308,7 @@ def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: Us
 def queue_recompute(*, requested_by: User | None) -> RecomputeRun:
     """A RecomputeRun row and its Celery task (sent after commit)."""
     run = RecomputeRun.objects.create(requested_by=requested_by)
-    # By its registered name: league/tasks.py calls this package.
-    task = current_app.tasks["league.recompute_ratings"]
-    transaction.on_commit(lambda: task.delay(run.pk))
+    # By its registered name: league/tasks.py calls this package. Not queued (broker
+    # down): league.ratings_sweep queues a run left waiting.
+    dispatch.enqueue_on_commit("league.recompute_ratings", run.pk)
     return run
