@@ -376,6 +376,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "competition-sweep": {"task": "league.competition_sweep", "schedule": 30.0},
     # Observer rows a crashed server left behind (games.observing.sweep_stale_observers).
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 60.0},
+    # Idempotency keys past their 24 hours (accounts/idempotency.py).
+    "expire-idempotency-keys": {"task": "accounts.expire_idempotency_keys", "schedule": 3600.0},
 }
 
 # Celery's INFO lines about the periodic tasks above (beat "Sending due task", the
