@@ -374,6 +374,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "flag-expired-clocks": {"task": "games.flag_expired_clocks", "schedule": 5.0},
     # Competitions: rounds due, results and arenas a lost task left behind (docs/competitions.md).
     "competition-sweep": {"task": "league.competition_sweep", "schedule": 30.0},
+    # AI moves and ratings whose task was lost (broker down, worker killed): docs/operations.md.
+    "play-stalled-ai-seats": {"task": "games.play_stalled_ai_seats", "schedule": 5.0},
+    "ratings-sweep": {"task": "league.ratings_sweep", "schedule": 60.0},
     # Observer rows a crashed server left behind (games.observing.sweep_stale_observers).
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 60.0},
     # Idempotency keys past their 24 hours (accounts/idempotency.py).

@@ -120,6 +120,26 @@ def rate_game(*, game_id: int) -> int:
         return rated
 
 
+#: A finished game unrated this long, or a recompute still queued: its task was lost.
+LOST_TASK_SECONDS = 30
+
+
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """What a lost rating task left (Celery beat, league.ratings_sweep): the newest
+    finished game still unrated (rating it rates every earlier one, rate_game), and
+    recomputes still queued, queued again (should the first task arrive after all, the
+    run is done twice, one after the other under the ledger lock: the same ratings)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=LOST_TASK_SECONDS)
+    done = {"rated": 0, "recomputes": 0}
+    newest = pending_games().filter(finished_at__lt=cutoff).order_by("-finished_at", "-id").first()
+    if newest is not None:
+        done["rated"] = rate_game(game_id=newest.pk)
+    for run_id in RecomputeRun.objects.filter(status=RecomputeRun.Status.QUEUED, created_at__lt=cutoff).values_list(
+            "pk", flat=True):
+        done["recomputes"] += dispatch.enqueue("league.recompute_ratings", run_id)
+    return done
+
+
 # -- tournament periods ---------------------------------------------------------------
 
 
