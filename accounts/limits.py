@@ -7,6 +7,7 @@ docs/security.md, "Abuse limits". The websocket's frame limit is in accounts/rea
 from __future__ import annotations
 
 import functools
+import logging
 import math
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -17,10 +18,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
+from redis.exceptions import RedisError
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle, SimpleRateThrottle
+
+logger = logging.getLogger(__name__)
 
 
 def client_ip(request: Any) -> str | None:
@@ -35,9 +39,20 @@ def client_ip(request: Any) -> str | None:
 class LiveRates:
     """Rates read when a request comes, not when DRF's module is imported (as its own
     throttles do), so a changed setting (and a test's override_settings) takes effect.
-    An empty rate turns a scope off."""
+    An empty rate turns a scope off.
+
+    The counts live in the cache (Redis on the services runtime): with it unreachable a
+    throttle lets the request through with a warning rather than answer 500 (fail open,
+    docs/operations.md, "When Redis or a worker is down")."""
 
     scope: str | None
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc]  # DRF's throttle, mixed in after
+        except (RedisError, OSError) as exc:
+            logger.warning("throttle %s not applied, the cache is unreachable: %r", self.scope, exc)
+            return True
 
     def get_rate(self) -> str | None:
         # DRF's stub types the rates as numbers; they are "N/period" strings (or empty).

@@ -99,3 +99,24 @@ class AgeScreenAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} answer of {self.answered_at:%Y-%m-%d %H:%M}"
+
+
+class IdempotencyKey(models.Model):
+    """A client's ``Idempotency-Key`` on a write (accounts/idempotency.py): the request it
+    came with (a sha256 fingerprint) and, once answered, the answer to replay. Scoped
+    per user; kept IDEMPOTENCY_KEY_HOURS (24 h), then swept."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="sha256 of the method, path and body.")
+    status_code = models.PositiveSmallIntegerField(null=True, help_text="Empty while the request is in progress.")
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    claimed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "idempotency key"
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code or 'in progress'})"

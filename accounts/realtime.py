@@ -4,6 +4,7 @@ The notifications socket itself is the site's (config/notifications.py)."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import import_module
@@ -18,9 +19,14 @@ from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 from django.http import parse_cookie
+from redis.exceptions import RedisError
 
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
 CLOSE_RATE_LIMITED = 4429
+#: "Try again later" (RFC 6455): the channel layer (Redis) is unreachable.
+CLOSE_TRY_AGAIN_LATER = 1013
+
+logger = logging.getLogger(__name__)
 
 
 def user_group(user_id: int) -> str:
@@ -114,6 +120,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.handshake_read = self.accepted = False
         self.frame_rate = settings.WEBSOCKET_FRAMES_PER_SECOND
         self.frame_burst = float(settings.WEBSOCKET_FRAME_BURST)
         self.frame_tokens = self.frame_burst
@@ -149,6 +156,30 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         finally:
             if hasattr(self, "channel_name"):
                 await release_channel(self.channel_layer, self.channel_name)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """With the channel layer's Redis unreachable (the socket's own channel, or its
+        groups, cannot be subscribed), the handshake is answered, not failed with a 500:
+        an ``unavailable`` error frame, then close 1013, "try again later" (docs/protocol.md)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except (TimeoutError, RedisError, OSError) as exc:
+            logger.warning("websocket %s closed 1013, the channel layer is unreachable: %r", scope.get("path"), exc)
+            if not self.handshake_read and (await receive())["type"] != "websocket.connect":
+                return
+            if not self.accepted:
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps({
+                "type": "error", "code": "unavailable", "message": "Live updates are down; try again shortly."})})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.handshake_read = True
+        await super().websocket_connect(message)
+
+    async def accept(self, *args: Any, **kwargs: Any) -> None:
+        await super().accept(*args, **kwargs)
+        self.accepted = True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         if not self.take_frame_token():

@@ -18,6 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
+from config import health  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 from games import database  # noqa: E402
 
@@ -25,6 +26,9 @@ from games import database  # noqa: E402
 # one way, chosen from the settings and made ready now (database worker processes,
 # threads and their switch interval), not under the first players' moves.
 database.start()
+
+# A server pointed at a Redis that is down says so once, clearly, and serves anyway.
+health.log_unreachable_redis()
 
 application = ProtocolTypeRouter(
     {

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from league.clubs.selectors import clubs_for_home
+
+from . import health
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -14,6 +15,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
+    """200 when the database, the channel layer and the broker all answer, else 503;
+    each component's status either way (config/health.py)."""
+    components = health.report()
+    ok = all(component["status"] == "ok" for component in components.values())
+    response = JsonResponse({"status": "ok" if ok else "error", "components": components}, status=200 if ok else 503)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -78,7 +78,19 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
         future = asyncio.run_coroutine_threadsafe(send_to_game_async(game_id, message), loop)
         future.add_done_callback(_log_failure)
         return
-    async_to_sync(send_to_game_async)(game_id, message)
+    try:
+        async_to_sync(_send_bounded)(game_id, message)
+    except Exception as exc:  # Redis down or hung: the write stands, the sockets resync
+        logger.warning("broadcast to game %s lost (clients resync): %r", game_id, exc)
+
+
+#: A broadcast from a request or a task gives up after this long: a Redis that accepts
+#: connections but never answers would otherwise hold the caller for ever.
+BROADCAST_SECONDS = 2.0
+
+
+async def _send_bounded(game_id: int, message: dict[str, Any]) -> None:
+    await asyncio.wait_for(send_to_game_async(game_id, message), BROADCAST_SECONDS)
 
 
 async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ import json
 import random
 import secrets
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -396,6 +396,24 @@ def play_ai_move(*, game_id: int, ply: int) -> Game | None:
         if game.status != Game.Status.ACTIVE:
             break
     return game
+
+
+#: An AI seat to move for this long with nothing played: its task was lost (the broker
+#: was down when it was queued, or its worker died), so the sweep plays it.
+AI_STALL_SECONDS = 10.0
+
+
+def play_stalled_ai_seats(*, now: datetime | None = None) -> int:
+    """Play the AI seats whose task was lost (Celery beat, every 5 s); idempotent with
+    the task itself (the ply is checked under the game's lock). Returns games moved."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=AI_STALL_SECONDS)
+    stalled = Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lt=cutoff, seats__ai_level__gt="")
+    played = 0
+    for game_id, ply, to_move in stalled.values_list("pk", "ply", "to_move").distinct()[:100]:
+        ai_seats = Seat.objects.filter(game_id=game_id, number__in=to_move).exclude(ai_level="")
+        if ai_seats.exists() and play_ai_move(game_id=game_id, ply=ply) is not None:
+            played += 1
+    return played
 
 
 def _state_without_secrets(game: Game) -> Any:

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
 
@@ -108,5 +108,5 @@ def announce_after_commit(game: Game, *, moves: list[Move] | None = None) -> Non
         ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
         if ai_seats:
             # By its registered name: games/tasks.py calls these services.
-            transaction.on_commit(lambda: current_app.tasks["games.play_ai_move"].apply_async(
-                (game_id, ply), countdown=AI_PACE_SECONDS))
+            # Not queued (broker down): games.flag_expired_clocks' sweep plays it.
+            dispatch.enqueue_on_commit("games.play_ai_move", game_id, ply, countdown=AI_PACE_SECONDS)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
+from accounts import dispatch
 from games.models import Game
 
 from .models import Pairing
@@ -18,7 +17,7 @@ def on_game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
     # fires inside a transaction (the task must never see an uncommitted game).
     if not Game.objects.filter(pk=game_id, rated=True).exists():
         return
-    transaction.on_commit(lambda: rate_game.delay(game_id))
+    dispatch.enqueue_on_commit(rate_game.name, game_id)
 
 
 def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) -> None:
@@ -26,4 +25,4 @@ def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) 
     match_id = Game.objects.filter(pk=game_id).values_list("match_id", flat=True).first()
     pairings = Pairing.objects.filter(match_id=match_id) if match_id else Pairing.objects.filter(game_id=game_id)
     if pairings.exists():
-        transaction.on_commit(lambda: record_game_result.delay(game_id))
+        dispatch.enqueue_on_commit(record_game_result.name, game_id)

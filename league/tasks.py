@@ -25,9 +25,16 @@ def rate_game(game_id: int) -> int:
     return rating_services.rate_game(game_id=game_id)
 
 
-@shared_task(name="league.recompute_ratings", acks_late=True, ignore_result=True)
+@shared_task(name="league.recompute_ratings", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def recompute_ratings(run_id: int) -> None:
+    # No autoretry: a failed run is marked failed on its row for the admin to see and rerun.
     recompute.run_recompute(run_id)
+
+
+@shared_task(name="league.ratings_sweep", ignore_result=True)
+def ratings_sweep() -> dict[str, int]:
+    """Catch up on a lost rating task: unrated finished games, recomputes still queued."""
+    return rating_services.sweep()
 
 
 # -- competitions (docs/competitions.md). Thin: league/competitions/ does the

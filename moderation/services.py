@@ -5,6 +5,7 @@ so a crafted request cannot reach another club's objects."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -26,6 +27,8 @@ from league.models import ORGANISER_ROLES, Club, ClubMembership, Section, Tourna
 from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
 from .permissions import CONSOLE_ROLES
 from .selectors import games_of, place_of_game
+
+logger = logging.getLogger(__name__)
 
 # -- the audit log -------------------------------------------------------------------
 
@@ -173,8 +176,11 @@ def _close_sockets(channel_names: list[str], message: str, code: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for name in channel_names:
-        async_to_sync(layer.send)(name, kick_message(code=code, message=message))
+    try:
+        for name in channel_names:
+            async_to_sync(layer.send)(name, kick_message(code=code, message=message))
+    except Exception as exc:  # Redis down: the ban or kick is stored all the same
+        logger.warning("could not close %d socket(s) (%s): %r", len(channel_names), code, exc)
 
 
 def _remove_observers(observers: Iterable[Observer], message: str, code: str) -> list[str]:

@@ -311,7 +311,9 @@ if REDIS_URL:
                     {
                         "address": REDIS_URL,
                         "socket_timeout": None,
-                        "socket_connect_timeout": 10,
+                        # A broadcast after a commit waits at most this for Redis (and
+                        # games/realtime.py gives it up after BROADCAST_SECONDS).
+                        "socket_connect_timeout": 2,
                         "max_connections": 10000,
                     }
                 ],
@@ -320,16 +322,24 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
-    # Redis redelivers an unacknowledged task after this many seconds; the killed-worker
-    # test (and an operator who wants it) lowers it.
+    # Redis redelivers an unacknowledged task (a killed worker's) after this many
+    # seconds: above the longest task (a full recompute, 37.5 s for a million games), far
+    # below kombu's hour; a task redelivered while still running is harmless (each is
+    # idempotent). The killed-worker tests lower it. Socket timeouts bound a publish to
+    # a Redis that is down or hung (docs/operations.md, "When Redis or a worker is down").
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
-        "visibility_timeout": env.float("LEAGUE_BROKER_VISIBILITY_TIMEOUT", default=3600.0)}
+        "visibility_timeout": env.float("LEAGUE_BROKER_VISIBILITY_TIMEOUT", default=300.0),
+        "socket_connect_timeout": 2.0,
+        "socket_timeout": 3.0,
+    }
     # Shared by every server process: the API throttles' counts (accounts/limits.py).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env("CACHE_URL", default=REDIS_URL),
             "KEY_PREFIX": env("CACHE_PREFIX", default="ttt"),
+            # The throttles fail open when Redis is down (accounts/limits.py): fail fast.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:
@@ -350,6 +360,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A write queues its task after commit; with the broker down the publish gives up after
+# one quick retry (0.6 s measured, refused port) and a sweep does the work later.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Periodic tasks the platform needs; synced into django-celery-beat's tables on start.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
@@ -360,9 +374,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "flag-expired-clocks": {"task": "games.flag_expired_clocks", "schedule": 5.0},
     # Competitions: rounds due, results and arenas a lost task left behind (docs/competitions.md).
     "competition-sweep": {"task": "league.competition_sweep", "schedule": 30.0},
+    # AI moves and ratings whose task was lost (broker down, worker killed): docs/operations.md.
+    "play-stalled-ai-seats": {"task": "games.play_stalled_ai_seats", "schedule": 5.0},
+    "ratings-sweep": {"task": "league.ratings_sweep", "schedule": 60.0},
     # Observer rows a crashed server left behind (games.observing.sweep_stale_observers):
     # gone within 25 s (docs/protocol.md); 14-18 ms a run for 1,500 live rows.
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 15.0},
+    # Idempotency keys past their 24 hours (accounts/idempotency.py).
+    "expire-idempotency-keys": {"task": "accounts.expire_idempotency_keys", "schedule": 3600.0},
 }
 
 # Celery's INFO lines about the periodic tasks above (beat "Sending due task", the

@@ -11,6 +11,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import idempotency
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
 from accounts.models import User
@@ -179,8 +180,11 @@ class GameListCreateView(GamesAPIView):
         operation_id="games_create",
         summary="Create a game: challenge a player, play an AI, or open a challenge",
         request=GameCreateSerializer,
-        responses={201: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
+        parameters=[idempotency.PARAMETER],
+        responses={201: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer,
+                   409: ErrorSerializer, 422: ErrorSerializer},
     )
+    @idempotency.idempotent
     def post(self, request: PlayerAPIRequest) -> Response:
         body = GameCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -240,16 +244,20 @@ class GameMovesView(GamesAPIView):
         operation_id="games_moves_create",
         summary="Play a move at the ply you saw",
         request=PlayMoveSerializer,
+        parameters=[idempotency.PARAMETER],
         responses={
+            422: OpenApiResponse(ErrorSerializer, description="idempotency-key-reused."),
             201: GameSerializer,
             400: OpenApiResponse(ErrorSerializer, description="Refused: the engine's or the service's code."),
             401: ErrorSerializer,
             404: ErrorSerializer,
             409: OpenApiResponse(
-                StalePlyErrorSerializer, description="stale-ply: the current game is in 'game'."
+                StalePlyErrorSerializer, description="stale-ply: the current game is in 'game'; "
+                "or idempotency-key-in-progress."
             ),
         },
     )
+    @idempotency.idempotent
     def post(self, request: PlayerAPIRequest, pk: int) -> Response:
         body = PlayMoveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -265,26 +273,31 @@ class GameMovesView(GamesAPIView):
         return Response(payload_for(request, pk), status=status.HTTP_201_CREATED)
 
 
-def _action_view(action: Any, summary: str, name: str) -> type[GamesAPIView]:
-    """A POST endpoint that calls one service ``action(game_id=..., user=...)``."""
+def _action_view(action: Any, summary: str, name: str, *, keyed: bool = False) -> type[GamesAPIView]:
+    """A POST endpoint that calls one service ``action(game_id=..., user=...)``;
+    ``keyed``: it honours an Idempotency-Key (accounts/idempotency.py)."""
+
+    def handler(self: GamesAPIView, request: PlayerAPIRequest, pk: int) -> Response:
+        action(game_id=pk, user=request.user)
+        return Response(payload_for(request, pk))
+
+    responses: dict[int, Any] = {200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer}
+    if keyed:
+        handler = idempotency.idempotent(handler)
+        responses.update({409: ErrorSerializer, 422: ErrorSerializer})
 
     class ActionView(GamesAPIView):
-        @extend_schema(
-            operation_id=f"games_{name}",
-            summary=summary,
-            request=None,
-            responses={200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
-        )
-        def post(self, request: PlayerAPIRequest, pk: int) -> Response:
-            action(game_id=pk, user=request.user)
-            return Response(payload_for(request, pk))
+        post = extend_schema(
+            operation_id=f"games_{name}", summary=summary, request=None,
+            parameters=[idempotency.PARAMETER] if keyed else None, responses=responses,
+        )(handler)
 
     ActionView.__name__ = ActionView.__qualname__ = f"Game{name.title().replace('_', '')}View"
     return ActionView
 
 
 GameAcceptView = _action_view(
-    services.accept_challenge, "Accept a challenge (or take an open seat)", "accept"
+    services.accept_challenge, "Accept a challenge (or take an open seat)", "accept", keyed=True
 )
 
 

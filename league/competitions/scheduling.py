@@ -8,13 +8,13 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django_celery_beat.models import ClockedSchedule, PeriodicTask
 
+from accounts import dispatch
 from league.models import Round, Section
 
 #: Seconds an arena waits after a game ends before pairing, to gather free players.
@@ -46,7 +46,8 @@ def schedule_round(section: Section, number: int, at: datetime) -> Round:
 
 def send_task(task_name: str, *args: Any, countdown: float | None = None) -> None:
     """Send a league task by its registered name: league/tasks.py calls these services."""
-    current_app.tasks[task_name].apply_async(args=args, countdown=countdown)
+    # Not queued (broker down): competition_sweep does the work from the database.
+    dispatch.enqueue(task_name, *args, countdown=countdown)
 
 
 def next_round_time(section: Section, number: int, previous: Round, now: datetime) -> datetime:

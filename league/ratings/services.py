@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
 from games.models import Game
@@ -118,6 +118,26 @@ def rate_game(*, game_id: int) -> int:
             rated += 1
         ledger.save(update_fields=["last_sequence"])
         return rated
+
+
+#: A finished game unrated this long, or a recompute still queued: its task was lost.
+LOST_TASK_SECONDS = 30
+
+
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """What a lost rating task left (Celery beat, league.ratings_sweep): the newest
+    finished game still unrated (rating it rates every earlier one, rate_game), and
+    recomputes still queued, queued again (should the first task arrive after all, the
+    run is done twice, one after the other under the ledger lock: the same ratings)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=LOST_TASK_SECONDS)
+    done = {"rated": 0, "recomputes": 0}
+    newest = pending_games().filter(finished_at__lt=cutoff).order_by("-finished_at", "-id").first()
+    if newest is not None:
+        done["rated"] = rate_game(game_id=newest.pk)
+    for run_id in RecomputeRun.objects.filter(status=RecomputeRun.Status.QUEUED, created_at__lt=cutoff).values_list(
+            "pk", flat=True):
+        done["recomputes"] += dispatch.enqueue("league.recompute_ratings", run_id)
+    return done
 
 
 # -- tournament periods ---------------------------------------------------------------
@@ -308,7 +328,7 @@ def adjust_rating(*, rating: Rating, new_rating: float, reason: str, made_by: Us
 def queue_recompute(*, requested_by: User | None) -> RecomputeRun:
     """A RecomputeRun row and its Celery task (sent after commit)."""
     run = RecomputeRun.objects.create(requested_by=requested_by)
-    # By its registered name: league/tasks.py calls this package.
-    task = current_app.tasks["league.recompute_ratings"]
-    transaction.on_commit(lambda: task.delay(run.pk))
+    # By its registered name: league/tasks.py calls this package. Not queued (broker
+    # down): league.ratings_sweep queues a run left waiting.
+    dispatch.enqueue_on_commit("league.recompute_ratings", run.pk)
     return run

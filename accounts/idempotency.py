@@ -1,0 +1,166 @@
+"""``Idempotency-Key`` on the API's writes that must never happen twice (creating a game,
+accepting a challenge, a move), as payment APIs have it (docs/api.md, "Retrying a write").
+
+A client sends any unique key (a UUID) with the request and the same key with every
+retry. The first request with a key is claimed in its own committed row; its work and
+its stored answer then commit together, in one transaction, so a server that dies
+mid-request leaves either both or neither. Then:
+
+- the same key with the same request: the stored answer again, with
+  ``Idempotent-Replayed: true``, and nothing done;
+- the same key with another request (method, path or body): 422 ``idempotency-key-reused``;
+- the same key while its first request is still running: 409 ``idempotency-key-in-progress``;
+- a claim whose request died (its transaction ended unanswered; seen after
+  ABANDONED_SECONDS) is taken over by the retry.
+
+Answers that are a server error are not kept: the write rolled back, a retry does it.
+Keys are per user and kept IDEMPOTENCY_KEY_HOURS, then deleted by accounts.expire_idempotency_keys.
+No well-kept package did this (checked on PyPI: django-idempotency-key, last release
+2023; djangorestframework-idempotency-key, drf-idempotency, drf-idempotencykey: a few
+releases each, one maintainer).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.db import DatabaseError, IntegrityError, transaction
+from django.http.request import RawPostDataException
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from .models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+IDEMPOTENCY_KEY_HOURS = 24
+#: An unanswered claim older than this whose row is not locked belongs to a request that died.
+ABANDONED_SECONDS = 30
+
+#: For the OpenAPI schema of each endpoint that takes the header.
+PARAMETER = OpenApiParameter(
+    HEADER,
+    str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="Any unique string (a UUID), the same on every retry of this request: a retry is answered "
+    f"with the first answer (header {REPLAYED_HEADER}: true) and does nothing. The same key with another "
+    "request: 422 idempotency-key-reused; while the first is running: 409 idempotency-key-in-progress. "
+    f"Kept {IDEMPOTENCY_KEY_HOURS} h, per user.",
+)
+
+
+def _error(code: str, message: str, status_code: int) -> Response:
+    return Response({"code": code, "message": message}, status=status_code)
+
+
+def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
+    """Decorate an APIView's ``post``: honour the Idempotency-Key header when it is sent."""
+
+    @functools.wraps(method)
+    def wrapper(view: Any, request: Any, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return method(view, request, *args, **kwargs)  # anonymous: the view answers 401
+        if not 0 < len(key) <= MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
+            return _error("bad-idempotency-key",
+                          f"An {HEADER} is 1 to {MAX_KEY_LENGTH} printable ASCII characters.", 400)
+        claim = _claim(request.user, key, _fingerprint(request))
+        if isinstance(claim, Response):
+            return claim
+        try:
+            with transaction.atomic():
+                row = IdempotencyKey.objects.select_for_update().get(pk=claim.pk)
+                if row.status_code is not None or row.claimed_at != claim.claimed_at:
+                    # Taken over meanwhile (this request was thought dead): the newer one answers.
+                    return _error("idempotency-key-in-progress", "A request with this key is in progress.", 409)
+                try:
+                    response = method(view, request, *args, **kwargs)
+                except Exception as exc:  # the view's refusal becomes its error answer, stored as any other
+                    response = view.handle_exception(exc)  # re-raises what would be a server error
+                if response.status_code >= 500:
+                    raise _NotKept(response)
+                row.status_code = response.status_code
+                # As the client got it (DRF's JSON of dates and numbers), not as Python had it.
+                row.response = json.loads(JSONRenderer().render(response.data))
+                row.save(update_fields=["status_code", "response"])
+        except _NotKept as not_kept:
+            IdempotencyKey.objects.filter(pk=claim.pk, status_code__isnull=True).delete()
+            return not_kept.response
+        except BaseException:
+            IdempotencyKey.objects.filter(pk=claim.pk, status_code__isnull=True).delete()
+            raise
+        return response
+
+    return wrapper
+
+
+class _NotKept(Exception):
+    """A server error's answer: its transaction rolls back and its key is let go."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def _fingerprint(request: Any) -> str:
+    try:
+        body = request.body
+    except RawPostDataException:  # a multipart body already read: its parsed form stands in
+        body = json.dumps(request.data, sort_keys=True, default=str).encode()
+    return hashlib.sha256(b"\n".join([request.method.encode(), request.path.encode(), body])).hexdigest()
+
+
+def _claim(user: Any, key: str, fingerprint: str) -> IdempotencyKey | Response:
+    """This request's claim on the key, or the answer when the key is taken."""
+    now = timezone.now()
+    IdempotencyKey.objects.filter(user=user, key=key, created_at__lt=now - timedelta(hours=IDEMPOTENCY_KEY_HOURS)).delete()
+    try:
+        with transaction.atomic():
+            return IdempotencyKey.objects.create(user=user, key=key, fingerprint=fingerprint, claimed_at=now)
+    except IntegrityError:
+        pass
+    existing = IdempotencyKey.objects.filter(user=user, key=key).first()
+    if existing is None:  # expired and deleted between the two statements: retry once
+        return _claim(user, key, fingerprint)
+    if existing.fingerprint != fingerprint:
+        return _error("idempotency-key-reused",
+                      f"This {HEADER} was used for another request; send a new key for a new request.",
+                      status.HTTP_422_UNPROCESSABLE_ENTITY)
+    if existing.status_code is not None:
+        replay = Response(existing.response, status=existing.status_code)
+        replay[REPLAYED_HEADER] = "true"
+        return replay
+    if existing.claimed_at > now - timedelta(seconds=ABANDONED_SECONDS) or not _take_over(existing, now):
+        return _error("idempotency-key-in-progress",
+                      "A request with this key is in progress; retry once it has been answered.",
+                      status.HTTP_409_CONFLICT)
+    existing.claimed_at = now
+    return existing
+
+
+def _take_over(row: IdempotencyKey, now: Any) -> bool:
+    """Claim an unanswered key whose request died: only if no transaction holds it (on
+    PostgreSQL, NOWAIT: a request still running holds its row locked)."""
+    try:
+        with transaction.atomic():
+            locked = list(IdempotencyKey.objects.select_for_update(nowait=True).filter(
+                pk=row.pk, status_code__isnull=True, claimed_at=row.claimed_at))
+            return bool(locked) and IdempotencyKey.objects.filter(pk=row.pk).update(claimed_at=now) == 1
+    except DatabaseError:  # locked: still running
+        return False
+
+
+def expire(*, now: Any = None) -> int:
+    """Delete keys past IDEMPOTENCY_KEY_HOURS; run by beat (accounts.expire_idempotency_keys)."""
+    cutoff = (now or timezone.now()) - timedelta(hours=IDEMPOTENCY_KEY_HOURS)
+    return IdempotencyKey.objects.filter(created_at__lt=cutoff).delete()[0]
