@@ -5,7 +5,10 @@ PostgreSQL.
 - Two uvicorn processes sharing Redis: players on different processes see each other.
 - A server stopped mid-game and started again: clients reconnect, nothing is lost,
   nothing is applied twice (both runtimes: runplatform on SQLite, uvicorn on PostgreSQL).
-- 50 concurrent submissions for one ply store exactly one move, 100 times over.
+- A server killed between a move's commit and its broadcast: the opponent on the other
+  server gets the state within the documented bound, sending nothing.
+- 50 concurrent submissions for one ply store exactly one move, 100 times over; racing
+  duplicates of a game-ending move get ``stale-ply`` like any other.
 """
 
 from __future__ import annotations
@@ -560,3 +563,44 @@ def test_concurrent_submissions_for_one_ply_store_exactly_one_move(make_player) 
     assert sorted(moves) == sorted((game_id, 1) for game_id in games)
     assert set(Game.objects.filter(pk__in=games).values_list("ply", flat=True)) == {1}
     print(f"{ROUNDS} rounds of {RACERS} racing submissions in {elapsed:.1f} s")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_duplicates_of_a_game_ending_move_get_stale_ply_like_any_other(make_player) -> None:
+    """Every racer sends the winning move for the same ply: one stores it and ends the
+    game, and every other gets ``stale-ply`` (the code a duplicate of any move gets),
+    not ``game-over``."""
+    from django.db import connection
+
+    from accounts.errors import ServiceError
+    from games import services
+    from games.models import Game, Move
+
+    p0, p1 = make_player(), make_player()
+    games = []
+    for _ in range(20):
+        game = services.create_game(creator=p0, variant="classic", opponent=p1)
+        services.accept_challenge(game_id=game.pk, user=p1)
+        for ply, cell in enumerate([1, 4, 2, 5]):  # X to complete the top row with 3
+            services.submit_move(game_id=game.pk, user=(p0, p1)[ply % 2], ply=ply, move={"cell": cell})
+        games.append(game.pk)
+    racers = 20
+    barrier = threading.Barrier(racers)
+
+    def submit(game_id: int) -> str:
+        barrier.wait()
+        try:
+            services.submit_move(game_id=game_id, user=p0, ply=4, move={"cell": 3})
+            return "stored"
+        except ServiceError as err:
+            return err.code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=racers) as pool:
+        for game_id in games:
+            outcomes = list(pool.map(submit, [game_id] * racers))
+            assert outcomes.count("stored") == 1 and set(outcomes) == {"stored", "stale-ply"}, outcomes
+    assert set(Game.objects.filter(pk__in=games).values_list("status", "ply")) == {("finished", 5)}
+    assert Move.objects.filter(game_id__in=games).count() == 5 * len(games)
