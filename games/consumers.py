@@ -286,7 +286,11 @@ class GameConsumer(SafeJsonConsumer):
 
     async def resync(self) -> None:
         """The database is ahead of what this socket was sent: a broadcast was lost."""
-        await self._send_state()
+        frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
+        if resync.version(frame["ply"], frame["game"]["status"]) <= self.seen_version():
+            return  # an update reached it meanwhile: never send it back
+        self.last_ply, self.last_status = frame["ply"], frame["game"]["status"]
+        await self.send_json(frame)
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
