@@ -346,6 +346,7 @@ class Stats:
     games_started: int = 0
     games_finished: int = 0
     connect_times: list[float] = field(default_factory=list)
+    resyncs: int = 0  # unasked state frames: the server's resync checks (games/resync.py)
     sent_keys: list[tuple[int, int]] = field(default_factory=list)
     wall: float = 0.0  # the point's seconds and its CPU seconds by side: set by run_point
     cpu: dict[str, float] = field(default_factory=dict)
@@ -566,6 +567,8 @@ class Bench:
                 self.target.read(game, frame)
                 game.changed.set()
             elif kind == "state":
+                if ready.is_set():  # not the connect's: a resync, or after a refusal (errors)
+                    self.stats.resyncs += 1
                 self.target.read(game, frame)
                 ready.set()
                 game.changed.set()
@@ -648,7 +651,7 @@ def report(
         f"p99={percentile(lat, 99) * ms:7.1f}ms max={max(lat, default=float('nan')) * ms:7.1f}ms "
         f"sent={stats.sent} acked={stats.acked} lost={stats.lost} unacked={stats.unacked} "
         f"unstored={stats.unstored} (acked {stats.unstored_acked}) errors={errors} games={stats.games_started}/{stats.games_finished} "
-        f"connect-p50={percentile(stats.connect_times, 50) * ms:.0f}ms "
+        f"connect-p50={percentile(stats.connect_times, 50) * ms:.0f}ms resyncs={stats.resyncs} "
         f"cpu(servers/celery/client)={cpu['servers'] / wall:.2f}/{cpu['celery'] / wall:.2f}/{cpu['client'] / wall:.2f} "
         f"server-cpu-ms/move={1000 * cpu['servers'] / max(1, stats.sent_all):.1f} "
         f"load={os.getloadavg()[0]:.2f} -> {'HOLDS' if holds else 'fails'}",

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
-from . import database, observing, selectors, services, sql
+from . import database, observing, resync, selectors, services, sql
 from .models import Game, Observer  # reads only: services write
 from .realtime import LOCAL_CHANNELS, SERVING, game_group
 
@@ -150,12 +150,14 @@ class GameConsumer(SafeJsonConsumer):
     user: Any  # a User, or AnonymousUser for anyone not signed in
     seat: int | None  # None: an observer
     last_ply: int  # the newest ply this socket has been sent
+    last_status: str  # and the game's status in the frame that brought it
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user") or AnonymousUser()
         self.seat = None
         self.last_ply = -1
+        self.last_status = ""
         self.groups_joined: list[str] = []
         self.observing = False
         await self.accept()
@@ -175,7 +177,9 @@ class GameConsumer(SafeJsonConsumer):
         self.seat = frame["game"]["you"]
         self.observing = self.seat is None
         self.last_ply = frame["ply"]
+        self.last_status = frame["game"]["status"]
         await self.send_json(frame)
+        resync.watch().add(self)  # from now on it catches up with the database by itself
         if self.observing:
             observer_counts().announce(self.channel_layer, self.game_id)
 
@@ -195,6 +199,7 @@ class GameConsumer(SafeJsonConsumer):
         """Everything this socket left in the process, Redis and the database; safe to
         call twice."""
         LOCAL_CHANNELS.discard(self.channel_name)
+        resync.watch().discard(self)
         await self._leave_groups()
         if getattr(self, "observing", False):
             await self._stop_observing()
@@ -281,11 +286,25 @@ class GameConsumer(SafeJsonConsumer):
         if self.seat is None and self.user.is_authenticated:
             await self._maybe_take_seat(event)
         self.last_ply = event["ply"]
+        self.last_status = event["status"]
         await self.send(text_data=event["frames"][selectors.viewer_key(self.seat)])
 
     async def game_resync(self, event: dict[str, Any]) -> None:
         """A database worker died mid-call (games/workers.py): its broadcast may be lost."""
         await self._send_state()
+
+    # -- catching up (games/resync.py) ----------------------------------------------
+
+    def seen_version(self) -> resync.Version:
+        return resync.version(self.last_ply, self.last_status)
+
+    async def resync(self) -> None:
+        """The database is ahead of what this socket was sent: a broadcast was lost."""
+        frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
+        if resync.version(frame["ply"], frame["game"]["status"]) <= self.seen_version():
+            return  # an update reached it meanwhile: never send it back
+        self.last_ply, self.last_status = frame["ply"], frame["game"]["status"]
+        await self.send_json(frame)
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
@@ -313,7 +332,8 @@ class GameConsumer(SafeJsonConsumer):
 
     async def _send_state(self) -> None:
         frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
-        self.last_ply = max(self.last_ply, frame["ply"])
+        if frame["ply"] >= self.last_ply:
+            self.last_ply, self.last_status = frame["ply"], frame["game"]["status"]
         await self.send_json(frame)
 
     async def _stop_observing(self) -> None:

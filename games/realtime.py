@@ -7,6 +7,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -31,6 +32,10 @@ SERVING = threading.Event()
 def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
+
+#: Test-only fault: the server process dies, as if killed, between a change's commit and
+#: its broadcast (``GAMES_FAULT_EXIT_BEFORE_BROADCAST=1``, read once at start).
+_EXIT_BEFORE_BROADCAST = os.environ.get("GAMES_FAULT_EXIT_BEFORE_BROADCAST") == "1"
 
 #: Set, for the duration of one call, on a thread that runs a service for an ASGI
 #: consumer (games/database.py): the event loop that called it.
@@ -95,6 +100,8 @@ async def _send_bounded(game_id: int, message: dict[str, Any]) -> None:
 
 async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:
     """``send_to_game`` on an event loop: sent and waited for."""
+    if _EXIT_BEFORE_BROADCAST and message.get("type") == "game.update":
+        os._exit(137)  # test-only (tests/games/test_live_e2e.py): stored, never broadcast
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(game_group(game_id), message)

@@ -173,6 +173,7 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
     return {
         "type": "game.update",
         "ply": game.ply,
+        "status": game.status,  # with the ply, what a socket has seen (games/resync.py)
         "frames": frames,
         # Who sits where: an observer who has just accepted the open challenge takes its seat.
         "players": [seat.user.username for seat in game.seats_in_hand if seat.user is not None],

@@ -186,10 +186,12 @@ def _check_can_move(game: Game, ply: Any) -> None:
         raise ServiceError("malformed-ply", "The ply must be a whole number: the number of moves you have seen.")
     if game.status == Game.Status.OPEN:
         raise ServiceError("not-started", "The game has not started yet.")
-    if game.is_over:
-        raise ServiceError("game-over", "The game is over.")
+    # Stale before over: a duplicate of a stored move gets the same answer whether that
+    # move ended the game or not (docs/protocol.md, "Stale ply").
     if ply != game.ply:
         raise ServiceError("stale-ply", f"The game is at ply {game.ply}, not {ply}; here is the current state.")
+    if game.is_over:
+        raise ServiceError("game-over", "The game is over.")
 
 
 def _locked_game(game_id: int) -> Game:

@@ -4,6 +4,7 @@ and the real channel layer of the runtime (in-process, or Redis with REDIS_URL).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from datetime import timedelta
@@ -163,6 +164,89 @@ async def test_a_stale_ply_is_refused_with_the_state_and_never_applied_twice(mak
     assert await stored_moves(game_id) == [(1, 0, {"cell": 1})]
     assert await s0.drain() == []  # and no broadcast for what was refused
     for sock in (s0, s1):
+        await sock.close()
+
+
+async def test_a_duplicate_gets_stale_ply_and_the_state_also_when_the_stored_move_ended_the_game(make_player):
+    """A client resending a move that was stored (a racing duplicate, or a retry after a
+    lost ack) gets one answer whatever that move did: ``stale-ply``, then the state."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    sockets = {0: s0, 1: s1}
+    cells = [1, 4, 2, 5, 3]  # the fifth move wins the game
+    for ply, cell in enumerate(cells):
+        move = {"type": "move", "ply": ply, "move": {"cell": cell}}
+        await sockets[ply % 2].send(move)
+        assert (await sockets[ply % 2].recv_type("ack"))["ply"] == ply + 1
+        for sock in (s0, s1):
+            await sock.recv_type("update")
+        await sockets[ply % 2].send(move)  # its duplicate
+        assert (await sockets[ply % 2].recv_type("error"))["code"] == "stale-ply"
+        state = await sockets[ply % 2].recv_type("state")
+        assert state["ply"] == ply + 1
+    assert state["game"]["status"] == "finished"
+    # A move for the current ply of a finished game is no duplicate: the game is over.
+    await s1.send({"type": "move", "ply": 5, "move": {"cell": 9}})
+    assert (await s1.recv_type("error"))["code"] == "game-over"
+    assert len(await stored_moves(game_id)) == 5
+    for sock in (s0, s1):
+        await sock.close()
+
+
+async def test_a_socket_behind_the_database_gets_the_state_by_itself(make_player):
+    """A change stored but never broadcast (here its broadcasts are collected and thrown
+    away, as a server killed after the commit would lose them): every socket gets the
+    state within the bound of games/resync.py without sending anything. A resignation
+    changes the status, not the ply, and is caught up with too."""
+    from games import realtime, resync, services
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    watcher, _ = await Socket.open(game_id)
+
+    def unannounced(service: Any, **kwargs: Any) -> None:
+        with realtime.collecting():  # the broadcasts go nowhere
+            service(game_id=game_id, **kwargs)
+
+    bound = 2 * resync.CHECK_SECONDS + 1  # two checks and a state, with room for a busy machine
+    for change, expected in (
+        (lambda: unannounced(services.submit_move, user=p0, ply=0, move={"cell": 5}), (1, "active")),
+        (lambda: unannounced(services.resign, user=p1), (1, "finished")),
+    ):
+        await database_sync_to_async(change)()
+        started = asyncio.get_running_loop().time()
+        for sock in (s0, s1, watcher):
+            state = await sock.recv_type("state", timeout=bound)
+            assert (state["ply"], state["game"]["status"]) == expected
+        assert asyncio.get_running_loop().time() - started < bound
+    # Caught up: no more states.
+    await asyncio.sleep(2 * resync.CHECK_SECONDS)
+    for sock in (s0, s1, watcher):
+        assert await sock.drain() == []
+        await sock.close()
+
+
+async def test_sockets_that_heard_every_change_get_no_extra_state(make_player):
+    """The checks only resync a socket that is behind: a game whose broadcasts all arrive
+    gets none (a check that resynced every socket a move had not yet reached would send
+    states all the time on a busy server)."""
+    from games import resync
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, _ = await Socket.open(game_id, p0)
+    s1, _ = await Socket.open(game_id, p1)
+    sockets = {0: s0, 1: s1}
+    for ply, cell in enumerate([1, 4, 2]):
+        await sockets[ply % 2].send({"type": "move", "ply": ply, "move": {"cell": cell}})
+        await asyncio.sleep(resync.CHECK_SECONDS * 0.7)  # moves across several checks
+    await asyncio.sleep(2 * resync.CHECK_SECONDS)
+    for sock in (s0, s1):
+        assert "state" not in [frame["type"] for frame in await sock.drain()]
         await sock.close()
 
 

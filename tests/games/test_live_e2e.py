@@ -5,7 +5,10 @@ PostgreSQL.
 - Two uvicorn processes sharing Redis: players on different processes see each other.
 - A server stopped mid-game and started again: clients reconnect, nothing is lost,
   nothing is applied twice (both runtimes: runplatform on SQLite, uvicorn on PostgreSQL).
-- 50 concurrent submissions for one ply store exactly one move, 100 times over.
+- A server killed between a move's commit and its broadcast: the opponent on the other
+  server gets the state within the documented bound, sending nothing.
+- 50 concurrent submissions for one ply store exactly one move, 100 times over; racing
+  duplicates of a game-ending move get ``stale-ply`` like any other.
 """
 
 from __future__ import annotations
@@ -194,6 +197,80 @@ def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path, db_p
         stored = manage_shell(env, STORED.format(game_id=setup["game"]))
         assert [m[2]["cell"] for m in stored["moves"]] == [1, 4, 2, 5, 3]
         assert stored["status"] == "finished" and stored["winner"] == 0
+
+
+#: docs/protocol.md, "When to sync": a socket behind the database hears of it within this.
+RESYNC_BOUND_SECONDS = 5
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-threads", "db-worker-processes"])
+def test_a_server_killed_between_a_moves_commit_and_its_broadcast_costs_the_opponent_seconds(
+    tmp_path: Path, db_processes: int
+) -> None:
+    """Player One's server stores the move and dies before its broadcast leaves (the
+    test-only fault of games/realtime.py: it exits as if killed, at that very point).
+    The opponent and an observer on the other server hear of the move within the
+    documented bound without sending anything: their own server's resync check
+    (games/resync.py) finds them behind the database."""
+    ports = [free_port(), free_port()]
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        env["LIVE_DB_PROCESSES"] = str(db_processes)
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        game_id, tokens = setup["game"], setup["tokens"]
+        logs = [tmp_path / "doomed", tmp_path / "survivor"]
+        for log in logs:
+            log.mkdir()
+        doomed_env = {**env, "GAMES_FAULT_EXIT_BEFORE_BROADCAST": "1"}
+        with (
+            running(server_command(ports[0]), env=doomed_env, log_dir=logs[0]) as (doomed,),
+            running(server_command(ports[1]), env=env, log_dir=logs[1]) as (survivor,),
+        ):
+            wait_for_port(ports[0], process=doomed)
+            wait_for_port(ports[1], process=survivor)
+
+            async def lost_broadcast() -> tuple[list[dict], float]:
+                one = Player(ports[0], game_id, tokens[0])
+                two, fan = Player(ports[1], game_id, tokens[1]), Player(ports[1], game_id, None)
+                for client in (one, two, fan):
+                    assert (await client.connect())["ply"] == 0
+                sent = time.monotonic()
+                await one.move(0, 5)
+                heard = []
+                for client in (two, fan):  # they send nothing
+                    heard.append(await next_game_frame(client, timeout=RESYNC_BOUND_SECONDS + 1))
+                elapsed = time.monotonic() - sent
+                # The game goes on on the surviving server.
+                await two.move(1, 1)
+                assert (await two.recv("ack"))["ply"] == 2
+                for client in (two, fan):
+                    assert (await client.recv("update"))["ply"] == 2
+                for client in (two, fan):
+                    await client.close()
+                return heard, elapsed
+
+            heard, elapsed = asyncio.run(lost_broadcast())
+            # It died at the fault, so no broadcast of the move ever left it.
+            assert doomed.wait(timeout=15) == 137
+            print(f"move stored, its server killed -> the other server's sockets told in {elapsed:.2f} s")
+            for frame in heard:
+                assert frame["type"] == "state" and frame["ply"] == 1
+                assert frame["game"]["moves"][0]["move"] == {"cell": 5}
+            assert elapsed < RESYNC_BOUND_SECONDS
+            assert survivor.poll() is None
+        stored = manage_shell(env, STORED.format(game_id=game_id))
+        assert stored["moves"] == [[1, 0, {"cell": 5}], [2, 1, {"cell": 1}]]
+
+
+async def next_game_frame(client: Player, *, timeout: float) -> dict[str, Any]:
+    """The next frame about the game itself (observer counts skipped)."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(client.ws.recv(), timeout=timeout))
+        if frame["type"] != "observers":
+            return frame
 
 
 @pytest.mark.slow
@@ -486,3 +563,44 @@ def test_concurrent_submissions_for_one_ply_store_exactly_one_move(make_player) 
     assert sorted(moves) == sorted((game_id, 1) for game_id in games)
     assert set(Game.objects.filter(pk__in=games).values_list("ply", flat=True)) == {1}
     print(f"{ROUNDS} rounds of {RACERS} racing submissions in {elapsed:.1f} s")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_duplicates_of_a_game_ending_move_get_stale_ply_like_any_other(make_player) -> None:
+    """Every racer sends the winning move for the same ply: one stores it and ends the
+    game, and every other gets ``stale-ply`` (the code a duplicate of any move gets),
+    not ``game-over``."""
+    from django.db import connection
+
+    from accounts.errors import ServiceError
+    from games import services
+    from games.models import Game, Move
+
+    p0, p1 = make_player(), make_player()
+    games = []
+    for _ in range(20):
+        game = services.create_game(creator=p0, variant="classic", opponent=p1)
+        services.accept_challenge(game_id=game.pk, user=p1)
+        for ply, cell in enumerate([1, 4, 2, 5]):  # X to complete the top row with 3
+            services.submit_move(game_id=game.pk, user=(p0, p1)[ply % 2], ply=ply, move={"cell": cell})
+        games.append(game.pk)
+    racers = 20
+    barrier = threading.Barrier(racers)
+
+    def submit(game_id: int) -> str:
+        barrier.wait()
+        try:
+            services.submit_move(game_id=game_id, user=p0, ply=4, move={"cell": 3})
+            return "stored"
+        except ServiceError as err:
+            return err.code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=racers) as pool:
+        for game_id in games:
+            outcomes = list(pool.map(submit, [game_id] * racers))
+            assert outcomes.count("stored") == 1 and set(outcomes) == {"stored", "stale-ply"}, outcomes
+    assert set(Game.objects.filter(pk__in=games).values_list("status", "ply")) == {("finished", 5)}
+    assert Move.objects.filter(game_id__in=games).count() == 5 * len(games)
