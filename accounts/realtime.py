@@ -3,6 +3,7 @@ The notifications socket itself is the site's (config/notifications.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -129,11 +130,17 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         self.closed = False  # closed by either side: frames from now on reach nobody
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """A frame for a client that went away is dropped, never raised. Raised, it ended
-        the consumer without ``disconnect`` (a connect still awaiting the database, an
-        update or count to a socket just dropped) and left the socket's observer row and
-        Redis subscriptions behind: 650 of 1,500 sockets closed under churn (#16). The
-        server still delivers the "websocket.disconnect", so ``disconnect`` runs."""
+        """Two ways a socket ends that must not leave anything behind.
+
+        - A frame for a client that went away is dropped, never raised. Raised, it ended
+          the consumer without ``disconnect`` (a connect still awaiting the database, an
+          update or count to a socket just dropped) and left the socket's observer row
+          and Redis subscriptions behind: 650 of 1,500 sockets closed under churn (#16).
+          The server still delivers the "websocket.disconnect", so ``disconnect`` runs.
+        - With the channel layer's Redis unreachable (the socket's own channel, or its
+          groups, cannot be subscribed), the handshake is answered, not failed with a
+          500: an ``unavailable`` error frame, then close 1013, "try again later"
+          (docs/protocol.md)."""
 
         async def receiving() -> Any:
             message = await receive()
@@ -153,25 +160,19 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
 
         try:
             await super().__call__(scope, receiving, sending)
-        finally:
-            if hasattr(self, "channel_name"):
-                await release_channel(self.channel_layer, self.channel_name)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """With the channel layer's Redis unreachable (the socket's own channel, or its
-        groups, cannot be subscribed), the handshake is answered, not failed with a 500:
-        an ``unavailable`` error frame, then close 1013, "try again later" (docs/protocol.md)."""
-        try:
-            await super().__call__(scope, receive, send)
         except (TimeoutError, RedisError, OSError) as exc:
             logger.warning("websocket %s closed 1013, the channel layer is unreachable: %r", scope.get("path"), exc)
-            if not self.handshake_read and (await receive())["type"] != "websocket.connect":
+            if not self.handshake_read and (await receiving())["type"] != "websocket.connect":
                 return
             if not self.accepted:
-                await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": json.dumps({
+                await sending({"type": "websocket.accept"})
+            await sending({"type": "websocket.send", "text": json.dumps({
                 "type": "error", "code": "unavailable", "message": "Live updates are down; try again shortly."})})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            await sending({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+        finally:
+            if hasattr(self, "channel_name"):
+                with contextlib.suppress(TimeoutError, RedisError, OSError):  # Redis down: nothing to release
+                    await release_channel(self.channel_layer, self.channel_name)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.handshake_read = True
