@@ -191,9 +191,9 @@ class NoticeReadView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=None, responses={200: NoticeSerializer, 404: ErrorSerializer})
-    def post(self, request, notice_id: int):
+    def post(self, request, pk: int):
         try:
-            notice = notices.mark_read(user=request.user, notice_id=notice_id)
+            notice = notices.mark_read(user=request.user, notice_id=pk)
         except ServiceError as err:
             return error_response(err, status.HTTP_404_NOT_FOUND)
         return Response(NoticeSerializer(notice).data)

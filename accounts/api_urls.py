@@ -10,5 +10,5 @@ urlpatterns = [
     path("notices/", api.NoticeListView.as_view(), name="api-notices"),
     path("notices/unread-count/", api.UnreadCountView.as_view(), name="api-notices-unread-count"),
     path("notices/read-all/", api.NoticeReadAllView.as_view(), name="api-notices-read-all"),
-    path("notices/<int:notice_id>/read/", api.NoticeReadView.as_view(), name="api-notices-read"),
+    path("notices/<int:pk>/read/", api.NoticeReadView.as_view(), name="api-notices-read"),
 ]

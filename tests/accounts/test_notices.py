@@ -333,7 +333,7 @@ def test_the_api_lists_your_notices_only_and_marks_them(make_player, api_as):
 def test_the_notice_endpoints_are_in_the_openapi_schema(client):
     schema = client.get("/api/schema/?format=json").json()
     for path in ("/api/v1/accounts/notices/", "/api/v1/accounts/notices/unread-count/",
-                 "/api/v1/accounts/notices/read-all/", "/api/v1/accounts/notices/{notice_id}/read/"):
+                 "/api/v1/accounts/notices/read-all/", "/api/v1/accounts/notices/{id}/read/"):
         assert path in schema["paths"], path
 
 
