@@ -115,16 +115,17 @@ class Notice(models.Model):
     e-mail are only ways of telling them (docs/accounts.md, "Notices")."""
 
     class Kind(models.TextChoices):
-        CHALLENGE_RECEIVED = "challenge-received", "A challenge to you"
-        CHALLENGE_ACCEPTED = "challenge-accepted", "Your challenge accepted"
-        GAME_STARTED = "game-started", "A game of yours started"
-        GAME_ENDED = "game-ended", "A game of yours ended"
-        YOUR_TURN = "your-turn", "Your turn in a correspondence game"
-        PAIRING = "pairing", "A pairing in a competition, with your game"
-        ROUND_STARTED = "round-started", "A round started (a bye or a forfeit for you)"
-        TOURNAMENT_FINISHED = "tournament-finished", "A tournament of yours finished"
-        MODERATION = "moderation", "A moderation action that concerns you"
-        GUARDIAN_CONSENT = "guardian-consent", "Your guardian's consent"
+        # Labels short: the inbox shows them above each notice, the profile as choices.
+        CHALLENGE_RECEIVED = "challenge-received", "Challenge received"
+        CHALLENGE_ACCEPTED = "challenge-accepted", "Challenge accepted"
+        GAME_STARTED = "game-started", "Next game of a match"
+        GAME_ENDED = "game-ended", "Game over"
+        YOUR_TURN = "your-turn", "Your turn (correspondence games)"
+        PAIRING = "pairing", "Pairing"
+        ROUND_STARTED = "round-started", "Round started (a bye or a forfeit)"
+        TOURNAMENT_FINISHED = "tournament-finished", "Tournament over"
+        MODERATION = "moderation", "Moderation"
+        GUARDIAN_CONSENT = "guardian-consent", "Guardian's consent"
 
     recipient = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=24, choices=Kind.choices)

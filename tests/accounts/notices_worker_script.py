@@ -37,7 +37,7 @@ def kill_after_commit_if_asked() -> None:
     if not marker:
         return
 
-    def die(_written) -> None:
+    def die(_written: list[Notice]) -> None:
         Path(marker).write_text(str(os.getpid()))
         os.kill(os.getpid(), signal.SIGKILL)
 
@@ -47,7 +47,7 @@ def kill_after_commit_if_asked() -> None:
 kill_after_commit_if_asked()
 
 
-def main(command: str, section_id: int | None = None) -> None:
+def main(command: str, section_id: int = 0) -> None:
     if command == "setup":
         from tests.factories import players, section_with
 
@@ -69,10 +69,10 @@ def main(command: str, section_id: int | None = None) -> None:
         tasks.start_round.apply_async(args=[section_id, 1], queue=os.environ.get("NOTICE_TEST_QUEUE", "celery"))
     elif command == "count":
         pairings = Pairing.objects.filter(section_id=section_id)
-        players = [uid for pair in pairings.values_list("first_id", "second_id") for uid in pair if uid]
+        paired = [uid for pair in pairings.values_list("first_id", "second_id") for uid in pair if uid]
         per_player = {str(uid): Notice.objects.filter(recipient_id=uid, kind=Notice.Kind.PAIRING).count()
-                      for uid in players}
-        links = sorted(Notice.objects.filter(recipient_id__in=players).values_list("url", flat=True))
+                      for uid in paired}
+        links = sorted(Notice.objects.filter(recipient_id__in=paired).values_list("url", flat=True))
         print(json.dumps({"notices": per_player, "links": links, "pairings": pairings.count(),
                           "games": sorted(pairings.values_list("game_id", flat=True)),
                           "rounds": Round.objects.filter(section_id=section_id).exclude(
@@ -80,4 +80,4 @@ def main(command: str, section_id: int | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)
