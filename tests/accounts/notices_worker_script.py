@@ -24,7 +24,7 @@ import django
 
 django.setup()
 
-from accounts import notices  # noqa: E402
+from accounts import notices as notice_service  # noqa: E402
 from accounts.models import Notice  # noqa: E402
 from league import tasks  # noqa: E402
 from league.models import Pairing, Round  # noqa: E402
@@ -37,11 +37,11 @@ def kill_after_commit_if_asked() -> None:
     if not marker:
         return
 
-    def die(_written: list[Notice]) -> None:
+    def die(notices: list[Notice]) -> None:
         Path(marker).write_text(str(os.getpid()))
         os.kill(os.getpid(), signal.SIGKILL)
 
-    notices._after_commit = die
+    notice_service._after_commit = die
 
 
 kill_after_commit_if_asked()
