@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from .models import GuardianConsent, Profile, User
+from .models import GuardianConsent, Notice, Profile, User
 
 
 class ProfileInline(admin.StackedInline):
@@ -20,3 +20,19 @@ class GuardianConsentAdmin(admin.ModelAdmin):
     list_display = ("user", "guardian_name", "guardian_email", "requested_at", "granted_at", "revoked_at")
     search_fields = ("user__username", "guardian_name", "guardian_email")
     readonly_fields = ("requested_at",)
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    """Read-only: notices are written by the services that cause them (accounts/notices.py)."""
+
+    list_display = ("recipient", "kind", "message", "created_at", "read_at", "emailed_at")
+    list_filter = ("kind",)
+    search_fields = ("recipient__username", "cause", "message")
+    list_select_related = ("recipient",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

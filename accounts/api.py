@@ -1,19 +1,22 @@
-"""Accounts through the REST API: sign-up, token log-in and log-out, the caller's profile."""
+"""Accounts through the REST API: sign-up, token log-in and log-out, the caller's profile
+and notices."""
 
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django_countries.serializer_fields import CountryField
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
+from . import notices, services
 from .errors import ErrorSerializer, ServiceError
 from .limits import LockedOut, lockout_wait
-from .models import Profile
+from .models import Notice, Profile
 
 
 class CountryCodeField(CountryField):
@@ -132,3 +135,74 @@ class MeView(APIView):
         except ServiceError as err:
             return error_response(err)
         return Response(ProfileSerializer(profile).data)
+
+
+# -- notices (accounts/notices.py) -----------------------------------------------------------
+
+
+class NoticeSerializer(serializers.ModelSerializer):
+    read = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Notice
+        fields = ["id", "kind", "message", "url", "data", "created_at", "read", "read_at"]
+
+    def get_read(self, notice) -> bool:
+        return notice.read_at is not None
+
+
+class UnreadCountSerializer(serializers.Serializer):
+    unread = serializers.IntegerField()
+
+
+class MarkedSerializer(serializers.Serializer):
+    marked = serializers.IntegerField()
+    unread = serializers.IntegerField()
+
+
+class NoticeListView(ListAPIView):
+    """Your notices, newest first; ``?unread=true`` for the unread only."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = NoticeSerializer
+
+    @extend_schema(parameters=[OpenApiParameter("unread", bool, description="Only the unread ones.")])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        unread = self.request.query_params.get("unread", "")
+        if unread not in ("", "true", "false", "1", "0"):
+            raise ValidationError({"unread": ["Use true or false."]})
+        return notices.inbox(self.request.user, unread_only=unread in ("true", "1"))
+
+
+class UnreadCountView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: UnreadCountSerializer})
+    def get(self, request):
+        return Response({"unread": notices.unread_count(request.user.pk)})
+
+
+class NoticeReadView(APIView):
+    """Mark one of your notices read (another user's notice: 404, as a missing one)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: NoticeSerializer, 404: ErrorSerializer})
+    def post(self, request, pk: int):
+        try:
+            notice = notices.mark_read(user=request.user, notice_id=pk)
+        except ServiceError as err:
+            return error_response(err, status.HTTP_404_NOT_FOUND)
+        return Response(NoticeSerializer(notice).data)
+
+
+class NoticeReadAllView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: MarkedSerializer})
+    def post(self, request):
+        marked = notices.mark_all_read(user=request.user)
+        return Response({"marked": marked, "unread": notices.unread_count(request.user.pk)})

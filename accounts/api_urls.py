@@ -7,4 +7,8 @@ urlpatterns = [
     path("login/", api.LoginView.as_view(), name="api-login"),
     path("logout/", api.LogoutView.as_view(), name="api-logout"),
     path("me/", api.MeView.as_view(), name="api-me"),
+    path("notices/", api.NoticeListView.as_view(), name="api-notices"),
+    path("notices/unread-count/", api.UnreadCountView.as_view(), name="api-notices-unread-count"),
+    path("notices/read-all/", api.NoticeReadAllView.as_view(), name="api-notices-read-all"),
+    path("notices/<int:pk>/read/", api.NoticeReadView.as_view(), name="api-notices-read"),
 ]

@@ -5,6 +5,7 @@ from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
 from . import services
+from .models import Notice
 
 
 def country_field() -> forms.TypedChoiceField:
@@ -37,3 +38,11 @@ class GuardianForm(forms.Form):
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=60)
     country = country_field()
+
+
+class NoticeEmailForm(forms.Form):
+    email_notices = forms.MultipleChoiceField(
+        choices=Notice.Kind.choices, required=False, widget=forms.CheckboxSelectMultiple,
+        label="Also by e-mail",
+        help_text="Every notice is in your inbox; these are also sent to your e-mail address.",
+    )

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.deconstruct import deconstructible
 from django_countries.fields import CountryField
 
@@ -42,6 +43,11 @@ class User(AbstractUser):
         return profile.display_name if profile and profile.display_name else self.username
 
 
+def default_email_notices() -> list[str]:
+    """What a player away from the site would miss most: someone waiting on them."""
+    return ["challenge-received", "pairing", "your-turn", "guardian-consent"]
+
+
 class Profile(models.Model):
     """What the platform knows of a person as a player."""
 
@@ -50,6 +56,8 @@ class Profile(models.Model):
     date_of_birth = models.DateField(null=True, blank=True)
     country = CountryField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The notice kinds (Notice.Kind values) this player also wants by e-mail.
+    email_notices = models.JSONField(default=default_email_notices, blank=True)
 
     class Meta:
         ordering = ["display_name"]
@@ -120,3 +128,49 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status_code or 'in progress'})"
+
+
+class Notice(models.Model):
+    """What must reach a person (accounts/notices.py writes every one): stored in the
+    transaction of what caused it, once per (recipient, cause); the live push and the
+    e-mail are only ways of telling them (docs/accounts.md, "Notices")."""
+
+    class Kind(models.TextChoices):
+        # Labels short: the inbox shows them above each notice, the profile as choices.
+        CHALLENGE_RECEIVED = "challenge-received", "Challenge received"
+        CHALLENGE_ACCEPTED = "challenge-accepted", "Challenge accepted"
+        GAME_STARTED = "game-started", "Next game of a match"
+        GAME_ENDED = "game-ended", "Game over"
+        YOUR_TURN = "your-turn", "Your turn (correspondence games)"
+        PAIRING = "pairing", "Pairing"
+        ROUND_STARTED = "round-started", "Round started (a bye or a forfeit)"
+        TOURNAMENT_FINISHED = "tournament-finished", "Tournament over"
+        MODERATION = "moderation", "Moderation"
+        GUARDIAN_CONSENT = "guardian-consent", "Guardian's consent"
+
+    recipient = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    # What caused it, unique per recipient: a retried task writes the same key again.
+    cause = models.CharField(max_length=120)
+    message = models.CharField(max_length=500)
+    url = models.CharField(max_length=200, blank=True, help_text="A path on this site, or empty.")
+    data = models.JSONField(default=dict, blank=True, help_text="What it is about: game, section, round, board...")
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email_wanted = models.BooleanField(default=False, help_text="The recipient asked for this kind by e-mail.")
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["recipient", "cause"], name="one_notice_per_cause")]
+        indexes = [
+            models.Index(fields=["recipient", "-created_at"], name="notice_inbox"),
+            models.Index(fields=["recipient"], condition=models.Q(read_at__isnull=True), name="notice_unread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.recipient}: {self.message[:60]}"
+
+    @property
+    def is_read(self) -> bool:
+        return self.read_at is not None

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from . import age
+from . import age, notices
 from .errors import ServiceError
 from .limits import client_ip  # the same client address as every abuse limit
 from .models import AgeScreenAnswer, GuardianConsent, Profile, User
@@ -271,6 +271,10 @@ def grant_guardian_consent(*, token: str) -> GuardianConsent:
         consent.granted_at = timezone.now()
         consent.save(update_fields=["granted_at"])
         User.objects.filter(pk=consent.user_id).update(is_active=True)
+        notices.notify(recipient=consent.user_id, kind=notices.Kind.GUARDIAN_CONSENT,
+                       cause=f"guardian-consent:{consent.pk}",
+                       message=f"{consent.guardian_name} gave their consent: your account is open. Welcome!",
+                       url="/play/")
     return consent
 
 

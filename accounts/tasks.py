@@ -1,10 +1,25 @@
-"""Celery tasks of accounts."""
+"""Celery tasks of accounts: notices' e-mails and idempotency keys' expiry. Thin:
+accounts/notices.py and accounts/idempotency.py do the work."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from . import idempotency
+from . import idempotency, notices
+
+
+# acks_late and reject_on_worker_lost: a worker killed mid-task leaves it to be
+# redelivered; the row lock and emailed_at make the second delivery send nothing.
+@shared_task(name=notices.EMAIL_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             autoretry_for=(Exception,), retry_backoff=5, retry_backoff_max=600, max_retries=8)
+def email_notice(notice_id: int) -> bool:
+    return notices.email_notice(notice_id=notice_id)
+
+
+@shared_task(name="accounts.sweep_unsent_notice_emails", ignore_result=True)
+def sweep_unsent_notice_emails() -> int:
+    """E-mails whose enqueue after commit was lost (accounts.notices.sweep_unsent_emails)."""
+    return notices.sweep_unsent_emails()
 
 
 @shared_task(name="accounts.expire_idempotency_keys", ignore_result=True)

@@ -16,5 +16,9 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/emails/", views.notice_emails, name="notice-emails"),
+    path("notices/", views.notices, name="notices"),
+    path("notices/read/", views.notices_read_all, name="notices-read-all"),
+    path("notices/<int:notice_id>/", views.notice_open, name="notice-open"),
     path("consent/<str:token>/", views.guardian_consent, name="guardian-consent"),
 ]

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
+from . import notices as notice_services
 from . import services
 from .errors import ServiceError
-from .forms import GuardianForm, ProfileForm, SignUpForm
+from .forms import GuardianForm, NoticeEmailForm, ProfileForm, SignUpForm
 from .http import PlayerRequest
+from .models import Profile, default_email_notices
 
 #: A signed random id naming this browser to the age screen (accounts.services.screen_age):
 #: one of its keys, beside the session. It holds no date; deleting it does not help.
@@ -122,5 +127,58 @@ def profile(request: PlayerRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
     template = "accounts/profile.html#profile-card" if request.htmx else "accounts/profile.html"
-    return render(request, template, {"form": form, "profile": profile,
+    return render(request, template, {"form": form, "profile": profile, "email_form": _email_form(profile),
                                       "play": services.play_eligibility(user=request.user)})
+
+
+def _email_form(profile: Profile | None, data: Any = None) -> NoticeEmailForm:
+    chosen = profile.email_notices if profile is not None else default_email_notices()
+    return NoticeEmailForm(data, initial={"email_notices": chosen})
+
+
+@login_required
+@require_POST
+def notice_emails(request: PlayerRequest) -> HttpResponse:
+    """Which notices the player also wants by e-mail (the profile page's second card)."""
+    form = _email_form(None, request.POST)
+    saved = False
+    if form.is_valid():
+        notice_services.set_email_notices(user=request.user, kinds=form.cleaned_data["email_notices"])
+        saved = True
+    if not request.htmx:
+        if saved:
+            messages.success(request, "E-mail choices saved.")
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile.html#email-card", {"email_form": form, "email_saved": saved})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def notices(request: PlayerRequest) -> HttpResponse:
+    """The inbox: newest first, 30 a page; ?unread=1 for the unread only."""
+    unread_only = request.GET.get("unread") == "1"
+    page = Paginator(notice_services.inbox(request.user, unread_only=unread_only), 30).get_page(request.GET.get("page"))
+    return render(request, "accounts/notices.html", {"page": page, "unread_only": unread_only,
+                                                     "unread": notice_services.unread_count(request.user.pk)})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def notice_open(request: PlayerRequest, notice_id: int) -> HttpResponse:
+    """Follow a notice's link, marking it read (another's notice: 404)."""
+    try:
+        notice = notice_services.mark_read(user=request.user, notice_id=notice_id)
+    except ServiceError as err:
+        raise Http404(err.message) from err
+    if notice.url and url_has_allowed_host_and_scheme(notice.url, allowed_hosts=None):
+        return redirect(notice.url)
+    return redirect("accounts:notices")
+
+
+@login_required
+@require_POST
+def notices_read_all(request: PlayerRequest) -> HttpResponse:
+    marked = notice_services.mark_all_read(user=request.user)
+    messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read." if marked
+                     else "Nothing was unread.")
+    return redirect("accounts:notices")

@@ -37,9 +37,13 @@ class NotificationsConsumer(SafeJsonConsumer):
         await self.send_json({"type": "heartbeat", "at": event["at"]})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
-        # What a notice is about (a pairing, ...) and where to go: a page shows a link,
-        # a bot reads the fields.
+        # A stored notice (accounts/notices.py): its id, kind, text, where to go and the
+        # unread count; a page shows a link and the count, a bot reads the fields.
         frame = {"type": "notice", "message": event["message"]}
-        frame.update({key: event[key] for key in ("event", "url", "game", "section", "round", "board")
-                      if event.get(key) not in (None, "")})
+        frame.update({key: value for key, value in event.items()
+                      if key not in ("type", "message") and value not in (None, "")})
         await self.send_json(frame)
+
+    async def user_unread(self, event: dict[str, Any]) -> None:
+        # Notices marked read elsewhere (another page, the API): the new count.
+        await self.send_json({"type": "unread", "unread": event["unread"]})

@@ -17,7 +17,7 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import rule_sets, starting
+from . import notices, rule_sets, starting
 from .models import Game, Match, RuleSet
 from .rules import RuleError
 from .rules import match as match_rules
@@ -110,6 +110,8 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
         game.save(update_fields=["rated"])
     starting.seat_players(game, {0: players[player_one], 1: players[1 - player_one]})
     starting.start(game)
+    if number > 1:  # the first starts with the match, which its players just made
+        notices.next_match_game_started(game)
     return game
 
 

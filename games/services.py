@@ -32,7 +32,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import matches, rule_sets, selectors, signals, sql, starting
+from . import matches, notices, rule_sets, selectors, signals, sql, starting
 from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
@@ -65,6 +65,7 @@ def create_game(
     ai_level: str = "",
     creator_seat: int | None = None,
     rated: bool = False,
+    notify: bool = True,
 ) -> Game:
     """A new game: against a user (a challenge they accept), an AI (starts at once),
     or an open challenge (no opponent: anyone may accept).
@@ -76,6 +77,9 @@ def create_game(
     ``rated``: the result counts for both players' ratings (league/ratings/services.py
     rates it when it ends). Only games between two people are rated: a rated game
     against the AI is refused. Every game of a rated match is rated.
+
+    ``notify``: the opponent gets a "challenge received" notice; a competition's
+    pairing writes its own notice instead (False).
     """
     _check_can_play(creator)
     if opponent is not None and ai_level:
@@ -106,9 +110,12 @@ def create_game(
     me = Player(user=creator)
     them = Player(ai_level=ai_level) if ai_level else Player(user=opponent) if opponent else None
     if matches.needs_match(rule_set):
-        return matches.start_match(
+        first = matches.start_match(
             rule_set=rule_set, players=(me, them), created_by=creator, creator_seat=creator_seat, rated=rated
         )
+        if opponent is not None and notify:
+            notices.challenge_received(first, opponent)
+        return first
 
     game = starting.new_game_row(rule_set=rule_set, created_by=creator)
     if rated:
@@ -121,12 +128,15 @@ def create_game(
     starting.seat_players(game, {mine: me, 1 - mine: them})
     if them is not None and them.ai_level:
         starting.start(game)
+    if opponent is not None and notify:
+        notices.challenge_received(game, opponent)
     return game
 
 
 @transaction.atomic
-def accept_challenge(*, game_id: int, user: User) -> Game:
-    """Take the empty seat of an open challenge, or accept a challenge made to you."""
+def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
+    """Take the empty seat of an open challenge, or accept a challenge made to you.
+    ``notify``: the challenger gets a "challenge accepted" notice (not for a pairing)."""
     game = _locked_game(game_id)
     if game.status != Game.Status.OPEN:
         raise ServiceError("not-open", "This game is not waiting for an opponent.")
@@ -143,6 +153,8 @@ def accept_challenge(*, game_id: int, user: User) -> Game:
     elif not invited:
         raise ServiceError("not-invited", "This challenge is for another player.")
     starting.start(game)
+    if notify:
+        notices.challenge_accepted(game, user)
     return game
 
 
@@ -256,6 +268,7 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     else:
         sql.update(game, fields)
         starting.announce_after_commit(game, moves=moves)
+        notices.your_turn(game, seat)
     return game
 
 
@@ -354,6 +367,7 @@ def abort(*, game_id: int, user: User) -> Game:
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
     starting.announce_after_commit(game)
+    notices.game_ended(game)
     return game
 
 
@@ -371,6 +385,7 @@ def _finish(
     game.save()
     _reveal(game, moves)
     starting.announce_after_commit(game, moves=moves)
+    notices.game_ended(game)
     transaction.on_commit(lambda: signals.game_finished.send(sender=Game, game_id=game.pk))
     if game.match_id:
         matches.advance(game)

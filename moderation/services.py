@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import User
+from accounts.notices import Kind, notify
 from games import observing as game_observing
 from games import rule_sets as game_rule_sets
 from games.models import Game, Observer, RuleSet
@@ -204,6 +205,10 @@ def kick_observer(*, actor: User, observer: Observer, reason: str) -> None:
            details={"observer": observer.user.get_username() if observer.user else "guest",
                     "channel": observer.channel_name})
     _remove_observers([observer], f"A moderator removed you from this game: {reason}", "kicked")
+    if observer.user_id is not None:
+        notify(recipient=observer.user_id, kind=Kind.MODERATION, cause=f"observer-kick:{observer.pk}",
+               message=f"A moderator removed you from watching game {observer.game_id}: {reason}",
+               url=f"/play/{observer.game_id}/", game=observer.game_id, action="observer.kick")
 
 
 BAN_SCOPES = ("game", "tournament", "club")
@@ -253,6 +258,8 @@ def ban_user(
     record(actor=actor, action="observer.ban", target=ban, club=owner, reason=reason,
            details={"user": user.get_username(), "scope": ban.scope_label})
     _remove_observers(_watching_in_scope(ban), f"You are banned from watching: {reason}", "banned")
+    notify(recipient=user, kind=Kind.MODERATION, cause=f"observer-ban:{ban.pk}",
+           message=f"You are banned from watching {ban.scope_label}: {reason}", action="observer.ban", ban=ban.pk)
     return ban
 
 
@@ -290,6 +297,8 @@ def lift_ban(*, actor: User, ban: ObserverBan, reason: str = "") -> ObserverBan:
     ban.save(update_fields=["lifted_at", "lifted_by"])
     record(actor=actor, action="observer.unban", target=ban, club=owner, reason=reason,
            details={"user": ban.user.get_username(), "scope": ban.scope_label})
+    notify(recipient=ban.user_id, kind=Kind.MODERATION, cause=f"observer-unban:{ban.pk}",
+           message=f"Your ban from watching {ban.scope_label} was lifted.", action="observer.unban", ban=ban.pk)
     return ban
 
 

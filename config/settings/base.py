@@ -210,6 +210,8 @@ STORAGES = {
 # -- e-mail (guardian consent) -----------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="club@localhost")
+# The site's address as players reach it: the links in notices' e-mails.
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 
 # -- REST API ---------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -382,6 +384,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 15.0},
     # Idempotency keys past their 24 hours (accounts/idempotency.py).
     "expire-idempotency-keys": {"task": "accounts.expire_idempotency_keys", "schedule": 3600.0},
+    # Notices' e-mails whose enqueue after commit was lost (accounts.notices.sweep_unsent_emails).
+    "sweep-unsent-notice-emails": {"task": "accounts.sweep_unsent_notice_emails", "schedule": 120.0},
 }
 
 # Celery's INFO lines about the periodic tasks above (beat "Sending due task", the

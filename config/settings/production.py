@@ -29,3 +29,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+# SMTP from one variable, e.g. EMAIL_URL=submission://user:password@smtp.example.org:587
+# (django-environ: host, port, user, password, TLS); unset, Django's own defaults.
+if env("EMAIL_URL", default=""):
+    _email = env.email_url("EMAIL_URL")
+    EMAIL_HOST, EMAIL_PORT = _email["EMAIL_HOST"], _email["EMAIL_PORT"]
+    EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_USER"], _email["EMAIL_HOST_PASSWORD"]
+    EMAIL_USE_TLS, EMAIL_USE_SSL = _email.get("EMAIL_USE_TLS", False), _email.get("EMAIL_USE_SSL", False)

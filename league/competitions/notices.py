@@ -1,6 +1,6 @@
-"""What players and pages hear, after commit: a player's pairing on their own group,
-a section's progress on its group (``section_group``). A lost notice costs a page refresh,
-never a result."""
+"""What players and pages hear: a player's pairing as a stored notice (accounts/notices.py,
+pushed after commit), a section's progress on its group (``section_group``) after commit.
+A lost section update costs a page refresh, never a result."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.urls import reverse
 
-from accounts.realtime import user_group
-from league.models import Pairing, Round, Section
+from accounts.notices import Kind, NoticeSpec, notify_many
+from league.models import Pairing, Round, Section, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -29,27 +30,53 @@ def announce_round(section: Section, round_: Round) -> None:
 
 
 def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> None:
-    """Tell each player their pairing, on their own group, after commit."""
-    messages = []
+    """Each player's notice of their pairing, stored in this transaction (accounts/notices.py):
+    once per pairing and game, so a retried task or a replayed draw writes each once."""
+    specs = []
     for pairing in pairings:
         game_id = pairing.game_id or (pairing.match.games.order_by("number_in_match").values_list(
             "pk", flat=True).last() if pairing.match is not None else None)
         for user_id, opponent_id in ((pairing.first_id, pairing.second_id), (pairing.second_id, pairing.first_id)):
             if user_id is None:
                 continue
+            kind = Kind.PAIRING
             if opponent_id is None:
-                text = f"{section}: round {round_.number}: you have a bye."
+                text, kind = f"{section}: round {round_.number}: you have a bye.", Kind.ROUND_STARTED
             elif game_id is None:
                 text = f"{section}: round {round_.number}: result by forfeit ({pairing.get_result_display()})."
+                kind = Kind.ROUND_STARTED
             else:
                 text = f"{section}: round {round_.number}, board {pairing.board}: your game is ready."
-            messages.append((user_group(user_id), {
-                "type": "user.notice", "message": text, "event": "pairing", "section": section.pk,
-                "round": round_.number, "board": pairing.board, "game": game_id,
-                "url": f"/play/{game_id}/" if game_id else "",
-            }))
-    if messages:
-        transaction.on_commit(lambda: _group_send_all(messages))
+            specs.append(NoticeSpec(
+                recipient_id=user_id, kind=kind, cause=f"pairing:{pairing.pk}:game:{game_id or 0}", message=text,
+                url=f"/play/{game_id}/" if game_id else section_url(section),
+                data={"section": section.pk, "round": round_.number, "board": pairing.board, "game": game_id},
+            ))
+    notify_many(specs)
+
+
+def section_url(section: Section) -> str:
+    tournament = section.tournament
+    return reverse("competitions:section", args=[tournament.club.slug, tournament.slug, section.slug])
+
+
+def notify_tournament_finished(tournament: Tournament) -> None:
+    """Each player of a finished tournament: the final standings of their section and their place."""
+    url = reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug])
+    specs = []
+    for section in tournament.sections.filter(status=Section.Status.FINISHED):
+        table = list(section.standings.select_related("user__profile").order_by("rank", "user__username"))
+        top = ", ".join(f"{row.rank}. {row.user.name} ({row.points:g})" for row in table[:3])
+        for row in table:
+            specs.append(NoticeSpec(
+                recipient_id=row.user_id, kind=Kind.TOURNAMENT_FINISHED,
+                cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
+                message=(f"{tournament.name} is over: you placed {row.rank} of {len(table)} in {section.name} "
+                         f"with {row.points:g} points. Final standings: {top}."),
+                url=url, data={"tournament": tournament.pk, "section": section.pk, "place": row.rank,
+                               "players": len(table), "points": row.points},
+            ))
+    notify_many(specs)
 
 
 def broadcast_section(section: Section, payload: dict[str, Any]) -> None:

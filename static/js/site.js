@@ -6,6 +6,14 @@
   // A notice for this user (a pairing: "your game is ready") stays on the page, with
   // its link, until they dismiss it; the footer keeps the connection's state.
   const notices = document.getElementById("notices");
+  // The navigation's unread count: every notice frame and "unread" frame carries it.
+  const badge = document.getElementById("unread-count");
+  function showUnread(count) {
+    if (!badge || typeof count !== "number") return;
+    badge.textContent = String(count);
+    badge.dataset.unread = String(count);
+    badge.hidden = count === 0;
+  }
   function showNotice(frame) {
     if (!notices) return;
     const item = document.createElement("p");
@@ -13,7 +21,8 @@
     item.textContent = frame.message + " ";
     if (frame.url && frame.url.startsWith("/")) {
       const link = document.createElement("a");
-      link.href = frame.url;
+      // Through the inbox, so opening it marks it read (a frame without an id: as is).
+      link.href = Number.isInteger(frame.id) ? `/accounts/notices/${frame.id}/` : frame.url;
       link.textContent = frame.event === "pairing" ? "Go to the game" : "Open";
       item.appendChild(link);
     }
@@ -36,6 +45,9 @@
         status.className = "live";
       } else if (frame.type === "notice") {
         showNotice(frame);
+        showUnread(frame.unread);
+      } else if (frame.type === "unread") {
+        showUnread(frame.unread);
       }
     };
     socket.onclose = () => {

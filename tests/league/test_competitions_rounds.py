@@ -298,7 +298,10 @@ def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
 def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypatch):
     sent = []
     monkeypatch.setattr(competition_notices, "_group_send_all", sent.extend)  # what goes to the channel layer, after commit
+    from accounts import notices as account_notices
     from accounts.realtime import user_group
+
+    monkeypatch.setattr(account_notices, "_push", sent.extend)  # the stored notices' live hints
 
     users = players(make_player, 2)
     section = section_with(users, format="swiss", rounds=1, start=False)
@@ -307,7 +310,8 @@ def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypa
     notices = {group: message for group, message in sent if message["type"] == "user.notice"}
     assert set(notices) == {user_group(u.pk) for u in users}
     message = notices[user_group(users[0].pk)]
-    assert message["event"] == "pairing" and message["section"] == section.pk
+    assert message["event"] == message["kind"] == "pairing" and message["section"] == section.pk
+    assert message["id"] and message["unread"] == 1
     assert message["game"] == game.pk and message["url"] == f"/play/{game.pk}/"
     assert "your game is ready" in message["message"]
     assert (f"section-{section.pk}", {"type": "section.update", "section": section.pk,

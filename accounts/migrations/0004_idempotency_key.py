@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_age_screen'),
+        ('accounts', '0003_notices'),
     ]
 
     operations = [

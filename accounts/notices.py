@@ -1,0 +1,242 @@
+"""Notices: what must reach a person, stored (docs/accounts.md, "Notices").
+
+``notify`` / ``notify_many`` write the rows in the caller's transaction, once per
+(recipient, cause): a retried task that writes the same cause again writes nothing.
+After commit, and only then, each new notice is pushed to the recipient's
+notifications sockets (a hint: a failed push is logged, the inbox still has it) and,
+if the recipient asked for that kind by e-mail, the e-mail task is enqueued (a failed
+enqueue is logged; ``sweep_unsent_emails`` sends it later). Reads and marks for the
+inbox page and the API are here too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from .errors import ServiceError
+from .models import Notice, Profile, User, default_email_notices
+from .realtime import user_group
+
+log = logging.getLogger(__name__)
+
+Kind = Notice.Kind
+
+#: The e-mail task's registered name (accounts/tasks.py).
+EMAIL_TASK = "accounts.email_notice"
+#: A pending e-mail older than this is the sweep's: its enqueue after commit was lost.
+EMAIL_SWEEP_AFTER = timedelta(minutes=2)
+#: ... and one older than this is no longer worth sending.
+EMAIL_GIVE_UP_AFTER = timedelta(days=2)
+
+
+@dataclass(frozen=True)
+class NoticeSpec:
+    """One notice to write: ``cause`` names what caused it, unique per recipient
+    ("pairing:12:game:40"); ``data`` says what it is about (game, section, round...)."""
+
+    recipient_id: int
+    kind: str
+    cause: str
+    message: str
+    url: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def notify(*, recipient: User | int, kind: str, cause: str, message: str, url: str = "", **data: Any) -> None:
+    """Write one notice in the current transaction (once per recipient and cause)."""
+    recipient_id = recipient if isinstance(recipient, int) else recipient.pk
+    notify_many([NoticeSpec(recipient_id, kind, cause, message, url, data)])
+
+
+def notify_many(specs: Iterable[NoticeSpec]) -> list[Notice]:
+    """Write the notices not written before; return those new ones. Three queries for
+    any number: the existing keys, one INSERT ... ON CONFLICT DO NOTHING (a racing
+    writer of the same key loses quietly), the rows just written."""
+    wanted = {(spec.recipient_id, spec.cause): spec for spec in specs}
+    if not wanted:
+        return []
+    for spec in wanted.values():
+        if spec.kind not in Kind.values:
+            raise ValueError(f"unknown notice kind {spec.kind!r}")
+    recipients = {recipient_id for recipient_id, _ in wanted}
+    causes = {cause for _, cause in wanted}
+    existing = set(Notice.objects.filter(recipient_id__in=recipients, cause__in=causes)
+                   .values_list("recipient_id", "cause"))
+    fresh = [spec for key, spec in wanted.items() if key not in existing]
+    if not fresh:
+        return []
+    email_kinds = _email_kinds({spec.recipient_id for spec in fresh})
+    now = timezone.now()
+    Notice.objects.bulk_create([
+        Notice(recipient_id=spec.recipient_id, kind=spec.kind, cause=spec.cause, message=spec.message[:500],
+               url=spec.url, data=spec.data, created_at=now,
+               email_wanted=spec.kind in email_kinds.get(spec.recipient_id, ()))
+        for spec in fresh
+    ], ignore_conflicts=True)
+    keys = {(spec.recipient_id, spec.cause) for spec in fresh}
+    written = [notice for notice in Notice.objects.filter(
+        recipient_id__in={r for r, _ in keys}, cause__in={c for _, c in keys}, created_at=now)
+        if (notice.recipient_id, notice.cause) in keys]
+    if written:
+        transaction.on_commit(lambda: _after_commit(written))
+    return written
+
+
+def _email_kinds(user_ids: set[int]) -> dict[int, set[str]]:
+    """Each user's e-mail kinds, for those with an address to send to."""
+    with_address = set(User.objects.filter(pk__in=user_ids).exclude(email="").values_list("pk", flat=True))
+    kinds = {user_id: set(default_email_notices()) for user_id in with_address}
+    for user_id, chosen in Profile.objects.filter(user_id__in=with_address).values_list("user_id", "email_notices"):
+        kinds[user_id] = set(chosen or ())
+    return kinds
+
+
+# -- after commit: the live hint and the e-mail -------------------------------------
+
+
+def frame_of(notice: Notice, unread: int) -> dict[str, Any]:
+    """The channel-layer message for a new notice (config/notifications.py forwards it
+    as a "notice" frame, docs/protocol.md)."""
+    return {
+        "type": "user.notice", "id": notice.pk, "kind": notice.kind, "event": notice.kind,
+        "message": notice.message, "url": notice.url, "created_at": notice.created_at.isoformat(),
+        "unread": unread, **{key: value for key, value in notice.data.items() if key not in ("type", "id")},
+    }
+
+
+def _after_commit(notices: list[Notice]) -> None:
+    for notice in notices:
+        if notice.email_wanted:
+            enqueue_email(notice.pk)
+    counts = unread_counts({notice.recipient_id for notice in notices})
+    _push([(user_group(n.recipient_id), frame_of(n, counts.get(n.recipient_id, 0))) for n in notices])
+
+
+def enqueue_email(notice_id: int) -> None:
+    try:
+        current_app.tasks[EMAIL_TASK].apply_async(args=(notice_id,))
+    except Exception:  # the sweep sends it later (sweep_unsent_emails)
+        log.warning("could not enqueue the e-mail of notice %s", notice_id, exc_info=True)
+
+
+def _push(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    try:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for group, message in messages:
+            async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a hint: the inbox has the notice whatever happens here
+        log.warning("could not push %d notice(s)", len(messages), exc_info=True)
+
+
+def _push_unread(user_id: int) -> None:
+    """Tell the user's other pages their new unread count (after a mark)."""
+    _push([(user_group(user_id), {"type": "user.unread", "unread": unread_count(user_id)})])
+
+
+# -- reads and marks ----------------------------------------------------------------
+
+
+def inbox(user: User, *, unread_only: bool = False) -> QuerySet[Notice]:
+    notices = Notice.objects.filter(recipient=user)
+    return notices.filter(read_at__isnull=True) if unread_only else notices
+
+
+def unread_count(user_id: int) -> int:
+    return Notice.objects.filter(recipient_id=user_id, read_at__isnull=True).count()
+
+
+def unread_counts(user_ids: set[int]) -> dict[int, int]:
+    from django.db.models import Count
+
+    rows = (Notice.objects.filter(recipient_id__in=user_ids, read_at__isnull=True)
+            .values("recipient_id").annotate(n=Count("id")).values_list("recipient_id", "n"))
+    return dict(rows)
+
+
+def own_notice(*, user: User, notice_id: Any) -> Notice:
+    """The user's own notice; anyone else's is "no such notice", as a missing one."""
+    try:
+        return Notice.objects.get(pk=int(notice_id), recipient=user)
+    except (Notice.DoesNotExist, ValueError, TypeError, OverflowError):
+        raise ServiceError("no-such-notice", "There is no such notice.") from None
+
+
+@transaction.atomic
+def mark_read(*, user: User, notice_id: Any) -> Notice:
+    notice = own_notice(user=user, notice_id=notice_id)
+    if notice.read_at is None:
+        notice.read_at = timezone.now()
+        notice.save(update_fields=["read_at"])
+        transaction.on_commit(lambda: _push_unread(user.pk))
+    return notice
+
+
+@transaction.atomic
+def mark_all_read(*, user: User) -> int:
+    marked = Notice.objects.filter(recipient=user, read_at__isnull=True).update(read_at=timezone.now())
+    if marked:
+        transaction.on_commit(lambda: _push_unread(user.pk))
+    return marked
+
+
+def set_email_notices(*, user: User, kinds: Iterable[str]) -> Profile:
+    """The kinds of notice the user also wants by e-mail."""
+    chosen = sorted(set(kinds))
+    unknown = [kind for kind in chosen if kind not in Kind.values]
+    if unknown:
+        raise ServiceError("unknown-kind", f"Unknown notice kind(s): {', '.join(unknown)}.")
+    profile, _ = Profile.objects.get_or_create(user=user, defaults={"display_name": user.username})
+    profile.email_notices = chosen
+    profile.save(update_fields=["email_notices"])
+    return profile
+
+
+# -- e-mail ---------------------------------------------------------------------------
+
+
+def email_notice(*, notice_id: int) -> bool:
+    """Send one notice's e-mail, once: under the row's lock, a notice already e-mailed
+    (a redelivered task, the sweep) is skipped. True if it was sent now. A crash between
+    the send and the commit sends it again: at least once at that single point."""
+    with transaction.atomic():
+        notice = (Notice.objects.select_for_update(of=("self",)).select_related("recipient")
+                  .filter(pk=notice_id).first())
+        if notice is None or not notice.email_wanted or notice.emailed_at is not None:
+            return False
+        if not notice.recipient.email or not notice.recipient.is_active:
+            return False
+        link = f"\n\n{settings.SITE_URL.rstrip('/')}{notice.url}" if notice.url else ""
+        send_mail(
+            subject=f"{notice.get_kind_display()} · Tic Tac Toe League",
+            message=f"{notice.message}{link}\n\nChoose which notices you get by e-mail on your profile page.",
+            from_email=None, recipient_list=[notice.recipient.email],
+        )
+        notice.emailed_at = timezone.now()
+        notice.save(update_fields=["emailed_at"])
+    return True
+
+
+def sweep_unsent_emails(*, now: datetime | None = None) -> int:
+    """Enqueue the e-mails whose enqueue after commit was lost (beat)."""
+    now = now or timezone.now()
+    due = Notice.objects.filter(Q(email_wanted=True, emailed_at__isnull=True),
+                                created_at__lte=now - EMAIL_SWEEP_AFTER, created_at__gte=now - EMAIL_GIVE_UP_AFTER)
+    ids = list(due.values_list("pk", flat=True)[:500])
+    for notice_id in ids:
+        enqueue_email(notice_id)
+    return len(ids)

@@ -1,0 +1,87 @@
+"""The notices games write (accounts/notices.py stores them, in the caller's
+transaction): a challenge received or accepted, the next game of a match started, a
+game ended, and your turn in a correspondence-paced game (docs/accounts.md, "Notices")."""
+
+from __future__ import annotations
+
+from accounts.models import User
+from accounts.notices import Kind, NoticeSpec, notify, notify_many
+
+from .models import Game, RuleSet
+
+#: A game gives a player at least this long to move (an hour): they may well be away,
+#: so their turn is a notice. Faster games (blitz, rapid, no clock at all: the lobby's
+#: live games, where a no-show forfeits in minutes) never write one per move.
+CORRESPONDENCE_SECONDS_PER_MOVE = 60 * 60
+#: Without a per-move limit, a game clock of at least a day counts as correspondence.
+CORRESPONDENCE_SECONDS_PER_GAME = 24 * 60 * 60
+
+
+def is_correspondence(rule_set: RuleSet) -> bool:
+    if rule_set.seconds_per_move is not None:
+        return rule_set.seconds_per_move >= CORRESPONDENCE_SECONDS_PER_MOVE
+    return rule_set.seconds_per_game is not None and rule_set.seconds_per_game >= CORRESPONDENCE_SECONDS_PER_GAME
+
+
+def _url(game: Game) -> str:
+    return f"/play/{game.pk}/"
+
+
+def _name(user_id: int | None) -> str:
+    user = User.objects.select_related("profile").filter(pk=user_id).first() if user_id is not None else None
+    return user.name if user is not None else "Someone"
+
+
+def challenge_received(game: Game, opponent: User) -> None:
+    notify(recipient=opponent, kind=Kind.CHALLENGE_RECEIVED, cause=f"challenge:{game.pk}",
+           message=f"{_name(game.created_by_id)} challenges you to {game.rule_set.name}.", url=_url(game), game=game.pk)
+
+
+def challenge_accepted(game: Game, by: User) -> None:
+    if game.created_by_id is None or game.created_by_id == by.pk:
+        return
+    notify(recipient=game.created_by_id, kind=Kind.CHALLENGE_ACCEPTED, cause=f"challenge-accepted:{game.pk}",
+           message=f"{by.name} accepted your challenge ({game.rule_set.name}): the game has started.",
+           url=_url(game), game=game.pk)
+
+
+def next_match_game_started(game: Game) -> None:
+    notify_many([
+        NoticeSpec(seat.user_id, Kind.GAME_STARTED, f"game-started:{game.pk}",
+                   f"Game {game.number_in_match} of your match has started.", _url(game), {"game": game.pk})
+        for seat in game.seats_in_hand if seat.user_id is not None
+    ])
+
+
+def game_ended(game: Game) -> None:
+    """Each player of a finished game, unless it was against the AI (its player was
+    there: the AI answers at once)."""
+    seats = game.seats_in_hand
+    if any(seat.ai_level for seat in seats):
+        return
+    specs = []
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        if game.status == Game.Status.ABORTED or game.result == "draw":
+            outcome = "aborted" if game.status == Game.Status.ABORTED else "drawn"
+        else:
+            outcome = "won" if game.winner_seat == seat.number else "lost"
+        reason = f" {game.end_reason}" if game.end_reason else ""
+        specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}",
+                                f"Your game of {game.rule_set.name} is over: {outcome}.{reason}", _url(game),
+                                {"game": game.pk, "result": game.result, "winner_seat": game.winner_seat}))
+    notify_many(specs)
+
+
+def your_turn(game: Game, mover_seat: int) -> None:
+    """The players to move after a move of a correspondence-paced game, once per ply."""
+    if not is_correspondence(game.rule_set):
+        return
+    notify_many([
+        NoticeSpec(seat.user_id, Kind.YOUR_TURN, f"your-turn:{game.pk}:{game.ply}",
+                   f"Your turn in {game.rule_set.name} (move {game.ply + 1}).", _url(game),
+                   {"game": game.pk, "ply": game.ply})
+        for seat in game.seats_in_hand
+        if seat.user_id is not None and seat.number in game.to_move and seat.number != mover_seat
+    ])
