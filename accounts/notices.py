@@ -11,26 +11,21 @@ inbox page and the API are here too.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from celery import current_app
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from .dispatch import enqueue
 from .errors import ServiceError
 from .models import Notice, Profile, User, default_email_notices
-from .realtime import user_group
-
-log = logging.getLogger(__name__)
+from .realtime import send_to_groups, user_group
 
 Kind = Notice.Kind
 
@@ -122,30 +117,16 @@ def _after_commit(notices: list[Notice]) -> None:
         if notice.email_wanted:
             enqueue_email(notice.pk)
     counts = unread_counts({notice.recipient_id for notice in notices})
-    _push([(user_group(n.recipient_id), frame_of(n, counts.get(n.recipient_id, 0))) for n in notices])
+    send_to_groups([(user_group(n.recipient_id), frame_of(n, counts.get(n.recipient_id, 0))) for n in notices])
 
 
 def enqueue_email(notice_id: int) -> None:
-    try:
-        current_app.tasks[EMAIL_TASK].apply_async(args=(notice_id,))
-    except Exception:  # the sweep sends it later (sweep_unsent_emails)
-        log.warning("could not enqueue the e-mail of notice %s", notice_id, exc_info=True)
-
-
-def _push(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        for group, message in messages:
-            async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a hint: the inbox has the notice whatever happens here
-        log.warning("could not push %d notice(s)", len(messages), exc_info=True)
+    enqueue(EMAIL_TASK, notice_id)  # refused: sweep_unsent_emails sends it later
 
 
 def _push_unread(user_id: int) -> None:
     """Tell the user's other pages their new unread count (after a mark)."""
-    _push([(user_group(user_id), {"type": "user.unread", "unread": unread_count(user_id)})])
+    send_to_groups([(user_group(user_id), {"type": "user.unread", "unread": unread_count(user_id)})])
 
 
 # -- reads and marks ----------------------------------------------------------------

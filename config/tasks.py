@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from celery import shared_task
-from channels.layers import get_channel_layer
 from django.utils import timezone
+
+from accounts.realtime import send_to_groups
 
 from .notifications import PLATFORM_GROUP
 
@@ -18,5 +18,5 @@ def heartbeat() -> str:
     worker runs it, and its message reaches the websockets through the channel layer.
     """
     at = timezone.now().isoformat()
-    async_to_sync(get_channel_layer().group_send)(PLATFORM_GROUP, {"type": "platform.heartbeat", "at": at})
+    send_to_groups([(PLATFORM_GROUP, {"type": "platform.heartbeat", "at": at})])
     return at

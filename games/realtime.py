@@ -19,6 +19,8 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import decode_hosts
 from django.conf import settings
 
+from accounts.realtime import SEND_SECONDS
+
 logger = logging.getLogger(__name__)
 
 #: Channel names of the sockets open in this process (the consumer keeps it). The
@@ -89,13 +91,8 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
         logger.warning("broadcast to game %s lost (clients resync): %r", game_id, exc)
 
 
-#: A broadcast from a request or a task gives up after this long: a Redis that accepts
-#: connections but never answers would otherwise hold the caller for ever.
-BROADCAST_SECONDS = 2.0
-
-
 async def _send_bounded(game_id: int, message: dict[str, Any]) -> None:
-    await asyncio.wait_for(send_to_game_async(game_id, message), BROADCAST_SECONDS)
+    await asyncio.wait_for(send_to_game_async(game_id, message), SEND_SECONDS)
 
 
 async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:

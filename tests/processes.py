@@ -69,10 +69,15 @@ def empty_redis_db(url: str) -> Iterator[str]:
     import redis
 
     base = url.rsplit("/", 1)[0]
+    claim = f"test-processes-claim-{uuid.uuid4().hex}"
     for db in range(15, 0, -1):
         client = redis.Redis.from_url(f"{base}/{db}")
-        if client.dbsize() == 0:
+        # Claimed with a key, not merely found empty: two runs at once (CI's, a
+        # developer's) would otherwise both take the same empty database.
+        client.set(claim, "1", nx=True)
+        if client.dbsize() == 1:
             break
+        client.delete(claim)
     else:
         raise RuntimeError("no empty Redis database (1-15) for a test's own processes")
     try:

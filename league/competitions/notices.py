@@ -4,18 +4,14 @@ A lost section update costs a page refresh, never a result."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.urls import reverse
 
 from accounts.notices import Kind, NoticeSpec, notify_many
+from accounts.realtime import send_to_groups
 from league.models import Pairing, Round, Section, Tournament
-
-log = logging.getLogger(__name__)
 
 
 def section_group(section_id: int) -> str:
@@ -82,15 +78,4 @@ def notify_tournament_finished(tournament: Tournament) -> None:
 def broadcast_section(section: Section, payload: dict[str, Any]) -> None:
     message = {"type": "section.update", "section": section.pk, **payload}
     group = section_group(section.pk)
-    transaction.on_commit(lambda: _group_send_all([(group, message)]))
-
-
-def _group_send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for group, message in messages:
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:  # a lost notice costs a page refresh, never a result
-            log.warning("could not send %s to %s", message.get("event"), group, exc_info=True)
+    transaction.on_commit(lambda: send_to_groups([(group, message)]))
