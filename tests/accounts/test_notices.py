@@ -39,7 +39,7 @@ def eager():
 def pushed(monkeypatch):
     """The live hints sent after commit, as (group, message)."""
     sent: list = []
-    monkeypatch.setattr(notices, "_push", sent.extend)
+    monkeypatch.setattr(notices, "send_to_groups", sent.extend)
     return sent
 
 
@@ -74,14 +74,17 @@ def test_a_cause_rolled_back_leaves_no_notice_and_no_hint(make_player, pushed):
 def test_a_failed_push_is_logged_and_the_notice_stays(make_player, monkeypatch, caplog):
     ann = make_player(username="ann")
 
-    def layer_down():
-        raise ConnectionError("Redis is down")
+    class LayerDown:
+        async def group_send(self, group, message):
+            raise ConnectionError("Redis is down")
 
-    monkeypatch.setattr(notices, "get_channel_layer", layer_down)
+    from accounts import realtime
+
+    monkeypatch.setattr(realtime, "get_channel_layer", LayerDown)
     with transaction.atomic():
         notices.notify(recipient=ann, kind=Kind.ROUND_STARTED, cause="x", message="Round 1.")
     assert Notice.objects.filter(recipient=ann).count() == 1
-    assert "could not push" in caplog.text
+    assert "live message(s) lost from user.notice" in caplog.text
 
 
 def test_an_unknown_kind_is_refused(make_player):

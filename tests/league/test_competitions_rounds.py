@@ -297,11 +297,11 @@ def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
 
 def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypatch):
     sent = []
-    monkeypatch.setattr(competition_notices, "_group_send_all", sent.extend)  # what goes to the channel layer, after commit
+    monkeypatch.setattr(competition_notices, "send_to_groups", sent.extend)  # what goes to the channel layer, after commit
     from accounts import notices as account_notices
     from accounts.realtime import user_group
 
-    monkeypatch.setattr(account_notices, "_push", sent.extend)  # the stored notices' live hints
+    monkeypatch.setattr(account_notices, "send_to_groups", sent.extend)  # the stored notices' live hints
 
     users = players(make_player, 2)
     section = section_with(users, format="swiss", rounds=1, start=False)

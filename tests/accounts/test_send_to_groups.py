@@ -1,0 +1,60 @@
+"""accounts.realtime.send_to_groups: a live hint from sync code never raises and never
+hangs; with the layer failing, the first failure is logged and the rest are dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+
+from accounts import realtime
+
+
+class RecordingLayer:
+    def __init__(self, fail_from: int | None = None, hang: bool = False) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.fail_from = fail_from
+        self.hang = hang
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        if self.hang:
+            await asyncio.sleep(60)
+        if self.fail_from is not None and len(self.sent) >= self.fail_from:
+            raise ConnectionError("Redis is down")
+        self.sent.append((group, message))
+
+
+def use_layer(monkeypatch: pytest.MonkeyPatch, layer: RecordingLayer) -> None:
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+
+
+def test_every_message_goes_out_in_order(monkeypatch):
+    layer = RecordingLayer()
+    use_layer(monkeypatch, layer)
+    messages = [("user-1", {"type": "user.notice", "n": 1}), ("section-2", {"type": "section.update", "n": 2})]
+    realtime.send_to_groups(messages)
+    assert layer.sent == messages
+
+
+def test_a_failing_layer_is_logged_and_the_rest_dropped(monkeypatch, caplog):
+    layer = RecordingLayer(fail_from=1)
+    use_layer(monkeypatch, layer)
+    with caplog.at_level(logging.WARNING, logger="accounts.realtime"):
+        realtime.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"}), ("c", {"type": "z"})])
+    assert layer.sent == [("a", {"type": "x"})]
+    [record] = [r for r in caplog.records if r.name == "accounts.realtime"]
+    assert "2 live message(s) lost" in record.getMessage() and "Redis is down" in record.getMessage()
+
+
+def test_a_hung_layer_is_given_up_after_send_seconds(monkeypatch):
+    use_layer(monkeypatch, RecordingLayer(hang=True))
+    monkeypatch.setattr(realtime, "SEND_SECONDS", 0.2)
+    loop = asyncio.new_event_loop()
+    try:
+        started = loop.time()
+        realtime.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"})])
+        assert loop.time() - started < 2  # one wait for the lot, not one each, and no hang
+    finally:
+        loop.close()
