@@ -4,10 +4,13 @@ game ended, and your turn in a correspondence-paced game (docs/accounts.md, "Not
 
 from __future__ import annotations
 
+from typing import Any
+
 from accounts.models import User
 from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
 from .models import Game, RuleSet
+from .rules import get_variant
 
 #: A game gives a player at least this long to move (an hour): they may well be away,
 #: so their turn is a notice. Faster games (blitz, rapid, no clock at all: the lobby's
@@ -23,6 +26,13 @@ def is_correspondence(rule_set: RuleSet) -> bool:
     return rule_set.seconds_per_game is not None and rule_set.seconds_per_game >= CORRESPONDENCE_SECONDS_PER_GAME
 
 
+def game_name(rule_set: RuleSet) -> str:
+    """What people call the game: the variant's own name ("Tactic-Toe"), or a house
+    rule set's name with its variant ("Club blitz (Tactic-Toe)")."""
+    variant = get_variant(rule_set.variant).display_name
+    return variant if rule_set.is_standard else f"{rule_set.name} ({variant})"
+
+
 def _url(game: Game) -> str:
     return f"/play/{game.pk}/"
 
@@ -34,14 +44,14 @@ def _name(user_id: int | None) -> str:
 
 def challenge_received(game: Game, opponent: User) -> None:
     notify(recipient=opponent, kind=Kind.CHALLENGE_RECEIVED, cause=f"challenge:{game.pk}",
-           message=f"{_name(game.created_by_id)} challenges you to {game.rule_set.name}.", url=_url(game), game=game.pk)
+           message=f"{_name(game.created_by_id)} challenges you to a game of {game_name(game.rule_set)}.", url=_url(game), game=game.pk)
 
 
 def challenge_accepted(game: Game, by: User) -> None:
     if game.created_by_id is None or game.created_by_id == by.pk:
         return
     notify(recipient=game.created_by_id, kind=Kind.CHALLENGE_ACCEPTED, cause=f"challenge-accepted:{game.pk}",
-           message=f"{by.name} accepted your challenge ({game.rule_set.name}): the game has started.",
+           message=f"{by.name} accepted your challenge to {game_name(game.rule_set)}: the game has started.",
            url=_url(game), game=game.pk)
 
 
@@ -63,15 +73,29 @@ def game_ended(game: Game) -> None:
     for seat in seats:
         if seat.user_id is None:
             continue
-        if game.status == Game.Status.ABORTED or game.result == "draw":
-            outcome = "aborted" if game.status == Game.Status.ABORTED else "drawn"
+        opponent = _name(next((other.user_id for other in seats if other.number != seat.number), None))
+        if game.status == Game.Status.ABORTED:
+            outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was aborted."
+        elif game.result == "draw":
+            outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was drawn."
+        elif game.winner_seat == seat.number:
+            outcome = f"You beat {opponent} at {game_name(game.rule_set)}."
         else:
-            outcome = "won" if game.winner_seat == seat.number else "lost"
-        reason = f" {game.end_reason}" if game.end_reason else ""
-        specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}",
-                                f"Your game of {game.rule_set.name} is over: {outcome}.{reason}", _url(game),
-                                {"game": game.pk, "result": game.result, "winner_seat": game.winner_seat}))
+            outcome = f"{opponent} beat you at {game_name(game.rule_set)}."
+        reason = f" {_with_names(game.end_reason, seats)}" if game.end_reason else ""
+        specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", f"{outcome}{reason}",
+                                _url(game), {"game": game.pk, "result": game.result,
+                                             "winner_seat": game.winner_seat}))
     notify_many(specs)
+
+
+def _with_names(reason: str, seats: list[Any]) -> str:
+    """The stored reason ("Player 2 resigned.") with the players' names, as the notice
+    names them everywhere else."""
+    for seat in seats:
+        if seat.user_id is not None:
+            reason = reason.replace(f"Player {seat.number + 1}", _name(seat.user_id))
+    return reason
 
 
 def your_turn(game: Game, mover_seat: int) -> None:
@@ -80,7 +104,7 @@ def your_turn(game: Game, mover_seat: int) -> None:
         return
     notify_many([
         NoticeSpec(seat.user_id, Kind.YOUR_TURN, f"your-turn:{game.pk}:{game.ply}",
-                   f"Your turn in {game.rule_set.name} (move {game.ply + 1}).", _url(game),
+                   f"Your turn in {game_name(game.rule_set)} (move {game.ply + 1}).", _url(game),
                    {"game": game.pk, "ply": game.ply})
         for seat in game.seats_in_hand
         if seat.user_id is not None and seat.number in game.to_move and seat.number != mover_seat

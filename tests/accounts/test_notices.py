@@ -122,7 +122,8 @@ def test_a_game_ended_tells_both_players_their_result(make_player):
     game_services.resign(game_id=game.pk, user=bob)
     ended = {n.recipient_id: n for n in Notice.objects.filter(kind=Kind.GAME_ENDED)}
     assert set(ended) == {ann.pk, bob.pk}
-    assert "won" in ended[ann.pk].message and "lost" in ended[bob.pk].message
+    assert ended[ann.pk].message == f"You beat {bob.name} at Classic Tic Tac Toe. {bob.name} resigned."
+    assert ended[bob.pk].message == f"{ann.name} beat you at Classic Tic Tac Toe. {bob.name} resigned."
     assert ended[ann.pk].data["game"] == game.pk
 
 
