@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import ParseResult
 
-from channels.security.websocket import OriginValidator
+from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
-from django.urls import path
+from django.urls import path, re_path
 
 from config.notifications import NotificationsConsumer
 from games.consumers import GameConsumer
@@ -15,6 +15,8 @@ from games.consumers import GameConsumer
 websocket_urlpatterns = [
     path("ws/notifications/", NotificationsConsumer.as_asgi()),
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    # Any other path: the handshake is refused (HTTP 403), not failed with a 500.
+    re_path(r"", WebsocketDenier.as_asgi()),
 ]
 
 

@@ -106,3 +106,11 @@ async def test_a_bad_token_leaves_the_socket_anonymous():
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from() == {"type": "pong"}
     await ws.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/nope/", "/ws/games/abc/", "/ws/game/1/", "/"])
+async def test_an_unknown_socket_path_is_refused_not_failed(path):
+    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.wait()
