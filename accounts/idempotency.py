@@ -49,7 +49,9 @@ ABANDONED_SECONDS = 30
 #: For the OpenAPI schema of each endpoint that takes the header.
 PARAMETER = OpenApiParameter(
     HEADER,
-    str,
+    # What the check below takes: 1-255 printable ASCII characters (the schema says so,
+    # so a client or a fuzzer built from it sends only keys that are accepted).
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
     location=OpenApiParameter.HEADER,
     required=False,
     description="Any unique string (a UUID), the same on every retry of this request: a retry is answered "

@@ -22,10 +22,11 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from .broadcast import send_to_groups
 from .dispatch import enqueue
 from .errors import ServiceError
 from .models import Notice, Profile, User, default_email_notices
-from .realtime import send_to_groups, user_group
+from .realtime import user_group
 
 Kind = Notice.Kind
 
@@ -168,8 +169,18 @@ def mark_read(*, user: User, notice_id: Any) -> Notice:
 
 
 @transaction.atomic
-def mark_all_read(*, user: User) -> int:
-    marked = Notice.objects.filter(recipient=user, read_at__isnull=True).update(read_at=timezone.now())
+def newest_id(user_id: int) -> int | None:
+    """The id of the user's newest notice (what an inbox page shows at most)."""
+    return Notice.objects.filter(recipient_id=user_id).order_by("-pk").values_list("pk", flat=True).first()
+
+
+def mark_all_read(*, user: User, up_to: int | None = None) -> int:
+    """Mark the user's unread notices read; with ``up_to`` (the newest notice id the page
+    showed), only those: one that arrived after the page was drawn stays unread."""
+    unread = Notice.objects.filter(recipient=user, read_at__isnull=True)
+    if up_to is not None:
+        unread = unread.filter(pk__lte=up_to)
+    marked = unread.update(read_at=timezone.now())
     if marked:
         transaction.on_commit(lambda: _push_unread(user.pk))
     return marked

@@ -3,19 +3,17 @@ The notifications socket itself is the site's (config/notifications.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.contrib.auth import get_user
@@ -35,33 +33,6 @@ logger = logging.getLogger(__name__)
 def user_group(user_id: int) -> str:
     """The group of a user's notifications sockets: any app sends it ``user.notice``."""
     return f"user-{user_id}"
-
-
-#: A group send from a request or a task gives up after this long: a Redis that accepts
-#: connections but never answers would otherwise hold the caller for ever.
-SEND_SECONDS = 2.0
-
-
-def send_to_groups(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
-    """Send each (group, message) on the channel layer from sync code (a request, a task,
-    an on-commit hook), and wait for it. Only a hint: what it says is stored, and pages
-    and sockets catch up from the database, so a failed or hung send is logged, never
-    raised, and the rest are dropped with it (Redis down: one wait, not one each)."""
-    pending = list(messages)
-    layer = get_channel_layer()
-    if layer is None or not pending:
-        return
-
-    async def send_all() -> None:
-        for sent, (group, message) in enumerate(pending):
-            try:
-                await asyncio.wait_for(layer.group_send(group, message), SEND_SECONDS)
-            except Exception as exc:  # Redis down or hung
-                logger.warning("%d live message(s) lost from %s to %s (the stored truth stands): %r",
-                               len(pending) - sent, message.get("type"), group, exc)
-                return
-
-    async_to_sync(send_all)()
 
 
 def _user_for_token(*, key: str) -> Any:

@@ -158,14 +158,16 @@ def notices(request: PlayerRequest) -> HttpResponse:
     """The inbox: newest first, 30 a page; ?unread=1 for the unread only."""
     unread_only = request.GET.get("unread") == "1"
     page = Paginator(notice_services.inbox(request.user, unread_only=unread_only), 30).get_page(request.GET.get("page"))
-    return render(request, "accounts/notices.html", {"page": page, "unread_only": unread_only,
-                                                     "unread": notice_services.unread_count(request.user.pk)})
+    return render(request, "accounts/notices.html", {
+        "page": page, "unread_only": unread_only, "unread": notice_services.unread_count(request.user.pk),
+        "newest_id": notice_services.newest_id(request.user.pk)})
 
 
 @login_required
-@require_http_methods(["GET", "HEAD"])
+@require_POST
 def notice_open(request: PlayerRequest, notice_id: int) -> HttpResponse:
-    """Follow a notice's link, marking it read (another's notice: 404)."""
+    """Follow a notice's link, marking it read (another's notice: 404). A POST with the
+    CSRF token: a GET would let any other site mark a player's notices read."""
     try:
         notice = notice_services.mark_read(user=request.user, notice_id=notice_id)
     except ServiceError as err:
@@ -178,7 +180,8 @@ def notice_open(request: PlayerRequest, notice_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def notices_read_all(request: PlayerRequest) -> HttpResponse:
-    marked = notice_services.mark_all_read(user=request.user)
+    up_to = request.POST.get("up_to", "")
+    marked = notice_services.mark_all_read(user=request.user, up_to=int(up_to) if up_to.isdigit() else None)
     messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read." if marked
                      else "Nothing was unread.")
     return redirect("accounts:notices")

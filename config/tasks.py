@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from accounts.realtime import send_to_groups
+from accounts.broadcast import send_to_groups
 
 from .notifications import PLATFORM_GROUP
 

@@ -19,7 +19,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import decode_hosts
 from django.conf import settings
 
-from accounts.realtime import SEND_SECONDS
+from accounts.broadcast import SEND_SECONDS
 
 logger = logging.getLogger(__name__)
 

@@ -314,7 +314,7 @@ if REDIS_URL:
                         "address": REDIS_URL,
                         "socket_timeout": None,
                         # A broadcast after a commit waits at most this for Redis (and
-                        # accounts/realtime.py gives a send up after SEND_SECONDS).
+                        # accounts/broadcast.py gives a send up after SEND_SECONDS).
                         "socket_connect_timeout": 2,
                         "max_connections": 10000,
                     }

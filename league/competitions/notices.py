@@ -9,8 +9,8 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
+from accounts.broadcast import send_to_groups
 from accounts.notices import Kind, NoticeSpec, notify_many
-from accounts.realtime import send_to_groups
 from league.models import Pairing, Round, Section, Tournament
 
 

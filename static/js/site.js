@@ -14,17 +14,32 @@
     badge.dataset.unread = String(count);
     badge.hidden = count === 0;
   }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
   function showNotice(frame) {
     if (!notices) return;
     const item = document.createElement("p");
     item.className = "message notice-live";
     item.textContent = frame.message + " ";
     if (frame.url && frame.url.startsWith("/")) {
-      const link = document.createElement("a");
-      // Through the inbox, so opening it marks it read (a frame without an id: as is).
-      link.href = Number.isInteger(frame.id) ? `/accounts/notices/${frame.id}/` : frame.url;
-      link.textContent = frame.event === "pairing" ? "Go to the game" : "Open";
-      item.appendChild(link);
+      const label = frame.event === "pairing" ? "Go to the game" : "Open";
+      if (Number.isInteger(frame.id) && csrfToken()) {
+        // Through the inbox, so opening it marks it read: a POST with the CSRF token.
+        const form = document.createElement("form");
+        form.method = "post"; form.action = `/accounts/notices/${frame.id}/`; form.className = "inline-form";
+        const token = document.createElement("input");
+        token.type = "hidden"; token.name = "csrfmiddlewaretoken"; token.value = csrfToken();
+        const open = document.createElement("button");
+        open.type = "submit"; open.className = "link-button"; open.textContent = label;
+        form.append(token, open);
+        item.appendChild(form);
+      } else {
+        const link = document.createElement("a");
+        link.href = frame.url; link.textContent = label;
+        item.appendChild(link);
+      }
     }
     const close = document.createElement("button");
     close.type = "button"; close.className = "link-button"; close.textContent = "Dismiss";

@@ -78,9 +78,9 @@ def test_a_failed_push_is_logged_and_the_notice_stays(make_player, monkeypatch, 
         async def group_send(self, group, message):
             raise ConnectionError("Redis is down")
 
-    from accounts import realtime
+    from accounts import broadcast
 
-    monkeypatch.setattr(realtime, "get_channel_layer", LayerDown)
+    monkeypatch.setattr(broadcast, "get_channel_layer", LayerDown)
     with transaction.atomic():
         notices.notify(recipient=ann, kind=Kind.ROUND_STARTED, cause="x", message="Round 1.")
     assert Notice.objects.filter(recipient=ann).count() == 1
@@ -259,13 +259,16 @@ def test_opening_a_notice_marks_it_read_and_goes_to_its_link(client, make_player
     first, _ = give(ann, 2)
     (theirs,) = give(bob, 1)
     login(client, ann)
-    response = client.get(reverse("accounts:notice-open", args=[first.pk]))
+    assert client.get(reverse("accounts:notice-open", args=[first.pk])).status_code == 405  # a GET changes nothing
+    first.refresh_from_db()
+    assert first.read_at is None
+    response = client.post(reverse("accounts:notice-open", args=[first.pk]))
     assert response.status_code == 302 and response["Location"] == first.url
     first.refresh_from_db()
     assert first.read_at is not None
     assert 'data-unread="1"' in client.get("/").content.decode()
     # Another's notice is no notice of yours, and stays unread.
-    assert client.get(reverse("accounts:notice-open", args=[theirs.pk])).status_code == 404
+    assert client.post(reverse("accounts:notice-open", args=[theirs.pk])).status_code == 404
     theirs.refresh_from_db()
     assert theirs.read_at is None
 
@@ -279,6 +282,19 @@ def test_mark_all_read_from_the_page(client, make_player):
     client.post(reverse("accounts:notices-read-all"))
     assert notices.unread_count(ann.pk) == 0 and notices.unread_count(bob.pk) == 1
     assert "Nothing unread." in client.get(reverse("accounts:notices") + "?unread=1").content.decode()
+
+
+def test_mark_all_read_leaves_a_notice_the_page_never_showed(client, make_player):
+    ann = make_player(username="ann")
+    shown = give(ann, 2)
+    login(client, ann)
+    page = client.get(reverse("accounts:notices")).content.decode()
+    assert f'name="up_to" value="{shown[-1].pk}"' in page
+    with transaction.atomic():  # arrives while the page is open
+        notices.notify(recipient=ann, kind=Kind.PAIRING, cause="later", message="Later", url="/play/9/")
+    client.post(reverse("accounts:notices-read-all"), {"up_to": str(shown[-1].pk)})
+    assert list(Notice.objects.filter(recipient=ann, read_at__isnull=True).values_list("message", flat=True)) == [
+        "Later"]
 
 
 def test_the_inbox_needs_a_login(client):

@@ -1,4 +1,4 @@
-"""accounts.realtime.send_to_groups: a live hint from sync code never raises and never
+"""accounts.broadcast.send_to_groups: a live hint from sync code never raises and never
 hangs; with the layer failing, the first failure is logged and the rest are dropped."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from accounts import realtime
+from accounts import broadcast
 
 
 class RecordingLayer:
@@ -27,34 +27,34 @@ class RecordingLayer:
 
 
 def use_layer(monkeypatch: pytest.MonkeyPatch, layer: RecordingLayer) -> None:
-    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
 
 
 def test_every_message_goes_out_in_order(monkeypatch):
     layer = RecordingLayer()
     use_layer(monkeypatch, layer)
     messages = [("user-1", {"type": "user.notice", "n": 1}), ("section-2", {"type": "section.update", "n": 2})]
-    realtime.send_to_groups(messages)
+    broadcast.send_to_groups(messages)
     assert layer.sent == messages
 
 
 def test_a_failing_layer_is_logged_and_the_rest_dropped(monkeypatch, caplog):
     layer = RecordingLayer(fail_from=1)
     use_layer(monkeypatch, layer)
-    with caplog.at_level(logging.WARNING, logger="accounts.realtime"):
-        realtime.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"}), ("c", {"type": "z"})])
+    with caplog.at_level(logging.WARNING, logger="accounts.broadcast"):
+        broadcast.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"}), ("c", {"type": "z"})])
     assert layer.sent == [("a", {"type": "x"})]
-    [record] = [r for r in caplog.records if r.name == "accounts.realtime"]
+    [record] = [r for r in caplog.records if r.name == "accounts.broadcast"]
     assert "2 live message(s) lost" in record.getMessage() and "Redis is down" in record.getMessage()
 
 
 def test_a_hung_layer_is_given_up_after_send_seconds(monkeypatch):
     use_layer(monkeypatch, RecordingLayer(hang=True))
-    monkeypatch.setattr(realtime, "SEND_SECONDS", 0.2)
+    monkeypatch.setattr(broadcast, "SEND_SECONDS", 0.2)
     loop = asyncio.new_event_loop()
     try:
         started = loop.time()
-        realtime.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"})])
+        broadcast.send_to_groups([("a", {"type": "x"}), ("b", {"type": "y"})])
         assert loop.time() - started < 2  # one wait for the lot, not one each, and no hang
     finally:
         loop.close()

@@ -71,7 +71,7 @@ def test_a_player_away_when_paired_finds_the_notice_on_any_page_later(platform):
         assert fits(sam)
         shoot(sam, "notices-laptop")
 
-        notice.locator("a").click()
+        notice.locator("button.notice-open").click()
         sam.wait_for_url(f"**/play/{game_id}/")
         if unread > 1:
             expect(sam.locator("#unread-count")).to_have_text(str(unread - 1))

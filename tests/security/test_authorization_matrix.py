@@ -52,7 +52,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import services as accounts
-from accounts.models import User
+from accounts.models import Notice, User
 from games import rule_sets as game_rule_sets
 from games import services as games
 from games.models import Game, RuleSet
@@ -179,8 +179,11 @@ def build_world() -> SimpleNamespace:
     assert child.needs_guardian_consent
     assert child.consent is not None
 
+    # The challenge wrote second a notice (accounts/notices.py): theirs alone to open.
+    second_notice = Notice.objects.get(recipient=second, cause=f"challenge:{challenge.pk}")
+
     return SimpleNamespace(
-        users=users, tokens=tokens, club_a=club_a, club_b=club_b, later=later,
+        users=users, tokens=tokens, club_a=club_a, club_b=club_b, later=later, second_notice=second_notice,
         standard=standard, rules_a=rules_a, rules_b=rules_b, own_rules=own_rules,
         active=active, challenge=challenge, open_game=open_game, timed_out=timed_out, match=match,
         spring=spring, open_section=open_section, checked=checked, members=members, draft=draft,
@@ -424,6 +427,14 @@ def token_removed(w: W, actor: str, diff: Diff, response: Answer, client: Any) -
     assert diff.removed("authtoken.token", user_id=user(w, actor).pk), diff.describe()
 
 
+def own_notices_read(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
+    """Mark-all-read: every notice of the actor's own is read now, and no one else's changed."""
+    mine = set(Notice.objects.filter(recipient=user(w, actor)).values_list("pk", flat=True))
+    assert not Notice.objects.filter(pk__in=mine, read_at__isnull=True).exists()
+    others = [pk for pk in diff.before.get("accounts.notice", {}) if pk not in mine and diff.changed("accounts.notice", pk)]
+    assert not others, diff.describe()
+
+
 def got_player_token(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert response.json()["token"] == w.tokens["player"]
 
@@ -509,6 +520,20 @@ CASES: list[Case] = [
     Case(("accounts:guardian-consent", "POST"), "forged-link", "page",
          lambda w: reverse("accounts:guardian-consent", args=[w.consent_token[:-4] + "AAAA"]), NOBODY,
          expect_changed("accounts.user", lambda w, a: w.child.pk, is_active=True)),
+    # Notices: a player's own only (the matrix's second has the challenge's notice).
+    Case(("api-notices-read", "POST"), "own-notice", "api",
+         lambda w: f"/api/v1/accounts/notices/{w.second_notice.pk}/read/", frozenset({"second"}),
+         expect_changed("accounts.notice", lambda w, a: w.second_notice.pk, read_at=None)),
+    Case(("api-notices-read-all", "POST"), "own-notices", "api", lambda w: "/api/v1/accounts/notices/read-all/",
+         SIGNED_IN, own_notices_read),
+    Case(("accounts:notice-open", "POST"), "own-notice", "page",
+         lambda w: reverse("accounts:notice-open", args=[w.second_notice.pk]), frozenset({"second"}),
+         expect_changed("accounts.notice", lambda w, a: w.second_notice.pk, read_at=None)),
+    Case(("accounts:notices-read-all", "POST"), "own-notices", "page", lambda w: reverse("accounts:notices-read-all"),
+         SIGNED_IN, own_notices_read),
+    Case(("accounts:notice-emails", "POST"), "own-choices", "page", lambda w: reverse("accounts:notice-emails"),
+         SIGNED_IN, expect_changed("accounts.profile", profile_pk, email_notices='["pairing"]'),
+         data=lambda w: {"email_notices": ["pairing"]}),
     # ---- games: API ----
     Case(("api-games", "POST"), "open-challenge", "api", lambda w: "/api/v1/games/", SIGNED_IN,
          expect_added("games.game", created_by_id=lambda w, a: user(w, a).pk), data=lambda w: {"variant": "classic"}),
