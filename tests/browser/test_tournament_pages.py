@@ -96,7 +96,9 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     notice = kofi.locator("#notices .notice-live")
     expect(notice).to_contain_text("round 1, board", timeout=15_000)
     expect(notice).to_contain_text("your game is ready")
-    expect(notice.locator("a")).to_have_attribute("href", re.compile(r"^/play/\d+/$"))
+    # "Go to the game" goes through the inbox (a POST, marking it read) to the game.
+    expect(notice.locator("form")).to_have_attribute("action", re.compile(r"^/accounts/notices/\d+/$"))
+    expect(notice.locator("button", has_text="Go to the game")).to_be_visible()
     shoot(kofi, "pairing-notice-laptop")
 
     # Kofi (seed 3) meets the organiser (seed 6): "my next game" leads to the game.
