@@ -11,19 +11,7 @@ from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
 from .models import Game, RuleSet
 from .rules import get_variant
-
-#: A game gives a player at least this long to move (an hour): they may well be away,
-#: so their turn is a notice. Faster games (blitz, rapid, no clock at all: the lobby's
-#: live games, where a no-show forfeits in minutes) never write one per move.
-CORRESPONDENCE_SECONDS_PER_MOVE = 60 * 60
-#: Without a per-move limit, a game clock of at least a day counts as correspondence.
-CORRESPONDENCE_SECONDS_PER_GAME = 24 * 60 * 60
-
-
-def is_correspondence(rule_set: RuleSet) -> bool:
-    if rule_set.seconds_per_move is not None:
-        return rule_set.seconds_per_move >= CORRESPONDENCE_SECONDS_PER_MOVE
-    return rule_set.seconds_per_game is not None and rule_set.seconds_per_game >= CORRESPONDENCE_SECONDS_PER_GAME
+from .time_controls import is_correspondence
 
 
 def game_name(rule_set: RuleSet) -> str:

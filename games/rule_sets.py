@@ -139,10 +139,12 @@ def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **chan
 
 
 def standard_rule_set(variant: str) -> RuleSet:
-    """The variant's standard rules (the text's own), created on first use. Found by
-    its mark, never by its name: anyone may call a set of theirs "Standard classic"."""
+    """The variant's standard rules (the text's own), with the variant's default clock,
+    created on first use. Found by its mark, never by its name: anyone may call a set of
+    theirs "Standard classic". Sets made before the defaults were revised to them by
+    migration games 0004."""
     try:
-        get_variant(variant)
+        engine = get_variant(variant)
     except RuleError as err:
         raise ServiceError(err.code, err.message) from err
     rule_set = RuleSet.objects.filter(is_standard=True, variant=variant, is_current=True).first()
@@ -150,6 +152,9 @@ def standard_rule_set(variant: str) -> RuleSet:
         return rule_set
     try:
         with transaction.atomic():
-            return create_rule_set(name=f"Standard {variant}", variant=variant, is_standard=True)
+            return create_rule_set(
+                name=f"Standard {variant}", variant=variant, is_standard=True,
+                seconds_per_move=engine.default_seconds_per_move, seconds_per_game=engine.default_seconds_per_game,
+            )
     except IntegrityError:  # another request made it first (one current standard set per variant)
         return RuleSet.objects.get(is_standard=True, variant=variant, is_current=True)

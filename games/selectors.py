@@ -6,11 +6,11 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 
-from . import sql
+from . import sql, time_controls
 from .models import Game, Match, Move, RuleSet, Seat
 from .rules import get_variant
 from .rules.match import MatchState
@@ -53,6 +53,43 @@ def deadline_for(game: Game, seat: Seat) -> datetime | None:
     return min(limits) if limits else None
 
 
+def idle_deadline(game: Game) -> datetime | None:
+    """When a game in play whose rules have no clock ends as abandoned, if nobody moves
+    (settings.GAME_IDLE_SECONDS). Before the first move the no-show rule ends it instead,
+    and a game with a clock always ends by its clock."""
+    rules = game.rule_set
+    if (game.status != Game.Status.ACTIVE or game.ply == 0 or game.turn_started_at is None
+            or rules.seconds_per_move or rules.seconds_per_game):
+        return None
+    return game.turn_started_at + timedelta(seconds=time_controls.idle_seconds())
+
+
+def games_out_of_time(now: datetime) -> list[int]:
+    """The games in play a seat of which has run out of time at ``now``, or idle past the
+    limit: what the periodic clock check locks and ends. One query for the games (only
+    the columns a deadline reads) and one for their seats, however many are in play."""
+    active = (
+        Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lte=now)
+        .select_related("rule_set")
+        .only("id", "status", "ply", "to_move", "turn_started_at", "rule_set__seconds_per_move",
+              "rule_set__seconds_per_game", "rule_set__no_show_seconds")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("id", "game_id", "number", "clock_ms")))
+        .order_by("turn_started_at")
+    )
+    due = []
+    for game in active:
+        ends = [deadline_for(game, seat) for seat in game.seats.all()] + [idle_deadline(game)]
+        if any(end is not None and end <= now for end in ends):
+            due.append(game.pk)
+    return due
+
+
+def unanswered_challenges(now: datetime) -> list[int]:
+    """Challenges nobody accepted within the idle limit: they leave the lobby."""
+    cutoff = now - timedelta(seconds=time_controls.idle_seconds())
+    return list(Game.objects.filter(status=Game.Status.OPEN, created_at__lt=cutoff).values_list("pk", flat=True))
+
+
 def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     deadline = deadline_for(game, seat)
     user = seat.user
@@ -63,7 +100,13 @@ def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
         "ai_level": seat.ai_level or None,
         "clock_ms": seat.clock_ms,
         "deadline": deadline.isoformat() if deadline else None,
+        # Whose clock runs: a seat to move in a game in play (both, in a simultaneous step).
+        "running": game.status == Game.Status.ACTIVE and seat.number in game.to_move,
     }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
 
 
 def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = None) -> dict[str, Any]:
@@ -90,7 +133,9 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
             "options": game.options,
             "seconds_per_move": game.rule_set.seconds_per_move,
             "seconds_per_game": game.rule_set.seconds_per_game,
+            "time_control": time_controls.label_of(game.rule_set),
         },
+        "idle_deadline": _iso(idle_deadline(game)),
         "match": match_summary(game) if game.match_id else None,
         "seed_hash": game.seed_hash,
         "seed": game.seed if game.is_over else None,
@@ -189,8 +234,14 @@ def current_rule_sets() -> QuerySet[RuleSet]:
     )
 
 
-def lobby_games() -> dict[str, QuerySet[Game]]:
+def lobby_games(*, variant: str = "", pace: str = "") -> dict[str, QuerySet[Game]]:
+    """The lobby's lists; ``variant`` (a slug) and ``pace`` (a key of
+    time_controls.PACES) narrow every list when given (the view checks them)."""
     base = Game.objects.select_related("rule_set").prefetch_related("seats__user__profile")
+    if variant:
+        base = base.filter(variant=variant)
+    if pace:
+        base = base.filter(time_controls.pace_filter(pace))
     return {
         "open": base.filter(status=Game.Status.OPEN).order_by("-created_at")[:50],
         "active": base.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50],

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -32,7 +32,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import matches, notices, rule_sets, selectors, signals, sql, starting
+from . import matches, notices, rule_sets, selectors, signals, sql, starting, time_controls
 from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
@@ -296,20 +296,32 @@ def _charge_clock(game: Game, seat: int, now: datetime) -> None:
 
 
 def _flag_if_expired(game: Game, now: datetime) -> bool:
-    """Finish the game if a seat to move has run out of time. True if it did."""
+    """Finish the game if a seat to move has run out of time, or (no clock) nobody has
+    moved within the idle limit. True if it did. A seat that has already played its half
+    of a simultaneous step is no longer to move, so it is never flagged."""
     expired = []
     for seat in game.seats_in_hand:
         deadline = selectors.deadline_for(game, seat)
         if deadline is not None and now >= deadline:
             expired.append(seat.number)
+    idle = selectors.idle_deadline(game)
+    abandoned = not expired and idle is not None and now >= idle
+    if abandoned:
+        expired = sorted(game.to_move)
     if not expired:
         return False
+    idle_words = time_controls.duration_words(time_controls.idle_seconds())
     if len(expired) == 2:
-        _finish(game, result="draw", winner=None, scores=None, reason="Both players ran out of time.")
+        reason = (f"The game was abandoned: neither player moved for {idle_words}." if abandoned
+                  else "Both players ran out of time.")
+        _finish(game, result="draw", winner=None, scores=None, reason=reason)
     else:
         loser = expired[0]
-        why = "did not show up" if game.ply == 0 else "ran out of time"
-        _finish(game, result="win", winner=1 - loser, scores=None, reason=f"Player {loser + 1} {why}.")
+        if abandoned:
+            reason = f"The game was abandoned: Player {loser + 1} did not move for {idle_words}."
+        else:
+            reason = f"Player {loser + 1} {'did not show up' if game.ply == 0 else 'ran out of time'}."
+        _finish(game, result="win", winner=1 - loser, scores=None, reason=reason)
     return True
 
 
@@ -326,17 +338,24 @@ def claim_timeout(*, game_id: int, user: User) -> Game:
 
 
 def flag_expired_clocks(*, now: datetime | None = None) -> int:
-    """Finish every active game whose player to move ran out of time (Celery beat)."""
+    """Finish every active game whose player to move ran out of time, or that sat idle
+    past the limit without a clock, and call off the challenges nobody accepted within
+    that limit (Celery beat, every 5 s). Returns the games ended."""
     now = now or timezone.now()
-    flagged = 0
-    # Only games that can run out of time: a clock, or no first move yet (the no-show).
-    can_expire = Q(ply=0) | Q(rule_set__seconds_per_move__isnull=False) | Q(rule_set__seconds_per_game__isnull=False)
-    for game_id in Game.objects.filter(can_expire, status=Game.Status.ACTIVE).values_list("pk", flat=True):
+    ended = 0
+    for game_id in selectors.games_out_of_time(now):
         with transaction.atomic():
             game = sql.game(game_id, lock=True, skip_locked=True)
             if game is not None and game.status == Game.Status.ACTIVE and _flag_if_expired(game, now):
-                flagged += 1
-    return flagged
+                ended += 1
+    for game_id in selectors.unanswered_challenges(now):
+        with transaction.atomic():
+            game = sql.game(game_id, lock=True, skip_locked=True)
+            if game is not None and game.status == Game.Status.OPEN:
+                idle_words = time_controls.duration_words(time_controls.idle_seconds())
+                _call_off(game, f"Nobody accepted the challenge within {idle_words}.")
+                ended += 1
+    return ended
 
 
 @transaction.atomic
@@ -361,14 +380,19 @@ def abort(*, game_id: int, user: User) -> Game:
         raise ServiceError("game-over", "The game is over.")
     if game.ply > 0:
         raise ServiceError("already-begun", "A game with moves cannot be aborted; resign instead.")
+    _call_off(game, "Aborted before the first move.")
+    return game
+
+
+def _call_off(game: Game, reason: str) -> None:
+    """End the locked game before any move: nobody wins, nothing is rated."""
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
-    game.end_reason = "Aborted before the first move."
+    game.end_reason = reason
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
     starting.announce_after_commit(game)
     notices.game_ended(game)
-    return game
 
 
 def _finish(

@@ -14,13 +14,17 @@ go back over the socket with the ply of the board last rendered.
 from __future__ import annotations
 
 import json
+from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -29,7 +33,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import matches, observing, selectors, services
+from . import matches, observing, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -60,16 +64,45 @@ def _viewer(request: HttpRequest) -> User | None:
 # -- lobby --------------------------------------------------------------------------
 
 
+def _lobby_filter(request: Request) -> tuple[dict[str, str], list[str]]:
+    """The lobby's filter from the query string (variant, pace), and what was ignored:
+    a value the bar does not offer shows every game, with a word why, never an error."""
+    wanted = {key: request.GET.get(key, "").strip() for key in ("variant", "pace")}
+    ignored = []
+    if wanted["variant"] and wanted["variant"] not in VARIANT_NAMES:
+        wanted["variant"] = ""
+        ignored.append("There is no such variant: showing every variant.")
+    if wanted["pace"] and wanted["pace"] not in time_controls.PACES:
+        wanted["pace"] = ""
+        ignored.append("There is no such time control: showing every time control.")
+    return wanted, ignored
+
+
 def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
-    games = {kind: list(rows) for kind, rows in selectors.lobby_games().items()}
+    wanted, ignored = _lobby_filter(request)
+    games = {kind: list(rows) for kind, rows in selectors.lobby_games(**wanted).items()}
     for rows in games.values():
         for game in rows:
             game.variant_name = VARIANT_NAMES.get(game.variant, game.variant)  # type: ignore[attr-defined]
+            game.time_control = time_controls.label_of(game.rule_set)  # type: ignore[attr-defined]
+    rule_sets = list(selectors.current_rule_sets())
+    for rule_set in rule_sets:
+        rule_set.time_control = time_controls.label_of(rule_set)  # type: ignore[attr-defined]
+    standard = {rs.variant: rs for rs in rule_sets if rs.is_standard}
     context: dict[str, Any] = {
         "games": games,
-        "variants": [(slug, VARIANT_NAMES.get(slug, slug)) for slug in variant_slugs()],
+        # Each variant with its standard clock (the variant's default until its set exists).
+        "variants": [
+            (slug, VARIANT_NAMES.get(slug, slug),
+             time_controls.label_of(standard[slug] if slug in standard else _default_clock(slug)))
+            for slug in variant_slugs()
+        ],
+        "paces": list(time_controls.PACES.items()),
+        "filter": wanted,
+        "filter_query": urlencode({key: value for key, value in wanted.items() if value}),
+        "filter_ignored": ignored,
         "ai_levels": list(AI_LEVELS),
-        "rule_sets": selectors.current_rule_sets(),
+        "rule_sets": rule_sets,
         "form": {
             "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0",
             "rated": "",
@@ -80,11 +113,18 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
     return context
 
 
+def _default_clock(slug: str) -> Any:
+    engine = get_variant(slug)
+    return SimpleNamespace(seconds_per_move=engine.default_seconds_per_move,
+                           seconds_per_game=engine.default_seconds_per_game)
+
+
 @require_GET
 def lobby(request: Request) -> HttpResponse:
     context = _lobby_context(request)
-    if request.htmx and request.GET.get("part") == "lists":
-        # The lists refresh themselves every few seconds; only they are sent.
+    if request.htmx and (request.GET.get("part") == "lists" or request.htmx.target == "lobby-lists"):
+        # The lists refresh themselves every few seconds, and the filter bar asks for
+        # them: only they are sent.
         return render(request, "games/lobby.html#lists", context)
     return render(request, "games/lobby.html", context)
 
@@ -205,8 +245,26 @@ def board_context(
         "board": variant.build_board(view, legal, seat, my_turn),
         "template": variant.board_template,
         "variant_name": variant.display_name,
-        "seats": [dict(s, letter=_letter(view, s["seat"])) for s in payload["seats"]],
+        "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
+        "time_control": payload["rules"]["time_control"],
+        "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
     }
+
+
+def _clock(entry: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
+    """What a seat's clock shows (static/js/game.js counts it down between frames): the
+    time left and whether it runs; None where the rules have no clock for it."""
+    per_move = payload["rules"]["seconds_per_move"]
+    if entry["deadline"]:
+        left = datetime.fromisoformat(entry["deadline"]) - timezone.now()
+        ms, running = int(left.total_seconds() * 1000), True
+    elif entry["clock_ms"] is not None:
+        ms, running = entry["clock_ms"], False
+    elif per_move and payload["status"] in (Game.Status.OPEN, Game.Status.ACTIVE):
+        ms, running = per_move * 1000, False  # the whole allowance, waiting for its turn
+    else:
+        return None
+    return {"ms": max(ms, 0), "text": time_controls.clock_text(ms), "running": running}
 
 
 def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:

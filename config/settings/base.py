@@ -367,6 +367,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# A game whose rules have no clock ends once nobody has moved for this long: the seat
+# to move loses as if it ran out of time (docs/operations.md, "Clocks and the idle
+# limit"). Three days: a weekend away is no abandonment; a dead game leaves the lists.
+GAME_IDLE_SECONDS = env.int("GAME_IDLE_SECONDS", default=3 * 24 * 3600)
+
 # Periodic tasks the platform needs; synced into django-celery-beat's tables on start.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "platform-heartbeat": {

@@ -109,6 +109,10 @@ class Variant(ABC):
     offers_move_list: ClassVar[bool] = False
     #: The rule sets the texts define: the standard rules first, then named house rules.
     presets: ClassVar[tuple[Preset, ...]]
+    #: The standard rules' clock (games/rule_sets.py standard_rule_set): seconds per move
+    #: and per game, None for no limit. Each variant's choice and why: docs/rules/<slug>.md.
+    default_seconds_per_move: ClassVar[int | None] = None
+    default_seconds_per_game: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Every entry point taking a seat, a viewer or stored data gets the same check

@@ -326,10 +326,19 @@
       else if (clock.dataset.clockMs) ms = parseInt(clock.dataset.clockMs, 10);
       if (ms === null) return;
       ms = Math.max(0, ms);
-      const s = Math.ceil(ms / 1000);
-      clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-      clock.classList.toggle("low", s <= 10);
+      clock.textContent = clockText(ms);
+      clock.classList.toggle("low", Boolean(deadline) && ms <= 10000);
     });
+  }
+  // The same face as games/time_controls.py clock_text: 0:42, 1:02:03, 2d 23:59.
+  function clockText(ms) {
+    const total = Math.ceil(ms / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    const days = Math.floor(total / 86400), hours = Math.floor((total % 86400) / 3600);
+    const minutes = Math.floor((total % 3600) / 60), secs = total % 60;
+    if (days) return `${days}d ${two(hours)}:${two(minutes)}`;
+    if (hours) return `${hours}:${two(minutes)}:${two(secs)}`;
+    return `${minutes}:${two(secs)}`;
   }
   setInterval(tickClocks, 500);
 

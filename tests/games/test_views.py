@@ -70,8 +70,8 @@ class TestLobby:
         select = re.search(r'<select id="id_rule_set".*?</select>', html, re.S).group(0)
         options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select)
         labels = {int(pk): label for pk, label in options}
-        assert labels[standard.pk] == "Standard classic (the standard rules)"
-        assert labels[copycat.pk] == "Standard classic (v1, classic, by bob)"
+        assert labels[standard.pk] == "Standard classic (the standard rules) · 3 min per game"
+        assert labels[copycat.pk] == "Standard classic (v1, classic, by bob) · No clock"
         ids = [int(pk) for pk, _ in options]
         assert ids.index(standard.pk) < ids.index(copycat.pk)
 

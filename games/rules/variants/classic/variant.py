@@ -83,6 +83,9 @@ class Classic(Variant):
     summary = "The 3x3 game: place X and O in turn; three in a row wins."
     board_template = "games/boards/classic.html"
     presets = describe.PRESETS
+    # A quick game of at most nine moves: a game clock, as on Lichess.
+    default_seconds_per_move = None
+    default_seconds_per_game = 3 * 60
     options_schema = {
         "type": "object",
         "properties": {

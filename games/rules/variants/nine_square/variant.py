@@ -139,6 +139,9 @@ class NineSquare(Variant):
     summary = "Nine boards at once: the die says how many marks you place; lines and lines of boards score."
     board_template = "games/boards/nine-square.html"
     presets = describe.PRESETS
+    # Many short moves (a die roll, then marks): a limit per move, not a game clock.
+    default_seconds_per_move = 60
+    default_seconds_per_game = None
     huge_move_space = True
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",

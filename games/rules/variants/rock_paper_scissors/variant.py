@@ -67,6 +67,9 @@ class RockPaperScissors(Variant):
     summary = "Both throw at once: paper covers rock, rock pummels scissors, scissors cut paper."
     board_template = "games/boards/rock-paper-scissors.html"
     presets = describe.PRESETS
+    # A throw is a moment's choice.
+    default_seconds_per_move = 30
+    default_seconds_per_game = None
     options_schema = {"type": "object", "properties": {}, "additionalProperties": False}
     state_schema = {
         "type": "object",

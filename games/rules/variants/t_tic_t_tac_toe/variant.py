@@ -76,6 +76,9 @@ class TTicTTacToe(Variant):
     board_template = "games/boards/t-tic-t-tac-toe.html"
     offers_move_list = True
     presets = describe.PRESETS
+    # Longer games with specials to weigh: a longer game clock.
+    default_seconds_per_move = None
+    default_seconds_per_game = 10 * 60
     options_schema = {
         "type": "object",
         "properties": {

@@ -108,6 +108,9 @@ class TacticToe(Variant):
     summary = "Both plan three squares in secret, then the plans are played pair by pair; three rounds."
     board_template = "games/boards/tactic-toe.html"
     presets = describe.PRESETS
+    # Both write a plan of three squares at once: the same limit per plan for both.
+    default_seconds_per_move = 2 * 60
+    default_seconds_per_game = None
     options_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "title": "Tactic-Toe house rules",

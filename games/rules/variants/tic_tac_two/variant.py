@@ -41,6 +41,9 @@ class TicTacTwo(Variant):
     board_template = "games/boards/tic-tac-two.html"
     offers_move_list = True
     presets = describe.PRESETS
+    # A draft of special actions, then play: every pick and move has the same limit.
+    default_seconds_per_move = 60
+    default_seconds_per_game = None
     options_schema = {
         "type": "object",
         "properties": {
