@@ -19,13 +19,10 @@ CORRESPONDENCE_SECONDS_PER_GAME = 24 * 60 * 60
 QUICK_SECONDS_PER_MOVE = 60
 QUICK_SECONDS_PER_GAME = 10 * 60
 
-#: The lobby's pace filter: value -> what the filter bar shows.
-PACES = {
-    "quick": "Quick (up to 1 min per move or 10 min per game)",
-    "long": "Longer (up to an hour per move or a day per game)",
-    "correspondence": "Correspondence (an hour or more per move, a day or more per game)",
-    "none": "No clock",
-}
+#: The lobby's pace filter: value -> what the filter bar shows (PACE_HELP says the bounds).
+PACES = {"quick": "Quick", "long": "Longer", "correspondence": "Correspondence", "none": "No clock"}
+PACE_HELP = ("Quick: up to 1 min per move or 10 min per game. Correspondence: an hour or more per move, "
+             "or a day or more per game. Longer: in between.")
 
 
 def duration_words(seconds: int) -> str:

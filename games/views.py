@@ -98,6 +98,7 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
             for slug in variant_slugs()
         ],
         "paces": list(time_controls.PACES.items()),
+        "pace_help": time_controls.PACE_HELP,
         "filter": wanted,
         "filter_query": urlencode({key: value for key, value in wanted.items() if value}),
         "filter_ignored": ignored,

@@ -44,13 +44,14 @@ def play_one(game: Game, players, seat: int | None = None) -> Game:
     seat = game.to_move[0] if seat is None else seat
     move = choose_move(variant, variant.load(game.state), seat, "random", random.Random(game.ply))
     user = next(s.user for s in game.seats_in_hand if s.number == seat)
-    assert user in players
+    assert user is not None and user in players
     return services.submit_move(game_id=game.pk, user=user, ply=game.ply, move=move)
 
 
 def sweep_at(game: Game, seconds: float) -> int:
     """The periodic clock check, ``seconds`` after the current turn began."""
     game.refresh_from_db()
+    assert game.turn_started_at is not None
     return services.flag_expired_clocks(now=game.turn_started_at + timedelta(seconds=seconds))
 
 
@@ -72,7 +73,7 @@ def test_an_abandoned_game_of_each_variant_ends_on_time(slug, alice, bob):
     game = started(services.create_game(creator=alice, variant=slug, opponent=bob, rated=True), bob)
     game = play_one(game, (alice, bob))
     # Tactic-Toe's first step is simultaneous: the other seat plays its half too.
-    while game.status == Game.Status.ACTIVE and len(game.to_move) == 2 or game.ply < 2:
+    while game.ply < 2 or len(game.to_move) == 2:
         game = play_one(game, (alice, bob))
     assert game.status == Game.Status.ACTIVE
     [late] = game.to_move
