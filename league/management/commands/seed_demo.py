@@ -11,9 +11,12 @@ from django.utils import timezone
 from accounts import services as account_services
 from accounts.models import User
 from games import rule_sets as game_rule_sets
+from games import services as game_services
+from games.models import Game
 from league import competitions as competition_services
 from league.clubs import services as league_services
 from league.models import Tournament
+from league.ratings import services as rating_services
 
 DEMO_PASSWORD = "tictactoe-demo"
 
@@ -49,6 +52,7 @@ class Command(BaseCommand):
             name="Demo Noughts & Crosses Club",
             country="GB",
             description="A club to try the platform: every rule set, players from 4 to 105.",
+            own_rating_list=True,
         )
         admin = User.objects.filter(username="admin").first()
         if admin is None:
@@ -77,12 +81,44 @@ class Command(BaseCommand):
                     )
             league_services.set_membership(club=club, user=user, role=role)
         _demo_tournament(club, admin)
+        _demo_rated_games()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo club ready: {club.name} with {club.memberships.count()} members. "
                 f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password)."
             )
         )
+
+
+# (variant, winner, loser): rated games played out in this order, so the leaderboards and
+# the history charts of two variants have something to show (docs/ratings.md).
+DEMO_RATED_GAMES = [
+    ("classic", "lucia", "sam"), ("classic", "mei", "kofi"), ("classic", "lucia", "kofi"),
+    ("classic", "sam", "edith"), ("classic", "lucia", "mei"), ("classic", "kofi", "edith"),
+    ("classic", "mei", "sam"), ("classic", "lucia", "edith"), ("classic", "sam", "kofi"),
+    ("classic", "mei", "edith"), ("classic", "lucia", "sam"), ("classic", "kofi", "mei"),
+    ("classic", "sam", "mei"), ("classic", "edith", "kofi"), ("classic", "lucia", "kofi"),
+    ("classic", "mei", "lucia"), ("classic", "sam", "edith"), ("classic", "lucia", "mei"),
+    ("tic-tac-two", "kofi", "lucia"), ("tic-tac-two", "sam", "mei"), ("tic-tac-two", "kofi", "sam"),
+    ("tic-tac-two", "mei", "lucia"), ("tic-tac-two", "lucia", "edith"), ("tic-tac-two", "kofi", "mei"),
+    ("tic-tac-two", "sam", "lucia"), ("tic-tac-two", "edith", "mei"),
+]
+
+
+def _demo_rated_games() -> None:
+    """The rated games above, each won by resignation, then rated (the task each game
+    queues on commit finds them rated: rating is idempotent). Once only."""
+    if Game.objects.filter(rated=True, seats__user__username__in=[p[0] for p in DEMO_PEOPLE]).exists():
+        return
+    people = {u.username: u for u in User.objects.filter(username__in=[p[0] for p in DEMO_PEOPLE])}
+    last = None
+    for variant, winner, loser in DEMO_RATED_GAMES:
+        game = game_services.create_game(creator=people[winner], opponent=people[loser], variant=variant,
+                                         rated=True, notify=False)
+        game_services.accept_challenge(game_id=game.pk, user=people[loser], notify=False)
+        last = game_services.resign(game_id=game.pk, user=people[loser])
+    if last is not None:
+        rating_services.rate_game(game_id=last.pk)
 
 
 def _demo_tournament(club, organiser) -> None:
