@@ -67,7 +67,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         (v for v in selectors.MAIN_VARIANTS if v in rated), rated[0] if rated else DEFAULT_VARIANT)
     _check_variant(variant)
     sections = []
-    for rating in ratings:
+    # The league's list first, then the clubs' lists by name.
+    for rating in sorted(ratings, key=lambda r: (r.club is not None, r.club.name if r.club else "")):
         if rating.variant != variant:
             continue
         history = selectors.explained_history(person, variant=variant, list_key=rating.list_key)

@@ -76,7 +76,7 @@ def test_the_demo_club_has_its_list_with_tabs_and_its_page_links_to_it(client):
     assert "Demo Noughts &amp; Crosses Club: ratings" in html and "/ratings/player/lucia/" in html
     assert reverse("league:club-variant", args=[club.slug, "nine-square"]) in html
     # the demo's rated games fill two variants, in the league's list and the club's
-    for variant in ("classic", "tic-tac-two"):
+    for variant in ("tactic-toe", "tic-tac-two"):
         assert Rating.objects.filter(list_key=f"club-{club.pk}", variant=variant).count() == 5
         assert Rating.objects.filter(list_key="league", variant=variant).count() == 5
     club_page = client.get(reverse("competitions:club", args=[club.slug])).content.decode()
