@@ -5,6 +5,7 @@ recompute progress the admin polls with htmx. Thin: reads come from the rating s
 from __future__ import annotations
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -24,15 +25,27 @@ def _check_variant(variant: str) -> None:
         raise Http404("No such variant.") from err
 
 
+#: Leaderboard rows per page.
+PAGE_SIZE = 50
+#: The player page explains a list's latest this many changes (the API has them all).
+CHANGES_SHOWN = 50
+
+
 def leaderboard(request: HttpRequest, variant: str | None = None, club_slug: str | None = None) -> HttpResponse:
-    club = get_object_or_404(Club, slug=club_slug, own_rating_list=True) if club_slug else None
-    variants = selectors.rated_variants(club=club)
+    """A list's leaderboard with a tab per variant. A club without a list of its own
+    shows its members' places in the league's list (docs/ratings.md)."""
+    club = get_object_or_404(Club, slug=club_slug) if club_slug else None
+    own_list = club if club is not None and club.own_rating_list else None
+    rated = selectors.rated_variants(club=own_list)
     if variant is None:
-        variant = variants[0] if variants else DEFAULT_VARIANT
+        variant = next((v for v in selectors.MAIN_VARIANTS if v in rated), rated[0] if rated else DEFAULT_VARIANT)
     _check_variant(variant)
+    rows = selectors.leaderboard(variant=variant, club=own_list, limit=None,
+                                 members_of=club if club is not None and own_list is None else None)
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "league/leaderboard.html", {
-        "club": club, "variant": variant, "variants": variants, "ratings": selectors.leaderboard(variant=variant, club=club),
-        "clubs": selectors.clubs_with_lists(),
+        "club": club, "own_list": own_list, "variant": variant, "variant_name": selectors.variant_name(variant),
+        "tabs": selectors.variant_tabs(rated), "page": page, "clubs": selectors.clubs_for_picker(request.user),
     })
 
 
@@ -45,13 +58,25 @@ def leaderboard_redirect(request: HttpRequest) -> HttpResponse:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's ratings, a tab per variant they are rated in: per list, the history
+    chart and every change explained."""
     person = get_object_or_404(User, username=username)
+    ratings = list(selectors.player_ratings(person))
+    rated = sorted({r.variant for r in ratings})
+    variant = request.GET.get("variant") or next(
+        (v for v in selectors.MAIN_VARIANTS if v in rated), rated[0] if rated else DEFAULT_VARIANT)
+    _check_variant(variant)
     sections = []
-    for rating in selectors.player_ratings(person):
-        history = list(selectors.rating_history(person, variant=rating.variant, list_key=rating.list_key))
-        sections.append({"rating": rating, "chart": selectors.history_chart(history)})
+    # The league's list first, then the clubs' lists by name.
+    for rating in sorted(ratings, key=lambda r: (r.club is not None, r.club.name if r.club else "")):
+        if rating.variant != variant:
+            continue
+        history = selectors.explained_history(person, variant=variant, list_key=rating.list_key)
+        sections.append({"rating": rating, "chart": selectors.history_chart([c for c, _ in history]),
+                         "changes": history[::-1][:CHANGES_SHOWN], "more": max(0, len(history) - CHANGES_SHOWN)})
     return render(request, "league/player.html", {
-        "person": person, "sections": sections, "games": selectors.recent_rated_games(person),
+        "person": person, "sections": sections, "variant": variant, "variant_name": selectors.variant_name(variant),
+        "tabs": [(slug, name) for slug, name in selectors.variant_tabs(rated) if slug in rated],
         "performances": selectors.performances(person, list_key=LEAGUE_LIST),
         # Only on the player's own page: the private link is theirs alone.
         "calendar": event_selectors.calendar_feed(person) if request.user == person else None,

@@ -8,12 +8,16 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import notices as notice_services
 from accounts import services as account_services
 from accounts.models import User
 from games import rule_sets as game_rule_sets
+from games import services as game_services
+from games.models import Game
 from league import competitions as competition_services
 from league.clubs import services as league_services
 from league.models import Tournament
+from league.ratings import services as rating_services
 
 DEMO_PASSWORD = "tictactoe-demo"
 
@@ -49,6 +53,7 @@ class Command(BaseCommand):
             name="Demo Noughts & Crosses Club",
             country="GB",
             description="A club to try the platform: every rule set, players from 4 to 105.",
+            own_rating_list=True,
         )
         admin = User.objects.filter(username="admin").first()
         if admin is None:
@@ -76,6 +81,7 @@ class Command(BaseCommand):
                         token=account_services.consent_token(registration.consent)
                     )
             league_services.set_membership(club=club, user=user, role=role)
+        _demo_rated_games()
         _demo_tournament(club, admin)
         self.stdout.write(
             self.style.SUCCESS(
@@ -83,6 +89,40 @@ class Command(BaseCommand):
                 f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password)."
             )
         )
+
+
+# (variant, winner, loser): rated games played out in this order, so the leaderboards and
+# the history charts of two variants have something to show (docs/ratings.md). Not
+# classic: the demo tournament's variant, whose entries are seeded by rating.
+DEMO_RATED_GAMES = [
+    ("tactic-toe", "lucia", "sam"), ("tactic-toe", "mei", "kofi"), ("tactic-toe", "lucia", "kofi"),
+    ("tactic-toe", "sam", "edith"), ("tactic-toe", "lucia", "mei"), ("tactic-toe", "kofi", "edith"),
+    ("tactic-toe", "mei", "sam"), ("tactic-toe", "lucia", "edith"), ("tactic-toe", "sam", "kofi"),
+    ("tactic-toe", "mei", "edith"), ("tactic-toe", "lucia", "sam"), ("tactic-toe", "kofi", "mei"),
+    ("tactic-toe", "sam", "mei"), ("tactic-toe", "edith", "kofi"), ("tactic-toe", "lucia", "kofi"),
+    ("tactic-toe", "mei", "lucia"), ("tactic-toe", "sam", "edith"), ("tactic-toe", "lucia", "mei"),
+    ("tic-tac-two", "kofi", "lucia"), ("tic-tac-two", "sam", "mei"), ("tic-tac-two", "kofi", "sam"),
+    ("tic-tac-two", "mei", "lucia"), ("tic-tac-two", "lucia", "edith"), ("tic-tac-two", "kofi", "mei"),
+    ("tic-tac-two", "sam", "lucia"), ("tic-tac-two", "edith", "mei"),
+]
+
+
+def _demo_rated_games() -> None:
+    """The rated games above, each won by resignation, then rated (the task each game
+    queues on commit finds them rated: rating is idempotent). Once only."""
+    if Game.objects.filter(rated=True, seats__user__username__in=[p[0] for p in DEMO_PEOPLE]).exists():
+        return
+    people = {u.username: u for u in User.objects.filter(username__in=[p[0] for p in DEMO_PEOPLE])}
+    last = None
+    for variant, winner, loser in DEMO_RATED_GAMES:
+        game = game_services.create_game(creator=people[winner], opponent=people[loser], variant=variant,
+                                         rated=True, notify=False)
+        game_services.accept_challenge(game_id=game.pk, user=people[loser], notify=False)
+        last = game_services.resign(game_id=game.pk, user=people[loser])
+    if last is not None:
+        rating_services.rate_game(game_id=last.pk)
+    for user in people.values():  # the demo's past games: their "game over" notices are old news
+        notice_services.mark_all_read(user=user)
 
 
 def _demo_tournament(club, organiser) -> None:

@@ -1,0 +1,174 @@
+"""Rating changes in words (docs/ratings.md, "Explanations"): the numbers the engine
+used, worked out again from a stored change, and a sentence that shows them.
+
+Pure: no Django. The selectors pass in what the RatingChange rows hold; the figures
+come from the same functions the engine calls (``elo.expected``, ``elo.initial_rating``,
+``elo.dp_for``), so an explanation can never disagree with the change it explains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import elo
+from .periods import ELO_INITIAL_GAMES, GLICKO2, GLICKO2_PROVISIONAL_RD
+
+#: How an explanation reads: K and the expected score, the §8.2 estimate, or Glicko-2.
+ESTABLISHED = "established"
+PROVISIONAL = "provisional"
+FIRST_RATING = "first-rating"
+GLICKO = "glicko2"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    kind: str
+    rating_before: int
+    rating_after: int
+    delta: int
+    text: str
+    k: int | None = None
+    expected: float | None = None
+    #: §8.2: the opponents' average (with the two 1800 draws), the percentage score and dp.
+    average: float | None = None
+    percentage: int | None = None
+    dp: int | None = None
+    games_to_go: int | None = None
+
+
+def _score_words(score: float) -> str:
+    return {1.0: "1 (a win)", 0.5: "½ (a draw)", 0.0: "0 (a loss)"}.get(score, f"{score:g}")
+
+
+def _num(value: float) -> str:
+    """A score as people write it: 3, 3½."""
+    whole = int(value)
+    return f"{whole}½" if value - whole == 0.5 else f"{value:g}"
+
+
+def _signed(delta: int) -> str:
+    return f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
+
+
+def _head(before: int, after: int) -> str:
+    return f"Rating {before} → {after} ({_signed(after - before)})"
+
+
+def established(*, rating_before: float, rating_after: float, opponent: str, opponent_rating: float,
+                score: float, k: int, period_games: int = 1, period_name: str = "") -> Explanation:
+    """FIDE Elo for an established rating: K x (score - expected), expected from table
+    8.1.2. In a tournament period every game counts K x (score - expected) and the
+    period's sum, rounded, moves the rating once."""
+    before, after = round(rating_before), round(rating_after)
+    expected = elo.expected(rating_before, opponent_rating)
+    text = (f"{_head(before, after)}: K = {k}, expected score {expected:.2f} against {opponent} "
+            f"({round(opponent_rating)}), scored {_score_words(score)}.")
+    if period_games > 1:
+        share = k * (score - expected)
+        text = (f"{_head(before, after)} over {period_name or 'the tournament'}'s {period_games} games, rated "
+                f"together at its end. This game: K = {k}, expected score {expected:.2f} against {opponent} "
+                f"({round(opponent_rating)}), scored {_score_words(score)}: {k} × ({score:g} − {expected:.2f}) "
+                f"= {share:+.1f}.")
+    else:
+        text += f" {k} × ({score:g} − {expected:.2f}) = {k * (score - expected):+.1f}, rounded."
+    return Explanation(ESTABLISHED, before, after, after - before, text, k=k, expected=expected)
+
+
+def provisional(*, rating_before: float, rating_after: float, results: Sequence[tuple[float, float]],
+                now_established: bool) -> Explanation:
+    """FIDE §8.2 for a player still unrated: ``results`` are every (opponent rating,
+    score) of the first games up to and including this one, as the engine kept them."""
+    before, after = round(rating_before), round(rating_after)
+    played = len(results)
+    total = sum(score for _, score in results)
+    if elo.initial_rating(results) is None:
+        text = (f"Provisional, no estimate yet: FIDE's first rating needs a score above zero, so the rating "
+                f"stays at the starting {elo.HYPOTHETICAL_OPPONENT} after {played} game{'s' * (played != 1)} "
+                f"without a point.")
+        return Explanation(PROVISIONAL, before, after, after - before, text,
+                           games_to_go=max(1, ELO_INITIAL_GAMES - played))
+    opponents = [rating for rating, _ in results] + [elo.HYPOTHETICAL_OPPONENT] * 2
+    counted = total + 1.0  # the two hypothetical draws
+    average = sum(opponents) / len(opponents)
+    percentage = round(counted / len(opponents) * 100)
+    dp = elo.dp_for(counted / len(opponents))
+    capped = " (capped at 2200)" if after == elo.INITIAL_CAP and average + dp > elo.INITIAL_CAP else ""
+    working = (f"the average of the opponents' ratings, counting two imaginary {elo.HYPOTHETICAL_OPPONENT} "
+               f"opponents drawn with, is {average:.0f}; a score of {_num(counted)} of {len(opponents)} "
+               f"({percentage}%) adds {dp:+d}: {average:.0f} {'+' if dp >= 0 else '−'} {abs(dp)} = {after}{capped}")
+    if now_established:
+        text = (f"{_head(before, after)}. First rating set from the first {played} games, as FIDE estimates an "
+                f"unrated player's first rating: {working}. From the next game on, K and the expected score move it.")
+        return Explanation(FIRST_RATING, before, after, after - before, text, average=average,
+                           percentage=percentage, dp=dp, games_to_go=0)
+    to_go = max(1, ELO_INITIAL_GAMES - played)
+    text = (f"{_head(before, after)}. Provisional: the first rating is estimated from the results so far, as "
+            f"FIDE estimates an unrated player's first rating: {working}. It becomes established after "
+            f"{ELO_INITIAL_GAMES} games with a score above zero ({to_go} more).")
+    return Explanation(PROVISIONAL, before, after, after - before, text, average=average,
+                       percentage=percentage, dp=dp, games_to_go=to_go)
+
+
+def glicko(*, rating_before: float, rating_after: float, rd_before: float | None, rd_after: float | None,
+           opponent: str, opponent_rating: float, score: float) -> Explanation:
+    """Glicko-2: the deviation (±) says how sure the rating is; the wider, the more a
+    game moves it."""
+    before, after = round(rating_before), round(rating_after)
+    spread = f" ±{rd_before:.0f} → ±{rd_after:.0f}" if rd_before is not None and rd_after is not None else ""
+    text = (f"{_head(before, after)}{spread}: Glicko-2, against {opponent} ({round(opponent_rating)}), scored "
+            f"{_score_words(score)}. The ± is the rating's uncertainty: the wider it is, the further one game "
+            f"moves the rating; it is provisional while above ±{GLICKO2_PROVISIONAL_RD:.0f}.")
+    return Explanation(GLICKO, before, after, after - before, text)
+
+
+@dataclass(frozen=True)
+class StoredChange:
+    """What explain_history needs of a RatingChange row, in log order."""
+
+    system: str
+    period: str
+    opponent: str
+    opponent_rating: float
+    score: float
+    k: int | None
+    rating_before: float
+    rating_after: float
+    rd_before: float | None
+    rd_after: float | None
+    provisional: bool
+
+
+def explain_history(changes: Sequence[StoredChange], *, period_names: dict[str, str] | None = None
+                    ) -> list[Explanation]:
+    """One explanation per change of one player's history in one list and variant,
+    oldest first (the whole history up to the last change wanted: the §8.2 estimate
+    needs every earlier first game). A period's changes share its end state."""
+    names = period_names or {}
+    result: list[Explanation] = []
+    first_games: list[tuple[float, float]] = []
+    i = 0
+    while i < len(changes):
+        j = i
+        while j < len(changes) and changes[j].period == changes[i].period:
+            j += 1
+        group = changes[i:j]
+        unrated = [c for c in group if c.system != GLICKO2 and c.k is None]
+        first_games.extend((c.opponent_rating, c.score) for c in unrated)
+        for change in group:
+            if change.system == GLICKO2:
+                result.append(glicko(rating_before=change.rating_before, rating_after=change.rating_after,
+                                     rd_before=change.rd_before, rd_after=change.rd_after, opponent=change.opponent,
+                                     opponent_rating=change.opponent_rating, score=change.score))
+            elif change.k is None:
+                result.append(provisional(rating_before=change.rating_before, rating_after=change.rating_after,
+                                          results=list(first_games), now_established=not change.provisional))
+            else:
+                result.append(established(
+                    rating_before=change.rating_before, rating_after=change.rating_after, opponent=change.opponent,
+                    opponent_rating=change.opponent_rating, score=change.score, k=change.k,
+                    period_games=len(group), period_name=names.get(change.period, "")))
+        if not any(c.provisional for c in group) and unrated:
+            first_games = []  # established: the engine empties its first games
+        i = j
+    return result
