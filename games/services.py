@@ -180,6 +180,18 @@ def decline_challenge(*, game_id: int, user: User) -> Game:
     return game
 
 
+@transaction.atomic
+def cancel_challenge(*, game_id: int, user: User) -> Game:
+    """Call off your own challenge before anyone accepted it (``abort``, for its maker
+    only: the player challenged declines instead)."""
+    game = _locked_game(game_id)
+    if game.created_by_id != user.pk:
+        raise ServiceError("not-yours", "Only the player who made a challenge can cancel it.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("not-open", "This game is not waiting for an opponent.")
+    return abort(game_id=game_id, user=user)
+
+
 #: Apps above games that know a game needs no rematch (league: a tournament game) say
 #: so here, from their AppConfig.ready: a gate answers None or the reason in words.
 RematchGate = Callable[[Game], str | None]

@@ -156,8 +156,8 @@ def decline(request: PlayerRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def cancel(request: PlayerRequest, game_id: int) -> HttpResponse:
-    """Call off your own challenge before anyone plays (the service's ``abort``)."""
-    return _game_action(request, game_id, services.abort, "Challenge cancelled.")
+    """Call off your own challenge before anyone accepted it."""
+    return _game_action(request, game_id, services.cancel_challenge, "Challenge cancelled.")
 
 
 def _game_action(request: PlayerRequest, game_id: int, action: Any, done: str) -> HttpResponse:
