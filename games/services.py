@@ -32,7 +32,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import matches, notices, rule_sets, selectors, signals, sql, starting
+from . import matches, notices, realtime, rule_sets, selectors, signals, sql, starting
 from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
@@ -153,6 +153,7 @@ def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
     elif not invited:
         raise ServiceError("not-invited", "This challenge is for another player.")
     starting.start(game)
+    _announce_to_rematched(game)
     if notify:
         notices.challenge_accepted(game, user)
     return game
@@ -176,6 +177,7 @@ def decline_challenge(*, game_id: int, user: User) -> Game:
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
     starting.announce_after_commit(game)
+    _announce_to_rematched(game)
     notices.challenge_declined(game, user)
     return game
 
@@ -244,13 +246,20 @@ def rematch(*, game_id: int, user: User) -> Game:
     new.rematch_of = game
     new.save(update_fields=["rated", "rematch_of"])
     starting.seat_players(new, {1 - seat: Player(user=user), seat: them})
-    if them.ai_level:
+    if them.user is None:
         starting.start(new)
     else:
-        notices.challenge_received(new, other.user)
-        # The old game's page hears of it: its board shows "Rematch offered".
-        starting.announce_after_commit(game)
+        notices.challenge_received(new, them.user)
+        _announce_to_rematched(new)
     return new
+
+
+def _announce_to_rematched(game: Game) -> None:
+    """A rematch offered, accepted, declined or cancelled: the finished game's page
+    hears it too (its board shows the rematch's state), after commit."""
+    old_id = game.rematch_of_id
+    if old_id is not None:
+        transaction.on_commit(lambda: realtime.send_to_game(old_id, selectors.update_message(old_id)))
 
 
 # -- moves ----------------------------------------------------------------------------
@@ -462,6 +471,7 @@ def abort(*, game_id: int, user: User) -> Game:
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
     starting.announce_after_commit(game)
+    _announce_to_rematched(game)
     notices.game_ended(game)
     return game
 

@@ -300,11 +300,12 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
         note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
         context["note"] = note or ""
     is_open = game.status == Game.Status.OPEN and viewer is not None
+    mine = viewer is not None and game.created_by_id == viewer.pk
     open_seat = any(s.user_id is None and not s.ai_level for s in game.seats_in_hand)
     # A challenge to one player: only they may accept or decline it; its maker cancels it.
-    context["can_accept"] = is_open and game.created_by_id != viewer.pk and (open_seat or seat is not None)
+    context["can_accept"] = is_open and not mine and (open_seat or seat is not None)
     context["can_decline"] = context["can_accept"] and not open_seat
-    context["can_cancel"] = is_open and game.created_by_id == viewer.pk
+    context["can_cancel"] = is_open and mine
     context["challenged"] = next((s.user.name for s in game.seats_in_hand if s.user and s.user_id != game.created_by_id), "")
     context["rematch"] = _rematch_context(game, viewer)
     return render(request, "games/game.html", context)
