@@ -36,6 +36,7 @@ def shoot_both(open_as, username: str, path: str, name: str, ready: str) -> None
 
 
 def test_find_challenge_accept_resign_and_rematch(sign_in):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     lucia, sam, kofi = sign_in("lucia"), sign_in("sam"), sign_in("kofi")
@@ -77,8 +78,16 @@ def test_find_challenge_accept_resign_and_rematch(sign_in):
     # They play; Lucía resigns.
     lucia.goto(f"/play/{game_id}/")
     wait_live(lucia, sam)
-    lucia.locator("details.resign summary").click()
-    lucia.click("#resign")
+    # The board as it stands once the start's update has been rendered (a later swap
+    # would close the resign box again).
+    expect(lucia.locator("#board")).to_have_attribute("data-my-turn", "1")
+    for _ in range(3):
+        try:
+            lucia.locator("details.resign summary").click()
+            lucia.click("#resign", timeout=3000)
+            break
+        except PlaywrightTimeout:  # the board was swapped between the two clicks: open it again
+            continue
     expect(sam.locator("#turn-status")).to_contain_text("Game over")
     expect(lucia.locator("#rematch-button")).to_be_visible()
 
