@@ -5,7 +5,6 @@ the live hint after commit, and the e-mail sent once."""
 from __future__ import annotations
 
 import re
-
 from datetime import date, timedelta
 
 import pytest
