@@ -1,5 +1,5 @@
-"""Accounts through the REST API: sign-up, token log-in and log-out, the caller's profile
-and notices."""
+"""Accounts through the REST API: sign-up, token log-in and log-out, the caller's profile,
+notices, and finding players."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import notices, services
+from . import notices, players, presence, services
 from .errors import ErrorSerializer, ServiceError
 from .limits import LockedOut, lockout_wait
 from .models import Notice, Profile
@@ -206,3 +206,43 @@ class NoticeReadAllView(APIView):
     def post(self, request):
         marked = notices.mark_all_read(user=request.user)
         return Response({"marked": marked, "unread": notices.unread_count(request.user.pk)})
+
+
+# -- finding players (accounts/players.py) --------------------------------------------------
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    online = serializers.BooleanField(help_text="At least one of their pages is open now.")
+
+
+def _players_data(people) -> list[dict]:
+    online = presence.online_ids(person.pk for person in people)
+    return [{"username": p.username, "name": p.name, "online": p.pk in online} for p in people]
+
+
+class PlayerSearchView(APIView):
+    """Players whose username or display name contains ``q`` (any case), names that
+    start with it first; at most 20. Accounts opened with a guardian's consent are not
+    listed (docs/accounts.md, "Finding players")."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="players_search",
+        parameters=[OpenApiParameter("q", str, required=True, description="Part of a username or a name.")],
+        responses={200: PlayerSerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request):
+        return Response(_players_data(players.search_players(request.query_params.get("q", ""))))
+
+
+class PlayersOnlineView(APIView):
+    """Who is online now (at most 40, by username), as the lobby lists them."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="players_online", responses={200: PlayerSerializer(many=True)})
+    def get(self, request):
+        return Response(_players_data(players.online_players()))

@@ -1,16 +1,22 @@
 """Live hints sent from sync code (a request, a task, an on-commit hook) on the channel
-layer. Imports nothing of Django's models: the database worker processes
+layer, and which sockets are still alive (for the sweeps of observer and presence rows a
+crashed server left behind). Imports nothing of Django's models: the database worker processes
 (games/workers.py) import it before Django is set up."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterable
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import decode_hosts
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
@@ -39,3 +45,47 @@ def send_to_groups(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
                 return
 
     async_to_sync(send_all)()
+
+
+#: Channel names of the sockets open in this process (every consumer keeps it:
+#: the game socket and the notifications socket). The
+#: embedded runtime is one process, so there this is the whole truth about who is alive,
+#: but only in the process that serves the sockets (``SERVING``, set at the first
+#: connect): anywhere else (a shell) the registry knows nothing and must not be asked.
+LOCAL_CHANNELS: set[str] = set()
+SERVING = threading.Event()
+
+
+def live_channels(names: Iterable[str]) -> set[str] | None:
+    """Which of these channel names still belong to an open socket, in any process;
+    None when the channel layer cannot tell (then nothing may be swept).
+
+    - Redis pub/sub layer: a socket's channel is a Redis subscription of its server
+      process, dropped with the process's connection, so ``PUBSUB NUMSUB`` answers
+      exactly, for every process at once.
+    - The embedded (in-process) layer: one process serves every socket, so the
+      consumer's own registry answers.
+    """
+    wanted = list(dict.fromkeys(names))
+    layer = get_channel_layer()
+    if isinstance(layer, RedisPubSubChannelLayer):
+        return _subscribed(wanted)
+    if isinstance(layer, InMemoryChannelLayer) and SERVING.is_set():
+        return {name for name in wanted if name in LOCAL_CHANNELS}
+    return None
+
+
+def _subscribed(names: list[str]) -> set[str]:
+    alive: set[str] = set()
+    hosts = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts")
+    for host in decode_hosts(hosts):  # the channel's own shard answers; the others say 0
+        address = host.get("address") or f"redis://{host.get('host', 'localhost')}:{host.get('port', 6379)}"
+        client = redis.Redis.from_url(address, socket_connect_timeout=10)
+        try:
+            for start in range(0, len(names), 500):
+                for channel, count in client.pubsub_numsub(*names[start : start + 500]):
+                    if count:
+                        alive.add(channel.decode() if isinstance(channel, bytes) else channel)
+        finally:
+            client.close()
+    return alive

@@ -139,6 +139,7 @@ class Notice(models.Model):
         # Labels short: the inbox shows them above each notice, the profile as choices.
         CHALLENGE_RECEIVED = "challenge-received", "Challenge received"
         CHALLENGE_ACCEPTED = "challenge-accepted", "Challenge accepted"
+        CHALLENGE_DECLINED = "challenge-declined", "Challenge declined"
         GAME_STARTED = "game-started", "Next game of a match"
         GAME_ENDED = "game-ended", "Game over"
         YOUR_TURN = "your-turn", "Your turn (correspondence games)"
@@ -174,3 +175,16 @@ class Notice(models.Model):
     @property
     def is_read(self) -> bool:
         return self.read_at is not None
+
+
+class Presence(models.Model):
+    """A signed-in person's open notifications socket (every signed-in page opens one):
+    one row per socket, written and deleted by accounts/presence.py. Someone with a row
+    is online (docs/accounts.md, "Who is online")."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} online"

@@ -1,11 +1,11 @@
-"""Celery tasks of accounts: notices' e-mails and idempotency keys' expiry. Thin:
+"""Celery tasks of accounts: notices' e-mails, idempotency keys' expiry, presence sweep. Thin:
 accounts/notices.py and accounts/idempotency.py do the work."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from . import idempotency, notices
+from . import idempotency, notices, presence
 
 
 # acks_late and reject_on_worker_lost: a worker killed mid-task leaves it to be
@@ -26,3 +26,9 @@ def sweep_unsent_notice_emails() -> int:
 def expire_idempotency_keys() -> int:
     """Idempotency keys past their 24 hours (a lost run: the next one does it)."""
     return idempotency.expire()
+
+
+@shared_task(name="accounts.sweep_stale_presence", ignore_result=True)
+def sweep_stale_presence() -> int:
+    """Presence rows left by a server that died (accounts/presence.py)."""
+    return presence.sweep_stale_presence()

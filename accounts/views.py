@@ -1,4 +1,5 @@
-"""Account pages (htmx): sign-up with the age gate, guardian consent, profile."""
+"""Account pages (htmx): sign-up with the age gate, guardian consent, profile, and the
+player search."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import notices as notice_services
-from . import services
+from . import players as player_search
+from . import presence, services
 from .errors import ServiceError
 from .forms import GuardianForm, NoticeEmailForm, ProfileForm, SignUpForm
 from .http import PlayerRequest
@@ -185,3 +187,24 @@ def notices_read_all(request: PlayerRequest) -> HttpResponse:
     messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read." if marked
                      else "Nothing was unread.")
     return redirect("accounts:notices")
+
+
+@require_GET
+def players(request: HttpRequest) -> HttpResponse:
+    """Find a player by name (``?q=``), with who is online; htmx swaps in the results."""
+    query = request.GET.get("q", "")
+    try:
+        found = player_search.search_players(query)
+        error = ""
+    except ServiceError as err:
+        found, error = [], err.message
+    context = {
+        "query": query.strip()[: player_search.MAX_QUERY_LENGTH],
+        "found": found,
+        "error": error,
+        "online_ids": presence.online_ids(person.pk for person in found),
+    }
+    if getattr(request, "htmx", False):
+        return render(request, "accounts/players.html#results", context)
+    context["online"] = player_search.online_players()
+    return render(request, "accounts/players.html", context)

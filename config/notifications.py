@@ -1,12 +1,15 @@
 """The notifications socket (/ws/notifications/): the whole platform's notices (the
 heartbeat of config/tasks.py) and a signed-in user's own, which any app sends to
-``accounts.realtime.user_group``."""
+``accounts.realtime.user_group``. A signed-in user's socket is also their presence
+(accounts/presence.py): online while one is open."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from accounts.realtime import SafeJsonConsumer, user_group
+from accounts import presence
+from accounts.broadcast import LOCAL_CHANNELS, SERVING
+from accounts.realtime import SafeJsonConsumer, in_a_thread, user_group
 
 PLATFORM_GROUP = "platform"
 
@@ -16,16 +19,26 @@ class NotificationsConsumer(SafeJsonConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = [PLATFORM_GROUP]
+        self.present = False
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             self.groups_joined.append(user_group(user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        if user is not None and user.is_authenticated:
+            # Registered before the row is written: the sweep asks the registry (embedded).
+            LOCAL_CHANNELS.add(self.channel_name)
+            SERVING.set()
+            self.present = True
+            await in_a_thread(presence.socket_opened, user_id=user.pk, channel_name=self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "present", False):
+            LOCAL_CHANNELS.discard(self.channel_name)
+            await in_a_thread(presence.socket_closed, channel_name=self.channel_name)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":

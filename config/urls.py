@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import views as account_views
 from league.urls import competition_urlpatterns
 
 from . import views
@@ -17,6 +18,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    path("players/", account_views.players, name="players"),
     path("ratings/", include("league.urls")),
     path("clubs/", include((competition_urlpatterns, "competitions"))),
     path("admin/", admin.site.urls),

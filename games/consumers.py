@@ -17,12 +17,13 @@ from typing import Any
 from channels.consumer import get_handler_name
 from django.contrib.auth.models import AnonymousUser
 
+from accounts.broadcast import LOCAL_CHANNELS, SERVING
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
 from . import database, observing, resync, selectors, services, sql
 from .models import Game, Observer  # reads only: services write
-from .realtime import LOCAL_CHANNELS, SERVING, game_group
+from .realtime import game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404

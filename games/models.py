@@ -125,6 +125,11 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The finished game this one is the rematch of; one-to-one, so two players pressing
+    # "Rematch" at once make one game (games/rematches.py).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     #: The game's seats in seat order, read with it by games/sql.py (or created with it):
     #: what the services and selectors read, so the seats cost no query of their own.

@@ -1,5 +1,5 @@
 """The notices games write (accounts/notices.py stores them, in the caller's
-transaction): a challenge received or accepted, the next game of a match started, a
+transaction): a challenge (or rematch) received, accepted or declined, the next game of a match started, a
 game ended, and your turn in a correspondence-paced game (docs/accounts.md, "Notices")."""
 
 from __future__ import annotations
@@ -31,8 +31,16 @@ def _name(user_id: int | None) -> str:
 
 
 def challenge_received(game: Game, opponent: User) -> None:
+    what = "offers you a rematch of" if game.rematch_of_id else "challenges you to a game of"
     notify(recipient=opponent, kind=Kind.CHALLENGE_RECEIVED, cause=f"challenge:{game.pk}",
-           message=f"{_name(game.created_by_id)} challenges you to a game of {game_name(game.rule_set)}.", url=_url(game), game=game.pk)
+           message=f"{_name(game.created_by_id)} {what} {game_name(game.rule_set)}.", url=_url(game), game=game.pk)
+
+
+def challenge_declined(game: Game, by: User) -> None:
+    if game.created_by_id is None:
+        return
+    notify(recipient=game.created_by_id, kind=Kind.CHALLENGE_DECLINED, cause=f"challenge-declined:{game.pk}",
+           message=f"{by.name} declined your challenge to {game_name(game.rule_set)}.", url=_url(game), game=game.pk)
 
 
 def challenge_accepted(game: Game, by: User) -> None:

@@ -23,6 +23,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from accounts.broadcast import live_channels
+
 from . import realtime, sql
 from .models import Game, Observer
 
@@ -133,7 +135,7 @@ def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> in
             "pk", "game_id", "channel_name"
         )
     )
-    alive = realtime.live_channels(name for _, _, name in rows) if rows else None
+    alive = live_channels(name for _, _, name in rows) if rows else None
     if alive is None:
         return 0
     dead = [(pk, game_id) for pk, game_id, name in rows if name not in alive]

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import User
 
@@ -234,16 +234,45 @@ def current_rule_sets() -> QuerySet[RuleSet]:
     )
 
 
-def lobby_games(*, variant: str = "", pace: str = "") -> dict[str, QuerySet[Game]]:
-    """The lobby's lists; ``variant`` (a slug) and ``pace`` (a key of
-    time_controls.PACES) narrow every list when given (the view checks them)."""
+def visible_challenges(viewer: Any) -> Q:
+    """Which games a viewer may see listed: every game but a challenge to one player,
+    which only its two players see (docs/game-page.md, "Finding opponents")."""
+    open_seat = Exists(Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level=""))
+    shown = ~Q(status=Game.Status.OPEN) | Q(open_seat)
+    if viewer is not None and viewer.is_authenticated:
+        shown |= Q(created_by=viewer.pk) | Q(Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer.pk)))
+    return shown
+
+
+def challenges_to(viewer: Any) -> QuerySet[Game]:
+    """The open challenges made to this viewer by name, newest first."""
+    if viewer is None or not viewer.is_authenticated:
+        return Game.objects.none()
+    return (
+        Game.objects.filter(status=Game.Status.OPEN, seats__user=viewer.pk)
+        .exclude(created_by=viewer.pk)
+        .select_related("rule_set", "created_by__profile")
+        .prefetch_related("seats__user__profile")
+        .order_by("-created_at")
+    )
+
+
+def lobby_games(viewer: Any = None, *, variant: str = "", pace: str = "") -> dict[str, QuerySet[Game]]:
+    """The lobby's lists as ``viewer`` may see them (visible_challenges); ``variant`` (a
+    slug) and ``pace`` (a key of time_controls.PACES) narrow every list when given (the
+    view checks them)."""
     base = Game.objects.select_related("rule_set").prefetch_related("seats__user__profile")
     if variant:
         base = base.filter(variant=variant)
     if pace:
         base = base.filter(time_controls.pace_filter(pace))
     return {
-        "open": base.filter(status=Game.Status.OPEN).order_by("-created_at")[:50],
+        "open": base.filter(visible_challenges(viewer), status=Game.Status.OPEN).order_by("-created_at")[:50],
         "active": base.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50],
         "finished": base.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20],
     }
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch of a game, once someone asked for it."""
+    return Game.objects.filter(rematch_of=game.pk).first()

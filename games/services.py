@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,7 +32,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import matches, notices, rule_sets, selectors, signals, sql, starting, time_controls
+from . import matches, notices, realtime, rule_sets, selectors, signals, sql, starting, time_controls
 from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
@@ -153,9 +153,106 @@ def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
     elif not invited:
         raise ServiceError("not-invited", "This challenge is for another player.")
     starting.start(game)
+    _announce_to_rematched(game)
     if notify:
         notices.challenge_accepted(game, user)
     return game
+
+
+
+@transaction.atomic
+def decline_challenge(*, game_id: int, user: User) -> Game:
+    """Say no to a challenge made to you by name: it is called off, and the challenger
+    gets a notice. (The challenger cancels their own with ``abort``.)"""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("not-open", "This game is not waiting for an opponent.")
+    if user.pk == game.created_by_id:
+        raise ServiceError("bad-opponent", "This is your own challenge: cancel it instead.")
+    if seat_of(game, user) is None:
+        raise ServiceError("not-invited", "Only the player challenged can decline.")
+    _call_off(game, f"{user.name} declined the challenge.", declined_by=user)
+    return game
+
+
+@transaction.atomic
+def cancel_challenge(*, game_id: int, user: User) -> Game:
+    """Call off your own challenge before anyone accepted it (``abort``, for its maker
+    only: the player challenged declines instead)."""
+    game = _locked_game(game_id)
+    if game.created_by_id != user.pk:
+        raise ServiceError("not-yours", "Only the player who made a challenge can cancel it.")
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("not-open", "This game is not waiting for an opponent.")
+    return abort(game_id=game_id, user=user)
+
+
+#: Apps above games that know a game needs no rematch (league: a tournament game) say
+#: so here, from their AppConfig.ready: a gate answers None or the reason in words.
+RematchGate = Callable[[Game], str | None]
+_rematch_gates: dict[str, RematchGate] = {}
+
+
+def register_rematch_gate(name: str, gate: RematchGate) -> None:
+    _rematch_gates[name] = gate
+
+
+def rematch_refusal(game: Game) -> str | None:
+    """Why this game can have no rematch (a gate's reason), or None."""
+    for gate in list(_rematch_gates.values()):
+        if reason := gate(game):
+            return reason
+    return None
+
+
+@transaction.atomic
+def rematch(*, game_id: int, user: User) -> Game:
+    """The rematch of a finished game, with the same rules and the seats swapped (so the
+    first move too). Against the AI it starts at once; against a person it is a
+    challenge to the same opponent (a notice tells them), and when they ask for it too
+    they accept it: one game, however often or however nearly at once both press.
+    The old game's row lock and the one-to-one ``rematch_of`` keep it to one."""
+    game = _locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not-a-player", "Only a player of this game can ask for a rematch.")
+    if game.status != Game.Status.FINISHED:
+        raise ServiceError("not-finished", "A rematch follows a finished game.")
+    if game.match_id:
+        raise ServiceError("no-rematch", "A match plays its own next game; there is no rematch.")
+    if reason := rematch_refusal(game):
+        raise ServiceError("no-rematch", reason)
+    existing = selectors.rematch_of(game)
+    if existing is not None:
+        if existing.status == Game.Status.OPEN and existing.created_by_id != user.pk:
+            return accept_challenge(game_id=existing.pk, user=user)
+        if existing.status == Game.Status.ABORTED:
+            raise ServiceError("rematch-declined", "The rematch was declined or cancelled.")
+        return existing
+    _check_can_play(user)
+    other = next(s for s in game.seats_in_hand if s.number != seat)
+    them = Player(ai_level=other.ai_level) if other.ai_level else Player(user=other.user)
+    if them.user is not None:
+        _check_can_play(them.user)
+    new = starting.new_game_row(rule_set=game.rule_set, created_by=user)
+    new.rated = game.rated
+    new.rematch_of = game
+    new.save(update_fields=["rated", "rematch_of"])
+    starting.seat_players(new, {1 - seat: Player(user=user), seat: them})
+    if them.user is None:
+        starting.start(new)
+    else:
+        notices.challenge_received(new, them.user)
+        _announce_to_rematched(new)
+    return new
+
+
+def _announce_to_rematched(game: Game) -> None:
+    """A rematch offered, accepted, declined or cancelled: the finished game's page
+    hears it too (its board shows the rematch's state), after commit."""
+    old_id = game.rematch_of_id
+    if old_id is not None:
+        transaction.on_commit(lambda: realtime.send_to_game(old_id, selectors.update_message(old_id)))
 
 
 # -- moves ----------------------------------------------------------------------------
@@ -384,15 +481,20 @@ def abort(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _call_off(game: Game, reason: str) -> None:
-    """End the locked game before any move: nobody wins, nothing is rated."""
+def _call_off(game: Game, reason: str, *, declined_by: User | None = None) -> None:
+    """End the locked game before any move: nobody wins, nothing is rated. A declined
+    challenge tells its maker so; any other call-off tells both seats the game ended."""
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.end_reason = reason
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
     starting.announce_after_commit(game)
-    notices.game_ended(game)
+    _announce_to_rematched(game)
+    if declined_by is not None:
+        notices.challenge_declined(game, declined_by)
+    else:
+        notices.game_ended(game)
 
 
 def _finish(

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
@@ -80,17 +81,22 @@ def _lobby_filter(request: Request) -> tuple[dict[str, str], list[str]]:
 
 def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
     wanted, ignored = _lobby_filter(request)
-    games = {kind: list(rows) for kind, rows in selectors.lobby_games(**wanted).items()}
+    viewer = _viewer(request)
+    games = {kind: list(rows) for kind, rows in selectors.lobby_games(viewer, **wanted).items()}
     for rows in games.values():
         for game in rows:
             game.variant_name = VARIANT_NAMES.get(game.variant, game.variant)  # type: ignore[attr-defined]
             game.time_control = time_controls.label_of(game.rule_set)  # type: ignore[attr-defined]
+            # A challenge to one player: "X challenges you" for them, "Cancel" for its maker.
+            game.to_you = game.status == Game.Status.OPEN and viewer is not None and any(  # type: ignore[attr-defined]
+                seat.user_id == viewer.pk for seat in game.seats.all()) and game.created_by_id != viewer.pk
     rule_sets = list(selectors.current_rule_sets())
     for rule_set in rule_sets:
         rule_set.time_control = time_controls.label_of(rule_set)  # type: ignore[attr-defined]
     standard = {rs.variant: rs for rs in rule_sets if rs.is_standard}
     context: dict[str, Any] = {
         "games": games,
+        "online": players.online_players(),
         # Each variant with its standard clock (the variant's default until its set exists).
         "variants": [
             (slug, VARIANT_NAMES.get(slug, slug),
@@ -179,6 +185,63 @@ def accept(request: PlayerRequest, game_id: int) -> HttpResponse:
             return HttpResponse(format_html('<p class="error" role="alert">{}</p>', err.message))
         return render(request, "games/lobby.html", _lobby_context(request, error=err.message), status=400)
     return _go_to(request, game_id)
+
+
+@login_required
+@require_POST
+def decline(request: PlayerRequest, game_id: int) -> HttpResponse:
+    """Say no to a challenge made to you; back to the lobby."""
+    return _game_action(request, game_id, services.decline_challenge, "Challenge declined.")
+
+
+@login_required
+@require_POST
+def cancel(request: PlayerRequest, game_id: int) -> HttpResponse:
+    """Call off your own challenge before anyone accepted it."""
+    return _game_action(request, game_id, services.cancel_challenge, "Challenge cancelled.")
+
+
+def _game_action(request: PlayerRequest, game_id: int, action: Any, done: str) -> HttpResponse:
+    try:
+        action(game_id=game_id, user=request.user)
+    except ServiceError as err:
+        if err.code == "no-such-game":
+            raise Http404("There is no such game.") from err
+        messages.error(request, err.message)
+    else:
+        messages.success(request, done)
+    url = reverse("games:lobby")
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def rematch(request: PlayerRequest, game_id: int) -> HttpResponse:
+    """Ask for (or accept) the rematch of a finished game; to the new game."""
+    try:
+        new = services.rematch(game_id=game_id, user=request.user)
+    except ServiceError as err:
+        if err.code == "no-such-game":
+            raise Http404("There is no such game.") from err
+        messages.error(request, err.message)
+        return redirect("games:game", game_id)
+    return _go_to(request, new.pk)
+
+
+def _rematch_context(game: Game, viewer: User | None) -> dict[str, Any] | None:
+    """What a finished game's page offers a player about a rematch, or None."""
+    seat = services.seat_of(game, viewer)
+    if viewer is None or seat is None or game.status != Game.Status.FINISHED or game.match_id:
+        return None
+    if services.rematch_refusal(game) is not None:
+        return None
+    offered = selectors.rematch_of(game)
+    return {
+        "game": offered,
+        "mine": offered is not None and offered.created_by_id == viewer.pk,
+        "opponent": next((s.user.name if s.user else f"AI ({s.ai_level})" for s in game.seats_in_hand
+                          if s.number != seat), ""),
+    }
 
 
 def _go_to(request: Request, game_id: int) -> HttpResponse:
@@ -295,9 +358,15 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
         # Only the author's own note is ever read into a page.
         note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
         context["note"] = note or ""
-    context["can_accept"] = (
-        game.status == Game.Status.OPEN and viewer is not None and game.created_by_id != viewer.pk
-    )
+    is_open = game.status == Game.Status.OPEN and viewer is not None
+    mine = viewer is not None and game.created_by_id == viewer.pk
+    open_seat = any(s.user_id is None and not s.ai_level for s in game.seats_in_hand)
+    # A challenge to one player: only they may accept or decline it; its maker cancels it.
+    context["can_accept"] = is_open and not mine and (open_seat or seat is not None)
+    context["can_decline"] = context["can_accept"] and not open_seat
+    context["can_cancel"] = is_open and mine
+    context["challenged"] = next((s.user.name for s in game.seats_in_hand if s.user and s.user_id != game.created_by_id), "")
+    context["rematch"] = _rematch_context(game, viewer)
     return render(request, "games/game.html", context)
 
 
@@ -308,9 +377,9 @@ def board(request: Request, game_id: int) -> HttpResponse:
     seat = services.seat_of(game, _viewer(request))
     if refused := _refused(request, game, seat):
         return refused
-    return render(
-        request, "games/game.html#board", board_context(game, selectors.game_payload(game, seat), seat)
-    )
+    context = board_context(game, selectors.game_payload(game, seat), seat)
+    context["rematch"] = _rematch_context(game, _viewer(request))
+    return render(request, "games/game.html#board", context)
 
 
 @login_required
@@ -362,6 +431,7 @@ def replay(request: Request, game_id: int) -> HttpResponse:
     )
     context = board_context(game, payload, None, live=False)
     context["game_result"] = game_result
+    context["rematch"] = _rematch_context(game, _viewer(request))
     context.update(
         step=step,
         total=len(moves),

@@ -1,5 +1,6 @@
 """Listeners, connected in LeagueConfig.ready: a finished rated game is queued for
-rating, and a finished tournament game for scoring, once its commit is done."""
+rating, and a finished tournament game for scoring, once its commit is done; and the
+rematch gate that keeps tournament games from rematches."""
 
 from __future__ import annotations
 
@@ -26,3 +27,11 @@ def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) 
     pairings = Pairing.objects.filter(match_id=match_id) if match_id else Pairing.objects.filter(game_id=game_id)
     if pairings.exists():
         dispatch.enqueue_on_commit(record_game_result.name, game_id)
+
+
+def no_rematch_for_competition_games(game: Game) -> str | None:
+    """A rematch gate (games.services.register_rematch_gate): a tournament's pairing
+    decides who plays whom next, not a rematch."""
+    if Pairing.objects.filter(game_id=game.pk).exists():
+        return "Tournament games have no rematch: the next round pairs the players."
+    return None

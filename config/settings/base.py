@@ -387,6 +387,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Observer rows a crashed server left behind (games.observing.sweep_stale_observers):
     # gone within 25 s (docs/protocol.md); 14-18 ms a run for 1,500 live rows.
     "sweep-stale-observers": {"task": "games.sweep_stale_observers", "schedule": 15.0},
+    # Presence rows (who is online) a crashed server left behind: accounts/presence.py.
+    "sweep-stale-presence": {"task": "accounts.sweep_stale_presence", "schedule": 15.0},
     # Idempotency keys past their 24 hours (accounts/idempotency.py).
     "expire-idempotency-keys": {"task": "accounts.expire_idempotency_keys", "schedule": 3600.0},
     # Notices' e-mails whose enqueue after commit was lost (accounts.notices.sweep_unsent_emails).

@@ -16,7 +16,7 @@ from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
 from accounts.models import User
 
-from .. import services
+from .. import selectors, services
 from ..models import Game, PrivateNote, RuleSet
 from ..rules.ai import LEVELS as AI_LEVELS
 from .base import (
@@ -65,7 +65,8 @@ class LobbyGameSerializer(serializers.Serializer):
     rule_set = serializers.IntegerField(source="rule_set_id")
     rules_name = serializers.CharField(source="rule_set.name")
     open_seat = serializers.SerializerMethodField(
-        help_text="True when anyone may accept (an open challenge)."
+        help_text="True when anyone may accept (an open challenge); a challenge to one player is "
+        "listed only to its two players."
     )
     rated = serializers.BooleanField(help_text="The result moves both players' ratings (docs/ratings.md).")
     result = serializers.CharField(allow_blank=True)
@@ -130,10 +131,12 @@ def _status_filter(raw: str | None) -> list[str]:
     return wanted
 
 
-def lobby_queryset(*, statuses: list[str], variant: str | None, player: str | None) -> QuerySet[Game]:
+def lobby_queryset(
+    *, statuses: list[str], variant: str | None, player: str | None, viewer: Any = None
+) -> QuerySet[Game]:
     # A read that belongs beside selectors.lobby_games (which returns fixed slices).
     games = (
-        Game.objects.filter(status__in=statuses)
+        Game.objects.filter(selectors.visible_challenges(viewer), status__in=statuses)
         .select_related("rule_set")
         .prefetch_related("seats__user__profile")
     )
@@ -172,6 +175,7 @@ class GameListCreateView(GamesAPIView):
             statuses=_status_filter(request.query_params.get("status")),
             variant=request.query_params.get("variant") or None,
             player=request.query_params.get("player") or None,
+            viewer=request.user,
         )
         page = self.paginate_queryset(games)
         return self.get_paginated_response(LobbyGameSerializer(page, many=True).data)
@@ -299,6 +303,26 @@ def _action_view(action: Any, summary: str, name: str, *, keyed: bool = False) -
 GameAcceptView = _action_view(
     services.accept_challenge, "Accept a challenge (or take an open seat)", "accept", keyed=True
 )
+
+
+GameDeclineView = _action_view(
+    services.decline_challenge, "Decline a challenge made to you (its maker gets a notice)", "decline"
+)
+
+
+class GameRematchView(GamesAPIView):
+    @extend_schema(
+        operation_id="games_rematch",
+        summary="The rematch of a finished game: same rules, seats swapped",
+        description="Against the AI the new game starts at once. Against a person it is a challenge to them "
+        "(a notice tells them); when they ask for the rematch too, this accepts it: both asking make one game. "
+        "Asking again answers the same game. No rematch for match or tournament games (code no-rematch).",
+        request=None,
+        responses={200: GameSerializer, 400: ErrorSerializer, 401: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def post(self, request: PlayerAPIRequest, pk: int) -> Response:
+        new = services.rematch(game_id=pk, user=request.user)
+        return Response(payload_for(request, new.pk))
 
 
 GameResignView = _action_view(services.resign, "Resign: the opponent wins", "resign")

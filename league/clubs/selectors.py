@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, QuerySet
 
 from league.models import Club, ClubMembership
@@ -13,3 +15,14 @@ def clubs_for_home() -> QuerySet[Club]:
 
 def club_members(club: Club) -> QuerySet[ClubMembership]:
     return club.memberships.select_related("user__profile").order_by("role", "user__username")
+
+
+def members_shown_to(club: Club, viewer: Any) -> list[ClubMembership]:
+    """The club's members as a viewer may see them listed: active accounts; those
+    opened with a guardian's consent only to fellow members (docs/accounts.md,
+    "Finding players")."""
+    members = club_members(club).filter(user__is_active=True).select_related("user__guardian_consent")
+    is_member = viewer is not None and viewer.is_authenticated and club.memberships.filter(user=viewer.pk).exists()
+    if not is_member:
+        members = members.filter(user__guardian_consent__isnull=True)
+    return list(members)

@@ -644,7 +644,10 @@ def test_a_rated_challenge_and_a_rated_open_challenge_show_rated_in_the_lobby(al
     # Whoever may accept sees that it is rated before accepting.
     lobby = {g["id"]: g for g in client_for(carol).get(GAMES, {"status": "open"}).json()["results"]}
     assert lobby[open_one.json()["id"]]["rated"] is True and lobby[open_one.json()["id"]]["open_seat"] is True
-    assert lobby[named.json()["id"]]["rated"] is True and lobby[casual.json()["id"]]["rated"] is False
+    assert lobby[casual.json()["id"]]["rated"] is False
+    assert named.json()["id"] not in lobby  # a challenge to bob: carol never sees it
+    lobby = {g["id"]: g for g in client_for(bob).get(GAMES, {"status": "open"}).json()["results"]}
+    assert lobby[named.json()["id"]]["rated"] is True and lobby[named.json()["id"]]["open_seat"] is False
     accepted = client_for(carol).post(f"{GAMES}{open_one.json()['id']}/accept/")
     assert accepted.status_code == 200 and Game.objects.get(pk=open_one.json()["id"]).rated
 

@@ -139,6 +139,8 @@ def build_world() -> SimpleNamespace:
     active = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)
     challenge = games.create_game(creator=first, rule_set=rules_a, opponent=second)
     open_game = games.create_game(creator=first, rule_set=rules_a)
+    finished = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)
+    games.resign(game_id=finished.pk, user=second)
     timed_out = GameFactory.create(creator=first, rule_set=rules_a, opponent=second)
     Game.objects.filter(pk=timed_out.pk).update(turn_started_at=now - timedelta(days=2))  # first never moved
     match = official_match_to_choose(first, second)
@@ -185,7 +187,7 @@ def build_world() -> SimpleNamespace:
     return SimpleNamespace(
         users=users, tokens=tokens, club_a=club_a, club_b=club_b, later=later, second_notice=second_notice,
         standard=standard, rules_a=rules_a, rules_b=rules_b, own_rules=own_rules,
-        active=active, challenge=challenge, open_game=open_game, timed_out=timed_out, match=match,
+        active=active, challenge=challenge, open_game=open_game, finished=finished, timed_out=timed_out, match=match,
         spring=spring, open_section=open_section, checked=checked, members=members, draft=draft,
         draft_section=draft_section, b_open=b_open, b_section=b_section,
         season_a=seasons[club_a.pk], season_b=seasons[club_b.pk],
@@ -544,6 +546,10 @@ CASES: list[Case] = [
          frozenset({"second"}), game_status("challenge", "active")),
     Case(("api-game-accept", "POST"), "open", "api", lambda w: f"/api/v1/games/{w.open_game.pk}/accept/",
          SIGNED_IN - {"first"}, game_status("open_game", "active")),
+    Case(("api-game-decline", "POST"), "invited", "api", lambda w: f"/api/v1/games/{w.challenge.pk}/decline/",
+         frozenset({"second"}), game_status("challenge", "aborted")),
+    Case(("api-game-rematch", "POST"), "players", "api", lambda w: f"/api/v1/games/{w.finished.pk}/rematch/",
+         PLAYERS, expect_added("games.game", rematch_of_id=lambda w, a: w.finished.pk)),
     Case(("api-game-resign", "POST"), "players", "api", lambda w: f"/api/v1/games/{w.active.pk}/resign/",
          PLAYERS, game_status("active", "finished")),
     Case(("api-game-abort", "POST"), "players", "api", lambda w: f"/api/v1/games/{w.active.pk}/abort/",
@@ -580,6 +586,12 @@ CASES: list[Case] = [
          frozenset({"second"}), game_status("challenge", "active")),
     Case(("games:accept", "POST"), "open", "page", lambda w: reverse("games:accept", args=[w.open_game.pk]),
          SIGNED_IN - {"first"}, game_status("open_game", "active")),
+    Case(("games:decline", "POST"), "invited", "page", lambda w: reverse("games:decline", args=[w.challenge.pk]),
+         frozenset({"second"}), game_status("challenge", "aborted")),
+    Case(("games:cancel", "POST"), "challenger", "page", lambda w: reverse("games:cancel", args=[w.challenge.pk]),
+         frozenset({"first"}), game_status("challenge", "aborted")),
+    Case(("games:rematch", "POST"), "players", "page", lambda w: reverse("games:rematch", args=[w.finished.pk]),
+         PLAYERS, expect_added("games.game", rematch_of_id=lambda w, a: w.finished.pk)),
     Case(("games:note", "POST"), "players", "page", lambda w: reverse("games:note", args=[w.active.pk]), PLAYERS,
          expect_added("games.privatenote", game_id=lambda w, a: w.active.pk, author_id=lambda w, a: user(w, a).pk),
          data=lambda w: {"text": "my plan"}),

@@ -1,0 +1,55 @@
+"""Finding players: search by name and who is online, as anyone may see them.
+
+**Who is listed** (docs/accounts.md, "Finding players"): active accounts with a player
+profile, except the accounts opened with a guardian's consent (players under their
+country's digital-consent age). Those are never offered to strangers by search or the
+"Online now" list; their club's members see them on the club page, and anyone who
+knows the exact username can still reach their player page and challenge them, as
+before. Closed accounts (a guardian's consent pending, deactivated) are never listed.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from .errors import ServiceError
+from .models import Presence, User
+
+#: Results of one search; a longer list is not a search any more.
+SEARCH_LIMIT = 20
+#: The longest query searched (a username is at most 150 characters).
+MAX_QUERY_LENGTH = 150
+#: The "Online now" list shows at most this many.
+ONLINE_LIMIT = 40
+
+
+def listed_players() -> QuerySet[User]:
+    """The accounts search and the online list may show to anyone."""
+    return User.objects.filter(
+        is_active=True, profile__isnull=False, guardian_consent__isnull=True
+    ).select_related("profile")
+
+
+def clean_query(raw: str) -> str:
+    query = raw.strip()
+    if len(query) > MAX_QUERY_LENGTH:
+        raise ServiceError("query-too-long", f"Search for at most {MAX_QUERY_LENGTH} characters.")
+    return query
+
+
+def search_players(query: str, *, limit: int = SEARCH_LIMIT) -> list[User]:
+    """Listed players whose username or display name contains ``query`` (any case):
+    names that start with it first, then by username. Empty query: nobody."""
+    query = clean_query(query)
+    if not query:
+        return []
+    starts = Q(username__istartswith=query) | Q(profile__display_name__istartswith=query)
+    found = listed_players().filter(Q(username__icontains=query) | Q(profile__display_name__icontains=query))
+    order = Case(When(starts, then=Value(0)), default=Value(1), output_field=IntegerField())
+    return list(found.annotate(prefix=order).order_by("prefix", "username")[:limit])
+
+
+def online_players(*, limit: int = ONLINE_LIMIT) -> list[User]:
+    """Listed players with an open socket now, by username."""
+    present = Presence.objects.values("user_id")
+    return list(listed_players().filter(pk__in=present).order_by("username")[:limit])

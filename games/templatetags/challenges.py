@@ -1,0 +1,30 @@
+"""``{% challenge_form person %}``: the form that challenges one player, for their
+page (it posts to games:create, as the lobby's form does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from accounts import presence
+from accounts.models import User
+
+from .. import selectors
+from ..views import VARIANT_NAMES
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/_challenge_form.html", takes_context=True)
+def challenge_form(context: template.Context, person: User) -> dict[str, Any]:
+    viewer = context.get("user")
+    return {
+        "person": person,
+        "user": viewer,
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+        "online": presence.is_online(person),
+        "variants": list(VARIANT_NAMES.items()),
+        "rule_sets": selectors.current_rule_sets() if viewer is not None and viewer.is_authenticated else [],
+    }

@@ -1,0 +1,308 @@
+"""Finding opponents (issue #18, item 1): player search, presence (who is online) and
+its sweep, club members, directed challenges seen only by their two players, decline,
+cancel and the rematch: services, pages and the API."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts import players, presence
+from accounts.errors import ServiceError
+from accounts.models import Notice, Presence
+from games import selectors, services
+from games.models import Game
+from league.models import ClubMembership
+from tests.factories import ClubFactory, GameFactory, finished_game
+from tests.support import token_client as client_for
+
+GAMES = "/api/v1/games/"
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# -- search -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_search_matches_username_and_display_name_any_case_prefixes_first(make_player):
+    sam = make_player(username="sam")
+    samira = make_player(username="samira")
+    rosa = make_player(username="rosa", display_name="Rosa Samuels")
+    make_player(username="kofi")
+    assert players.search_players("SAM") == [sam, samira, rosa]  # a display-name prefix comes first
+    assert players.search_players("samu") == [rosa]
+    assert players.search_players("  ") == [] and players.search_players("zzz") == []
+    with pytest.raises(ServiceError) as err:
+        players.search_players("x" * 151)
+    assert err.value.code == "query-too-long"
+
+
+@pytest.mark.django_db
+def test_search_and_online_list_leave_out_children_and_closed_accounts(make_player):
+    child = make_player(username="kidsam", born=date(timezone.now().year - 10, 1, 1), guardian_name="Parent",
+                        guardian_email="parent@example.com")
+    child.is_active = True  # the guardian confirmed: still a child, never listed to strangers
+    child.save()
+    presence.socket_opened(user_id=child.pk, channel_name="c!child")
+    closed = make_player(username="closedsam")
+    closed.is_active = False
+    closed.save()
+    adult = make_player(username="adultsam")
+    assert players.search_players("sam") == [adult]
+    for user in (closed, adult):
+        presence.socket_opened(user_id=user.pk, channel_name=f"c!{user.pk}")
+    assert players.online_players() == [adult]
+
+
+@pytest.mark.django_db
+def test_the_search_page_and_its_htmx_results_show_online_dots(alice, bob, carol):
+    presence.socket_opened(user_id=bob.pk, channel_name="c!bob")
+    page = signed_in(alice).get(reverse("players"), {"q": "b"})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'href="/ratings/player/bob/"' in html and "Online now:" in html
+    results = signed_in(alice).get(reverse("players"), {"q": "car"}, HTTP_HX_REQUEST="true")
+    body = results.content.decode()
+    assert "<html" not in body and "carol" in body and "bob" not in body
+    assert signed_in(alice).get(reverse("players"), {"q": "x" * 200}).status_code == 200  # the reason, no 500
+
+
+@pytest.mark.django_db
+def test_the_api_search_and_online_list(alice, bob):
+    presence.socket_opened(user_id=bob.pk, channel_name="c!bob")
+    found = client_for().get("/api/v1/accounts/players/", {"q": "BO"})
+    assert found.status_code == 200 and found.json() == [{"username": "bob", "name": bob.name, "online": True}]
+    assert client_for().get("/api/v1/accounts/players/", {"q": "x" * 151}).json()["code"] == "query-too-long"
+    online = client_for(alice).get("/api/v1/accounts/players/online/").json()
+    assert [p["username"] for p in online] == ["bob"]
+
+
+# -- presence ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("channel_layers_fresh")
+async def test_a_signed_in_socket_is_presence_and_the_sweep_drops_a_dead_servers_rows(make_player):
+    from config.asgi import application
+
+    user = await database_sync_to_async(make_player)()
+    token = await database_sync_to_async(lambda: Token.objects.create(user=user).key)()
+    ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[
+        (b"origin", b"http://127.0.0.1:8000"), (b"authorization", f"Token {token}".encode())])
+    assert (await ws.connect())[0]
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}  # the connect (and its row) is done
+    assert await database_sync_to_async(presence.online_ids)([user.pk]) == {user.pk}
+
+    def crash_leftovers() -> None:
+        # A server killed with -9 never ran its sockets' disconnects: their rows stay.
+        Presence.objects.create(user=user, channel_name="specific.dead-process!gone")
+        Presence.objects.update(connected_at=timezone.now() - timedelta(minutes=5))
+
+    await database_sync_to_async(crash_leftovers)()
+    assert await database_sync_to_async(presence.sweep_stale_presence)() == 1
+    names = await database_sync_to_async(lambda: list(Presence.objects.values_list("channel_name", flat=True)))()
+    assert names and "specific.dead-process!gone" not in names  # the live socket's row stays
+    await ws.disconnect()
+    assert await database_sync_to_async(presence.online_ids)([user.pk]) == set()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("channel_layers_fresh")
+async def test_an_anonymous_socket_is_nobodys_presence():
+    from config.asgi import application
+
+    ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"origin", b"http://127.0.0.1:8000")])
+    assert (await ws.connect())[0]
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    assert await database_sync_to_async(Presence.objects.count)() == 0
+    await ws.disconnect()
+
+
+# -- club members ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_club_page_lists_members_with_online_marks_and_a_challenge_each(make_player, alice, bob):
+    club = ClubFactory.create()
+    child = make_player(username="kiddo", born=date(timezone.now().year - 10, 1, 1), guardian_name="Parent",
+                        guardian_email="parent@example.com")
+    child.is_active = True  # the guardian confirmed
+    child.save()
+    for user in (alice, bob, child):
+        ClubMembership.objects.create(club=club, user=user)
+    presence.socket_opened(user_id=bob.pk, channel_name="c!bob")
+    html = signed_in(alice).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert 'aria-label="Challenge bob"' in html and 'aria-label="Challenge alice"' not in html
+    assert html.count("Online now:") == 1 and "kiddo" in html  # a fellow member sees the child
+    outsider = make_player(username="outsider")
+    assert "kiddo" not in signed_in(outsider).get(reverse("competitions:club", args=[club.slug])).content.decode()
+
+
+# -- directed challenges -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_directed_challenge_is_listed_only_to_its_two_players(alice, bob, carol):
+    challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
+    open_game = GameFactory.create(creator=alice, opponent=None, accepted=False)
+    for viewer, sees in ((alice, True), (bob, True), (carol, False), (None, False)):
+        listed = {g.pk for g in selectors.lobby_games(viewer)["open"]}
+        assert (challenge.pk in listed) is sees and open_game.pk in listed
+        api = {g["id"] for g in client_for(viewer).get(GAMES, {"status": "open"}).json()["results"]}
+        assert (challenge.pk in api) is sees and open_game.pk in api
+    lobby = {
+        who: signed_in(who).get(reverse("games:lobby"), {"part": "lists"}, HTTP_HX_REQUEST="true").content.decode()
+        for who in (alice, bob, carol)
+    }
+    assert f"open-{challenge.pk}" not in lobby[carol]
+    assert "challenges you" in lobby[bob] and f'aria-label="Decline game {challenge.pk}"' in lobby[bob]
+    assert f'aria-label="Cancel game {challenge.pk}"' in lobby[alice]
+    # The third player can neither accept it by hand (the service refuses) nor see an Accept on its page.
+    with pytest.raises(ServiceError) as err:
+        services.accept_challenge(game_id=challenge.pk, user=carol)
+    assert err.value.code == "not-invited"
+    page = signed_in(carol).get(reverse("games:game", args=[challenge.pk])).content.decode()
+    assert "Accept and play" not in page
+
+
+@pytest.mark.django_db
+def test_decline_calls_the_challenge_off_and_tells_its_maker(alice, bob, carol):
+    challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
+    for who, code in ((alice, "bad-opponent"), (carol, "not-invited")):
+        with pytest.raises(ServiceError) as err:
+            services.decline_challenge(game_id=challenge.pk, user=who)
+        assert err.value.code == code
+    response = signed_in(bob).post(reverse("games:decline", args=[challenge.pk]))
+    assert response.status_code == 302
+    challenge.refresh_from_db()
+    assert challenge.status == Game.Status.ABORTED and "declined" in challenge.end_reason
+    notice = Notice.objects.get(recipient=alice, kind="challenge-declined")
+    assert "bob declined your challenge" in notice.message
+    with pytest.raises(ServiceError) as err:
+        services.decline_challenge(game_id=challenge.pk, user=bob)
+    assert err.value.code == "not-open"
+
+
+@pytest.mark.django_db
+def test_the_maker_cancels_a_challenge_from_the_lobby(alice, bob):
+    challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
+    assert signed_in(bob).post(reverse("games:cancel", args=[challenge.pk])).status_code == 302
+    challenge.refresh_from_db()
+    assert challenge.status == Game.Status.OPEN  # not bob's to cancel
+    signed_in(alice).post(reverse("games:cancel", args=[challenge.pk]))
+    challenge.refresh_from_db()
+    assert challenge.status == Game.Status.ABORTED
+
+
+@pytest.mark.django_db
+def test_the_challenge_form_on_a_player_page_challenges_them(alice, bob):
+    page = signed_in(alice).get(reverse("league:player", args=["bob"])).content.decode()
+    assert 'id="challenge"' in page and 'name="username" value="bob"' in page
+    assert 'id="challenge"' not in signed_in(bob).get(reverse("league:player", args=["bob"])).content.decode()
+    response = signed_in(alice).post(reverse("games:create"), {
+        "opponent": "user", "username": "bob", "variant": "tactic-toe", "seat": "1"})
+    game = Game.objects.get(created_by=alice)
+    assert response.status_code == 302 and game.status == Game.Status.OPEN and game.variant == "tactic-toe"
+    assert {s.number: s.user_id for s in game.seats.all()} == {0: bob.pk, 1: alice.pk}
+
+
+# -- rematch -----------------------------------------------------------------------
+
+
+def _seats(game: Game) -> dict[int, int | None]:
+    return {s.number: s.user_id for s in Game.objects.get(pk=game.pk).seats.all()}
+
+
+@pytest.mark.django_db
+def test_a_rematch_swaps_the_seats_and_both_asking_make_one_game(alice, bob, carol):
+    old = finished_game(alice, bob, rated=True)  # alice was Player One
+    new = services.rematch(game_id=old.pk, user=bob)
+    assert new.status == Game.Status.OPEN and new.rematch_of_id == old.pk and new.rated
+    assert _seats(new) == {0: bob.pk, 1: alice.pk}  # the first move swapped
+    assert new.rule_set_id == old.rule_set_id
+    assert "offers you a rematch" in Notice.objects.get(recipient=alice, cause=f"challenge:{new.pk}").message
+    assert services.rematch(game_id=old.pk, user=bob).pk == new.pk  # asking again: the same game
+    accepted = services.rematch(game_id=old.pk, user=alice)  # alice asks too: she accepts it
+    assert accepted.pk == new.pk and Game.objects.get(pk=new.pk).status == Game.Status.ACTIVE
+    assert Game.objects.filter(rematch_of=old).count() == 1
+    with pytest.raises(ServiceError) as err:
+        services.rematch(game_id=old.pk, user=carol)
+    assert err.value.code == "not-a-player"
+
+
+@pytest.mark.django_db
+def test_no_rematch_before_the_end_after_a_decline_or_in_a_match(alice, bob):
+    active = GameFactory.create(creator=alice, opponent=bob)
+    with pytest.raises(ServiceError) as err:
+        services.rematch(game_id=active.pk, user=alice)
+    assert err.value.code == "not-finished"
+    old = finished_game(alice, bob)
+    new = services.rematch(game_id=old.pk, user=alice)
+    services.decline_challenge(game_id=new.pk, user=bob)
+    with pytest.raises(ServiceError) as err:
+        services.rematch(game_id=old.pk, user=alice)
+    assert err.value.code == "rematch-declined"
+    from games import rule_sets
+
+    best_of = rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    match_game = services.create_game(creator=alice, opponent=bob, rule_set=best_of)
+    if Game.objects.get(pk=match_game.pk).status == Game.Status.OPEN:
+        services.accept_challenge(game_id=match_game.pk, user=bob)
+    services.resign(game_id=match_game.pk, user=bob)
+    with pytest.raises(ServiceError) as err:
+        services.rematch(game_id=match_game.pk, user=alice)
+    assert err.value.code == "no-rematch"
+
+
+@pytest.mark.django_db
+def test_a_rematch_against_the_ai_starts_at_once_with_seats_swapped(alice):
+    game = services.create_game(creator=alice, variant="classic", ai_level="random", creator_seat=0)
+    services.resign(game_id=game.pk, user=alice)
+    new = services.rematch(game_id=game.pk, user=alice)
+    assert new.status == Game.Status.ACTIVE
+    seats = {s.number: (s.user_id, s.ai_level) for s in Game.objects.get(pk=new.pk).seats.all()}
+    assert seats == {0: (None, "random"), 1: (alice.pk, "")}
+
+
+@pytest.mark.django_db
+def test_the_finished_game_page_offers_the_rematch_and_shows_the_offer(alice, bob, carol):
+    old = finished_game(alice, bob)
+    page = signed_in(alice).get(reverse("games:game", args=[old.pk])).content.decode()
+    assert 'id="rematch-button"' in page
+    assert 'id="rematch-button"' not in signed_in(carol).get(reverse("games:game", args=[old.pk])).content.decode()
+    response = signed_in(alice).post(reverse("games:rematch", args=[old.pk]))
+    new = Game.objects.get(rematch_of=old)
+    assert response.status_code == 302 and response["Location"] == reverse("games:game", args=[new.pk])
+    board = signed_in(bob).get(reverse("games:board", args=[old.pk])).content.decode()  # what the socket refreshes
+    assert 'id="rematch-offered"' in board and 'id="rematch-accept"' in board
+    replay = signed_in(bob).get(reverse("games:replay", args=[old.pk])).content.decode()
+    assert 'id="rematch-offered"' in replay
+    signed_in(bob).post(reverse("games:rematch", args=[old.pk]))
+    assert Game.objects.get(pk=new.pk).status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_the_api_rematch_and_decline(alice, bob):
+    old = finished_game(alice, bob)
+    offered = client_for(bob).post(f"{GAMES}{old.pk}/rematch/")
+    assert offered.status_code == 200 and offered.json()["status"] == "open"
+    assert [s["user"] for s in offered.json()["seats"]] == ["bob", "alice"]
+    declined = client_for(alice).post(f"{GAMES}{offered.json()['id']}/decline/")
+    assert declined.status_code == 200 and declined.json()["status"] == "aborted"
+    refused = client_for(alice).post(f"{GAMES}{old.pk}/rematch/")
+    assert refused.status_code == 400 and refused.json()["code"] == "rematch-declined"
+    assert client_for(alice).post(f"{GAMES}999999/rematch/").status_code == 404
