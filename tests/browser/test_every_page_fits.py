@@ -163,3 +163,37 @@ def test_no_page_scrolls_sideways(browser, world, width_name):
     shared = {title: where for title, where in titles.items() if len(set(where)) > 1 and "Page not found" not in title}
     assert not shared, f"pages that share a title: {shared}"
     assert all(title.strip() and title != "Tic Tac Toe League" for title in titles), titles
+
+
+def test_the_menu_folds_behind_a_button_on_a_phone(browser, world):
+    """390 px: the menu is one "Menu" button beside the site's name, carrying the unread
+    count; it opens to full-width items at least 44 px tall that work. 1280 px: no
+    button, every item in the bar."""
+    from playwright.sync_api import expect
+
+    server, _ = world
+    with signed_in_pages(browser, server) as open_as:
+        phone = open_as("sam", {"width": 390, "height": 800})
+        phone.goto("/clubs/")
+        toggle = phone.locator(".nav-toggle")
+        expect(toggle).to_be_visible()
+        expect(phone.locator("#nav-menu")).to_be_hidden()
+        expect(toggle.locator(".unread-badge")).to_be_visible()  # the sections' pairing notices
+        assert phone.locator(".brand").bounding_box()["y"] == pytest.approx(toggle.bounding_box()["y"], abs=12)
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        items = phone.locator("#nav-menu > li > a, #nav-menu > li .link-button")
+        for index in range(items.count()):
+            box = items.nth(index).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 300, (items.nth(index).inner_text(), box)
+        expect(phone.locator('#nav-menu a[href="/clubs/"]')).to_have_attribute("aria-current", "page")
+        phone.screenshot(path=str(SHOTS / "fit" / "menu-open-phone-390.png"))
+        phone.keyboard.press("Escape")
+        expect(phone.locator("#nav-menu")).to_be_hidden()
+        toggle.click()
+        phone.locator("#nav-menu >> text=Ratings").click()
+        phone.wait_for_url("**/ratings/")
+
+        laptop = open_as("sam", {"width": 1280, "height": 800})
+        expect(laptop.locator(".nav-toggle")).to_be_hidden()
+        expect(laptop.locator("#nav-menu >> text=Play")).to_be_visible()
