@@ -136,6 +136,12 @@ def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
     )
 
 
+def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return error_response(request, status_code=403, code="permission_denied", message="Forbidden.") or (
+        defaults.permission_denied(request, exception)
+    )
+
+
 def handler500(request: HttpRequest) -> HttpResponse:
     return error_response(request, status_code=500, code="server-error", message="Server error.") or (
         defaults.server_error(request)

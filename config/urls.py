@@ -7,6 +7,10 @@ from league.urls import competition_urlpatterns
 
 from . import views
 
+# The admin console under the platform's name (its pages' titles and header).
+admin.site.site_header = admin.site.site_title = "Tic Tac Toe League admin"
+admin.site.index_title = "Administration"
+
 api_v1 = [
     path("accounts/", include("accounts.api_urls")),
     path("", include("league.api_urls")),
@@ -16,6 +20,7 @@ api_v1 = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("players/", account_views.players, name="players"),
@@ -33,5 +38,6 @@ urlpatterns = [
 
 # Under /api/ even a URL that matches nothing answers in the API's error shape.
 handler400 = "config.api.handler400"
+handler403 = "config.api.handler403"
 handler404 = "config.api.handler404"
 handler500 = "config.api.handler500"

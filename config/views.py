@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.views.decorators.http import require_safe
 
 from league.clubs.selectors import clubs_for_home
 
@@ -12,6 +14,13 @@ from . import health
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"clubs": clubs_for_home()})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, which browsers and feed readers ask for whatever the page links:
+    the static icon (templates/base.html links the SVG and this ICO)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.ico"))
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

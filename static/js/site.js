@@ -6,13 +6,17 @@
   // A notice for this user (a pairing: "your game is ready") stays on the page, with
   // its link, until they dismiss it; the footer keeps the connection's state.
   const notices = document.getElementById("notices");
-  // The navigation's unread count: every notice frame and "unread" frame carries it.
-  const badge = document.getElementById("unread-count");
+  // The navigation's unread count (on the inbox link, and on the phone's "Menu" button):
+  // every notice frame and "unread" frame carries it.
+  const badges = document.querySelectorAll(".unread-badge");
   function showUnread(count) {
-    if (!badge || typeof count !== "number") return;
-    badge.textContent = String(count);
-    badge.dataset.unread = String(count);
-    badge.hidden = count === 0;
+    if (typeof count !== "number") return;
+    badges.forEach((badge) => {
+      badge.textContent = String(count);
+      badge.dataset.unread = String(count);
+      if (badge.hasAttribute("aria-label")) badge.setAttribute("aria-label", `${count} unread notices`);
+      badge.hidden = count === 0;
+    });
   }
   function csrfToken() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
@@ -71,4 +75,22 @@
     };
   }
   connect();
+})();
+
+// The main menu on a phone: folded behind its "Menu" button (site.css shows the button
+// and hides the list below 600 px); the list stays open on wider screens and without script.
+(function () {
+  const toggle = document.querySelector(".nav-toggle");
+  const nav = toggle && toggle.closest(".nav");
+  if (!nav) return;
+  toggle.hidden = false;
+  nav.classList.add("is-foldable");
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    nav.classList.toggle("is-open", open);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && nav.classList.contains("is-open")) { toggle.click(); toggle.focus(); }
+  });
 })();

@@ -1,104 +1,199 @@
-"""No page scrolls sideways, on a phone (360 and 390 px wide) as on a laptop (1280 px):
-every main page of the platform, signed in and out, in a real Chromium against the
-running platform (tests/browser/support.py). Wide tables and brackets scroll in their
-own box; the page itself never does. Screenshots go to test-artifacts/screenshots/fit/."""
+"""No page scrolls sideways, on a phone (360, 390 and 430 px wide) as on a laptop
+(1280 px): every page of the platform, signed out, as a player, as an organiser and as
+the admin, in a real Chromium against the running platform (tests/browser/support.py).
+Wide tables and brackets scroll in their own box; the page itself never does. Every
+page also has a title of its own. Screenshots go to test-artifacts/screenshots/fit/.
+
+A new page is one line in PAGES below."""
 
 from __future__ import annotations
 
 import json
-import urllib.request
+import subprocess
+import sys
+from collections.abc import Iterator
 
 import pytest
 
 from tests.browser.support import BROWSER_MARKS, SHOTS, TIMEOUT_MS, signed_in_pages
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 pytestmark = BROWSER_MARKS
 
-WIDTHS = {"phone-360": 360, "phone-390": 390, "laptop": 1280}
+WIDTHS = {"phone-360": 360, "phone-390": 390, "phone-430": 430, "laptop": 1280}
 CLUB = "/clubs/demo-noughts-crosses-club/"
-SIGNED_OUT = ["/", "/accounts/signup/", "/accounts/login/", "/clubs/", "/no-such-page/"]
-SIGNED_IN = [
-    "/", "/play/", "{game}", "{replay}", "/clubs/", CLUB, CLUB + "demo-open/", CLUB + "demo-open/open/",
-    "/ratings/", "/ratings/classic/", "/ratings/player/sam/", "/accounts/profile/", "/clubs/calendar/",
-    "/no-such-page/",
+SERVER_ERROR = "/__server-error__/"  # answered in the browser with the platform's 500 page (below)
+
+#: Every page, once: who looks at it (None: signed out; else a demo player), and where.
+#: A name in braces is a page of every_page_world.py's (games, sections, the season).
+PAGES: list[tuple[str | None, str]] = [
+    (None, "/"),
+    (None, "/accounts/signup/"),
+    (None, "/accounts/login/"),
+    (None, "{consent}"),
+    (None, "/clubs/"),
+    (None, CLUB),
+    (None, CLUB + "demo-open/"),
+    (None, "/play/"),
+    (None, "/ratings/"),
+    (None, "/api/docs/"),
+    (None, "/no-such-page/"),
+    (None, SERVER_ERROR),
+    ("sam", "/"),
+    ("sam", "/play/"),
+    ("sam", "{game-classic}"),
+    ("sam", "{game-t-tic-t-tac-toe}"),
+    ("sam", "{game-tactic-toe}"),
+    ("sam", "{game-tic-tac-two}"),
+    ("sam", "{game-nine-square}"),
+    ("sam", "{replay}"),
+    ("sam", "/clubs/"),
+    ("sam", CLUB),
+    ("sam", CLUB + "demo-open/"),
+    ("sam", CLUB + "demo-open/open/"),
+    ("sam", CLUB + "demo-open/under-16/"),
+    ("sam", "{tournament-started}"),
+    ("sam", "{section-single-elimination}"),
+    ("sam", "{section-double-elimination}"),
+    ("sam", "{section-round-robin}"),
+    ("sam", "{section-swiss}"),
+    ("sam", "{section-arena}"),
+    ("sam", "{season}"),
+    ("sam", "/ratings/"),
+    ("sam", "/ratings/tactic-toe/"),
+    ("sam", "/ratings/player/sam/"),
+    ("sam", "/ratings/player/mei/"),
+    ("sam", "/accounts/profile/"),
+    ("sam", "/accounts/notices/"),
+    ("sam", "/clubs/calendar/"),
+    ("sam", "/no-such-page/"),
+    ("organiser", CLUB),
+    ("organiser", CLUB + "new-tournament/"),
+    ("organiser", CLUB + "demo-open/"),
+    ("organiser", CLUB + "demo-open/new-section/"),
+    ("organiser", "{section-swiss}"),
+    ("admin", "/admin/"),
+    ("admin", "/admin/games/game/"),
+    ("admin", "/admin/accounts/user/"),
 ]
-ORGANISER = [CLUB + "new-tournament/", CLUB + "demo-open/new-section/"]  # the forms with checkboxes
-
-
-def _api(server: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    request = urllib.request.Request(server + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read() or b"{}")
 
 
 @pytest.fixture(scope="module")
-def games(server) -> dict[str, str]:
-    """Two games between Sam and Mei through the API: one in play after a move, one
-    resigned (so it has a replay)."""
-    tokens = {name: _api(server, "/api/v1/accounts/login/", {"username": name, "password": "tictactoe-demo"})["token"]
-              for name in ("sam", "mei")}
-    made = []
-    for _ in range(2):
-        game = _api(server, "/api/v1/games/", {"variant": "classic", "opponent": "mei"}, tokens["sam"])
-        game = _api(server, f"/api/v1/games/{game['id']}/accept/", {}, tokens["mei"])
-        made.append(game)
-    playing, finished = made
-    for name in ("sam", "mei"):
-        try:
-            _api(server, f"/api/v1/games/{playing['id']}/moves/", {"ply": 0, "move": {"cell": 5}}, tokens[name])
-            break
-        except urllib.error.HTTPError:  # not this player's move
-            continue
-    _api(server, f"/api/v1/games/{finished['id']}/resign/", {}, tokens["sam"])
-    return {"{game}": f"/play/{playing['id']}/", "{replay}": f"/play/{finished['id']}/replay/"}
+def world(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
+    """The platform on a scratch database with the demo club and every_page_world's
+    pages; (its address, the world's paths by name)."""
+    tmp_path = tmp_path_factory.mktemp("every-page")
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        made = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", "from tests.browser.every_page_world import build; build()"],
+            cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+        paths = json.loads(made.stdout.strip().splitlines()[-1])
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            yield f"http://127.0.0.1:{port}", paths
+
+
+def _server_error_page() -> str:
+    """The page a 500 answers with, from the handler itself (it needs no database)."""
+    from django.test import RequestFactory
+
+    from config.api import handler500
+
+    return handler500(RequestFactory().get("/play/")).content.decode()
 
 
 def _overflow(page) -> dict:
-    """How wide the page is against the window, and the widest elements that stick out."""
+    """How wide the page is against the window, and the widest elements that stick out
+    (the deepest ones: their parents stick out only because of them)."""
     return page.evaluate("""() => {
         const width = window.innerWidth;
-        const culprits = [...document.querySelectorAll('body *')]
-          .filter(el => el.getBoundingClientRect().right > width + 1)
+        const out = [...document.querySelectorAll('body *')]
+          .filter(el => el.getBoundingClientRect().right > width + 1);
+        const deepest = out.filter(el => !out.some(other => other !== el && el.contains(other)));
+        const culprits = deepest
+          .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right)
           .slice(0, 5)
-          .map(el => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
+          .map(el => `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}`
+                     + `${el.classList.length ? '.' + [...el.classList].join('.') : ''}> right edge at `
+                     + `${Math.round(el.getBoundingClientRect().right)} px`);
         return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, culprits};
     }""")
 
 
-def _check(page, paths: list[str], label: str, width_name: str, shots) -> list[str]:
-    failures = []
-    for path in paths:
-        page.goto(path)
-        page.wait_for_load_state("networkidle")
-        name = f"{label}-{width_name}-{path.strip('/').replace('/', '_') or 'home'}"
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-        fit = _overflow(page)
-        if fit["scrollWidth"] > fit["innerWidth"]:
-            failures.append(f"{path} at {width_name}: {fit}")
-    return failures
+def _shot_name(who: str | None, width_name: str, path: str) -> str:
+    slug = path.strip("/").replace("/", "_")[:80] or "home"
+    return f"{who or 'out'}-{width_name}-{slug}"
 
 
 @pytest.mark.parametrize("width_name", WIDTHS)
-def test_no_page_scrolls_sideways(browser, server, games, width_name):
+def test_no_page_scrolls_sideways(browser, world, width_name):
+    server, paths = world
     shots = SHOTS / "fit"
     shots.mkdir(parents=True, exist_ok=True)
     viewport = {"width": WIDTHS[width_name], "height": 800}
-    failures = []
-
-    context = browser.new_context(viewport=viewport, base_url=server)
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        failures += _check(context.new_page(), SIGNED_OUT, "out", width_name, shots)
-    finally:
-        context.close()
+    error_page = _server_error_page()
+    failures, titles = [], {}
 
     with signed_in_pages(browser, server) as open_as:
-        page = open_as("sam", viewport)
-        paths = [games.get(path, path) for path in SIGNED_IN]
-        failures += _check(page, paths, "sam", width_name, shots)
-        failures += _check(open_as("organiser", viewport), ORGANISER, "organiser", width_name, shots)
+        pages = {}
+        for who, template in PAGES:
+            if who not in pages:
+                if who is None:
+                    context = browser.new_context(viewport=viewport, base_url=server)
+                    context.set_default_timeout(TIMEOUT_MS)
+                    pages[who] = context.new_page()
+                else:
+                    pages[who] = open_as(who, viewport)
+                pages[who].route("**" + SERVER_ERROR, lambda route: route.fulfill(
+                    status=500, body=error_page, content_type="text/html; charset=utf-8"))
+            page = pages[who]
+            path = paths[template.strip("{}")] if template.startswith("{") else template
+            page.goto(path)
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=str(shots / f"{_shot_name(who, width_name, template)}.png"), full_page=True)
+            fit = _overflow(page)
+            if fit["scrollWidth"] > fit["innerWidth"]:
+                failures.append(f"{template} ({who or 'signed out'}) is {fit['scrollWidth']} px wide in "
+                                f"{fit['innerWidth']}: " + "; ".join(fit["culprits"]))
+            titles.setdefault(page.title(), []).append(template)
+        pages[None].context.close()  # the signed-in ones close with signed_in_pages
 
     assert not failures, "\n".join(failures)
+    shared = {title: where for title, where in titles.items() if len(set(where)) > 1 and "Page not found" not in title}
+    assert not shared, f"pages that share a title: {shared}"
+    assert all(title.strip() and title != "Tic Tac Toe League" for title in titles), titles
+
+
+def test_the_menu_folds_behind_a_button_on_a_phone(browser, world):
+    """390 px: the menu is one "Menu" button beside the site's name, carrying the unread
+    count; it opens to full-width items at least 44 px tall that work. 1280 px: no
+    button, every item in the bar."""
+    from playwright.sync_api import expect
+
+    server, _ = world
+    with signed_in_pages(browser, server) as open_as:
+        phone = open_as("sam", {"width": 390, "height": 800})
+        phone.goto("/clubs/")
+        toggle = phone.locator(".nav-toggle")
+        expect(toggle).to_be_visible()
+        expect(phone.locator("#nav-menu")).to_be_hidden()
+        expect(toggle.locator(".unread-badge")).to_be_visible()  # the sections' pairing notices
+        assert phone.locator(".brand").bounding_box()["y"] == pytest.approx(toggle.bounding_box()["y"], abs=12)
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        items = phone.locator("#nav-menu > li > a, #nav-menu > li .link-button")
+        for index in range(items.count()):
+            box = items.nth(index).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 300, (items.nth(index).inner_text(), box)
+        expect(phone.locator('#nav-menu a[href="/clubs/"]')).to_have_attribute("aria-current", "page")
+        phone.screenshot(path=str(SHOTS / "fit" / "menu-open-phone-390.png"))
+        phone.keyboard.press("Escape")
+        expect(phone.locator("#nav-menu")).to_be_hidden()
+        toggle.click()
+        phone.locator("#nav-menu >> text=Ratings").click()
+        phone.wait_for_url("**/ratings/")
+
+        laptop = open_as("sam", {"width": 1280, "height": 800})
+        expect(laptop.locator(".nav-toggle")).to_be_hidden()
+        expect(laptop.locator("#nav-menu >> text=Play")).to_be_visible()

@@ -1,6 +1,7 @@
-"""The site's own finish (issue #18, item 4): its 404 and 500 pages, page titles, the
-country field, checkboxes on one line with their labels, navigation names that say
-where they go, quiet logs at INFO, and the demo running with DEBUG off."""
+"""The site's own finish (issue #18, item 4; docs/site.md): its 400, 403, 404 and 500
+pages, the favicon, page titles, the country field, checkboxes on one line with their
+labels, navigation names that say where they go, quiet logs at INFO, and the demo
+running with DEBUG off."""
 
 from __future__ import annotations
 
@@ -61,6 +62,79 @@ def test_the_500_page_renders_without_a_database():
     assert "/static/css/site.css" in page
 
 
+@pytest.mark.django_db
+def test_a_page_a_player_may_not_open_answers_with_the_sites_own_403(client, api_world):
+    url = reverse("competitions:tournament-new", args=[api_world["club"].slug])
+    client.force_login(api_world["member"])  # a member, not an organiser
+    response = client.get(url)
+    assert response.status_code == 403
+    assert title(response) == f"Not allowed · {SITE}"
+    page = response.content.decode()
+    assert 'class="site-header"' in page and "is not allowed here" in page and "(member)" in page
+
+
+@pytest.mark.django_db
+def test_under_the_api_a_403_stays_json(rf):
+    from django.core.exceptions import PermissionDenied
+
+    from config.api import handler403
+
+    response = handler403(rf.get("/api/v1/games/"), PermissionDenied())
+    assert response.status_code == 403 and response["Content-Type"] == "application/json"
+
+
+@pytest.mark.django_db
+def test_a_form_sent_without_its_csrf_token_gets_the_sites_own_page(make_player):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_player(username="stale"))
+    response = client.post(reverse("accounts:profile"), {"display_name": "Stale", "country": "FR"})
+    assert response.status_code == 403
+    assert title(response) == f"Form expired · {SITE}"
+    assert "Nothing was changed" in response.content.decode()
+
+
+def test_the_400_page_renders_without_a_request_or_a_database():
+    from django.core.exceptions import SuspiciousOperation
+
+    from config.api import handler400
+
+    response = handler400(RequestFactory().get("/play/"), SuspiciousOperation("bad"))
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert f"<title>Bad request · {SITE}</title>" in page and "nothing was changed" in page
+    assert 'class="site-header"' in page
+
+
+# -- the favicon ------------------------------------------------------------------------------
+
+
+def test_the_favicon_is_linked_and_answers_at_the_sites_root(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/img/favicon.ico"
+    assert client.post("/favicon.ico").status_code == 405
+    static = ROOT / "static" / "img"
+    assert (static / "favicon.ico").read_bytes()[:4] == b"\x00\x00\x01\x00"  # an ICO's header
+    assert (static / "favicon-180.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (static / "favicon.svg").read_text().startswith("<svg")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/", "/no-such-page/", "/admin/login/", "/api/docs/"])
+def test_every_kind_of_page_links_the_favicon(client, url):
+    page = client.get(url).content.decode()
+    assert 'href="/static/img/favicon.svg" type="image/svg+xml"' in page, url
+    assert 'href="/static/img/favicon.ico"' in page and 'rel="apple-touch-icon"' in page, url
+
+
+def test_the_500_page_links_the_favicon():
+    from config.api import handler500
+
+    page = handler500(RequestFactory().get("/")).content.decode()
+    assert 'href="/static/img/favicon.svg"' in page and 'href="/static/img/favicon.ico"' in page
+
+
 # -- titles -----------------------------------------------------------------------------
 
 
@@ -72,6 +146,8 @@ def test_every_main_page_has_a_title_of_its_own(client, api_world):
         "/play/": f"Play · {SITE}",
         f"/play/{game.pk}/": f"Game {game.pk} · Classic Tic Tac Toe · {SITE}",
         "/clubs/": f"Clubs &amp; events · {SITE}",
+        "/api/docs/": f"API documentation · {SITE}",
+        "/admin/login/": "Log in | Tic Tac Toe League admin",
         f"/clubs/{club.slug}/": f"Harbour club · {SITE}",
         f"/clubs/{club.slug}/{tournament.slug}/": f"Open · Harbour club · {SITE}",
         f"/clubs/{club.slug}/{tournament.slug}/{section.slug}/": f"Main · Open · {SITE}",
@@ -144,6 +220,43 @@ def test_the_menu_names_say_where_they_go(client, api_world):
     assert "Clubs" not in links and "Events" not in links
     home_links = [text for text, href in links.items() if href == "/"]
     assert len(home_links) == 1 and "Tic Tac Toe League" in home_links[0]  # the site's name, nothing else
+
+
+@pytest.mark.django_db
+def test_every_menu_link_answers_and_its_page_is_named_like_it(client, api_world):
+    """Each label names the page it opens: that page's heading says it (the player's own
+    name opens their profile)."""
+    client.force_login(api_world["member"])
+    page = client.get("/").content.decode()
+    nav = re.search(r'<ul id="nav-menu">(.*?)</ul>', page, re.S).group(1)
+    links = re.findall(r'<a[^>]*href="([^"]+)"[^>]*>\s*([^<]*?)\s*<', nav)
+    assert [label for href, label in links] == ["Play", "Clubs &amp; events", "Ratings", "API", "Notices", "member"]
+    headings = {"Play": "Play", "Clubs &amp; events": "Clubs &amp; events", "Ratings": "Ratings",
+                "Notices": "Notices", "member": "Your profile"}
+    for href, label in links:
+        response = client.get(href)
+        assert response.status_code == 200, href
+        if label in headings:
+            h1 = re.search(r"<h1[^>]*>(.*?)</h1>", response.content.decode(), re.S).group(1)
+            assert headings[label].lower() in re.sub(r"<[^>]+>", "", h1).lower(), (href, h1)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("url", "current"), [
+    ("/play/", ('href="/play/" aria-current="page"',)),
+    ("/clubs/", ('href="/clubs/" aria-current="page"',)),
+    ("/clubs/harbour/", ('href="/clubs/" aria-current="true"',)),  # a page in that section
+    ("/ratings/player/owner/", ('href="/ratings/" aria-current="true"',)),
+    ("/accounts/notices/", ('href="/accounts/notices/" aria-current="page"',)),
+    ("/", ('href="/" aria-current="page"',)),
+])
+def test_the_menu_marks_where_you_are(client, api_world, url, current):
+    client.force_login(api_world["owner"])
+    page = client.get(url).content.decode()
+    nav = re.search(r'<nav class="nav" aria-label="Main">(.*?)</nav>', page, re.S).group(1)
+    for mark in current:
+        assert mark in nav, url
+    assert nav.count("aria-current") == len(current), url
 
 
 @pytest.mark.django_db

@@ -1,0 +1,63 @@
+"""What the every-page browser test visits beyond the demo club (seed_demo): a game
+against the computer in each variant, a finished game to replay, a section of each
+format (started, so brackets and crosstables show), a league season and a guardian's
+consent link. Made through the services, in the platform's own database:
+
+    python manage.py shell -c "from tests.browser.every_page_world import build; build()"
+
+prints one JSON object of path names to paths (tests/browser/test_every_page_fits.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from accounts import services as account_services
+from accounts.models import User
+from games import services as game_services
+from league.competitions import entries, event_services
+from league.models import Club, League, Season, Section, Tournament
+
+VARIANTS = ["classic", "t-tic-t-tac-toe", "tactic-toe", "tic-tac-two", "nine-square"]
+CLUB = "demo-noughts-crosses-club"
+PLAYERS = ["sam", "mei", "kofi", "lucia"]
+
+
+def build() -> None:
+    people = {user.username: user for user in User.objects.filter(username__in=[*PLAYERS, "organiser"])}
+    sam, organiser = people["sam"], people["organiser"]
+    paths: dict[str, str] = {}
+    for variant in VARIANTS:
+        game = game_services.create_game(creator=sam, variant=variant, ai_level="casual", creator_seat=0)
+        paths[f"game-{variant}"] = f"/play/{game.pk}/"
+    finished = game_services.create_game(creator=sam, variant="classic", ai_level="casual", creator_seat=0)
+    game_services.resign(game_id=finished.pk, user=sam)
+    paths["replay"] = f"/play/{finished.pk}/replay/"
+
+    club = Club.objects.get(slug=CLUB)
+    league = League.objects.create(club=club, name="Club league", slug="club-league")
+    season = Season.objects.create(league=league, name=str(date.today().year), slug="this-year",
+                                   year=date.today().year)
+    paths["season"] = f"/clubs/{CLUB}/leagues/{league.slug}/{season.slug}/"
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Every format",
+                                                  starts_at=timezone.now() + timedelta(hours=1), season=season)
+    for format, label in Section.Format.choices:
+        extra: dict[str, Any] = {"arena_duration": timedelta(minutes=30)} if format == Section.Format.ARENA else {}
+        section = event_services.create_section(by=organiser, tournament=tournament, name=label, format=format,
+                                                variant="classic", **extra)
+        for username in PLAYERS:
+            entries.register(section=section, user=people[username])
+        event_services.start_section(by=organiser, section=section)
+        paths[f"section-{format}"] = f"/clubs/{CLUB}/{tournament.slug}/{section.slug}/"
+    paths["tournament-started"] = f"/clubs/{CLUB}/{Tournament.objects.get(pk=tournament.pk).slug}/"
+
+    registration = account_services.register_player(
+        username="young", password="tictactoe-demo", email="young@example.com", display_name="Young",
+        date_of_birth=date.today().replace(year=date.today().year - 9), country="GB",
+        guardian_name="A Guardian", guardian_email="guardian@example.com", notify_guardian=False)
+    assert registration.consent is not None
+    paths["consent"] = f"/accounts/consent/{account_services.consent_token(registration.consent)}/"
+    print(json.dumps(paths))
