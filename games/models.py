@@ -90,6 +90,9 @@ class Match(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name_plural = "matches"
+
     def __str__(self) -> str:
         return f"Match {self.pk}"
 

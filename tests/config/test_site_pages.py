@@ -141,10 +141,11 @@ def test_the_500_page_links_the_favicon():
 @pytest.mark.django_db
 def test_every_main_page_has_a_title_of_its_own(client, api_world):
     club, tournament, section, game = (api_world[k] for k in ("club", "tournament", "section", "game"))
+    players = " v ".join(seat.user.name for seat in game.seats.select_related("user").order_by("number"))
     pages = {
         "/": f"{SITE}: tournaments and leagues for clubs",
         "/play/": f"Play · {SITE}",
-        f"/play/{game.pk}/": f"Game {game.pk} · Classic Tic Tac Toe · {SITE}",
+        f"/play/{game.pk}/": f"Game {game.pk}: {players} · Classic Tic Tac Toe · {SITE}",
         "/clubs/": f"Clubs &amp; events · {SITE}",
         "/api/docs/": f"API documentation · {SITE}",
         "/admin/login/": "Log in | Tic Tac Toe League admin",
@@ -230,8 +231,8 @@ def test_every_menu_link_answers_and_its_page_is_named_like_it(client, api_world
     page = client.get("/").content.decode()
     nav = re.search(r'<ul id="nav-menu">(.*?)</ul>', page, re.S).group(1)
     links = re.findall(r'<a[^>]*href="([^"]+)"[^>]*>\s*([^<]*?)\s*<', nav)
-    assert [label for href, label in links] == ["Play", "Clubs &amp; events", "Ratings", "API", "Notices", "member"]
-    headings = {"Play": "Play", "Clubs &amp; events": "Clubs &amp; events", "Ratings": "Ratings",
+    assert [label for href, label in links] == ["Play", "Players", "Clubs &amp; events", "Ratings", "API", "Notices", "member"]
+    headings = {"Play": "Play", "Players": "Players", "Clubs &amp; events": "Clubs &amp; events", "Ratings": "Ratings",
                 "Notices": "Notices", "member": "Your profile"}
     for href, label in links:
         response = client.get(href)
