@@ -750,21 +750,30 @@ def statements(captured: list[dict[str, Any]]) -> list[str]:
     return [q["sql"] for q in captured if q["sql"].lstrip().upper().startswith(DML)]
 
 
-def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player):
+@pytest.mark.parametrize("clock", ["none", "per-game"])
+def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player, clock):
     """Lock the game row, read its seats and its move log, insert the move, update the
-    game; the update everyone receives is built from what is in hand (Zulip's rule:
-    count the queries on hot paths)."""
+    game, and under a game clock charge the mover's seat; the update everyone receives is
+    built from what is in hand (Zulip's rule: count the queries on hot paths)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
+    from games import rule_sets, services
+    from games.models import Game
 
     p0, p1 = make_player(), make_player()
-    game_id = started_game_sync(p0, p1)
+    rules = rule_sets.create_rule_set(name="No clock", variant="classic") if clock == "none" else None
+    game_id = started_game_sync(p0, p1, **({"rule_set": rules, "variant": None} if rules else {}))
+    game = Game.objects.select_related("rule_set").get(pk=game_id)
+    assert bool(game.rule_set.seconds_per_game) == (clock == "per-game")  # standard classic: 3 min per game
     services.submit_move(game_id=game_id, user=p0, ply=0, move={"cell": 5})
     with CaptureQueriesContext(connection) as ctx:  # on_commit (the broadcast) runs inside
         services.submit_move(game_id=game_id, user=p1, ply=1, move={"cell": 1})
     run = statements(ctx.captured_queries)
+    if clock == "per-game":
+        charges = [sql for sql in run if sql.startswith('UPDATE "games_seat"')]
+        assert len(charges) == 1 and '"clock_ms"' in charges[0], run
+        run.remove(charges[0])
     assert len(run) == 5, run
     lock, seats, moves, insert, update = run
     assert '"games_game"' in lock and (not connection.features.has_select_for_update or "FOR UPDATE" in lock)
