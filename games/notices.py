@@ -4,8 +4,6 @@ game ended, and your turn in a correspondence-paced game (docs/accounts.md, "Not
 
 from __future__ import annotations
 
-from typing import Any
-
 from accounts.models import User
 from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
@@ -78,19 +76,19 @@ def game_ended(game: Game) -> None:
             outcome = f"You beat {opponent} at {game_name(game.rule_set)}."
         else:
             outcome = f"{opponent} beat you at {game_name(game.rule_set)}."
-        reason = f" {_with_names(game.end_reason, seats)}" if game.end_reason else ""
+        names = {seat.number: _name(seat.user_id) for seat in seats if seat.user_id is not None}
+        reason = f" {with_names(game.end_reason, names)}" if game.end_reason else ""
         specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", f"{outcome}{reason}",
                                 _url(game), {"game": game.pk, "result": game.result,
                                              "winner_seat": game.winner_seat}))
     notify_many(specs)
 
 
-def _with_names(reason: str, seats: list[Any]) -> str:
-    """The stored reason ("Player 2 resigned.") with the players' names, as the notice
-    names them everywhere else."""
-    for seat in seats:
-        if seat.user_id is not None:
-            reason = reason.replace(f"Player {seat.number + 1}", _name(seat.user_id))
+def with_names(reason: str, names: dict[int, str]) -> str:
+    """The stored reason ("Player 2 resigned.") with the players' names (seat number ->
+    name), as the notices and the game page say it."""
+    for number, name in names.items():
+        reason = reason.replace(f"Player {number + 1}", name)
     return reason
 
 

@@ -475,6 +475,9 @@ def abort(*, game_id: int, user: User) -> Game:
         raise ServiceError("not-a-player", "Only a player of this game can abort it.")
     if game.is_over:
         raise ServiceError("game-over", "The game is over.")
+    if game.status == Game.Status.OPEN and game.created_by_id != user.pk:
+        # A challenge is its maker's to call off; the player challenged declines it.
+        raise ServiceError("not-yours", "Only the player who made a challenge can cancel it; decline it instead.")
     if game.ply > 0:
         raise ServiceError("already-begun", "A game with moves cannot be aborted; resign instead.")
     _call_off(game, "Aborted before the first move.")

@@ -34,7 +34,7 @@ from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import matches, observing, selectors, services, time_controls
+from . import matches, notices, observing, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -310,8 +310,18 @@ def board_context(
         "template": variant.board_template,
         "variant_name": variant.display_name,
         "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
+        "result_reason": notices.with_names((payload.get("result") or {}).get("reason") or "",
+                                            {s["seat"]: s["name"] for s in payload["seats"] if s["name"]}),
         "time_control": payload["rules"]["time_control"],
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
+        # Before the first move the clock shows the no-show grace, which may be longer
+        # than the time control: the page says why.
+        "first_move_words": (
+            time_controls.duration_words(game.rule_set.no_show_seconds)
+            if live and payload["status"] == Game.Status.ACTIVE and payload["ply"] == 0
+            and (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game)
+            else ""
+        ),
     }
 
 

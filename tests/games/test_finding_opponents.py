@@ -209,6 +209,27 @@ def test_the_maker_cancels_a_challenge_from_the_lobby(alice, bob):
 
 
 @pytest.mark.django_db
+def test_the_player_challenged_cannot_abort_it_over_the_api_only_decline(alice, bob):
+    """The outside probe's find: the API's abort let the addressee call a challenge off
+    as its maker would, and its maker heard "aborted" instead of "declined"."""
+    challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
+    refused = client_for(bob).post(f"{GAMES}{challenge.pk}/abort/", {}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "not-yours"
+    challenge.refresh_from_db()
+    assert challenge.status == Game.Status.OPEN and not Notice.objects.filter(recipient=alice).exists()
+    assert client_for(alice).post(f"{GAMES}{challenge.pk}/abort/", {}, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_finished_game_page_names_who_resigned(alice, bob):
+    game = finished_game(alice, bob)  # bob resigns
+    assert "Player" in game.end_reason  # stored by seat, named on the page
+    page = signed_in(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    named = bob.name[:1].upper() + bob.name[1:]  # the sentence starts with the name
+    assert f"Game over: {alice.name} (X) wins. {named} resigned." in page and game.end_reason not in page
+
+
+@pytest.mark.django_db
 def test_the_challenge_form_on_a_player_page_challenges_them(alice, bob):
     page = signed_in(alice).get(reverse("league:player", args=["bob"])).content.decode()
     assert 'id="challenge"' in page and 'name="username" value="bob"' in page
@@ -306,3 +327,15 @@ def test_the_api_rematch_and_decline(alice, bob):
     refused = client_for(alice).post(f"{GAMES}{old.pk}/rematch/")
     assert refused.status_code == 400 and refused.json()["code"] == "rematch-declined"
     assert client_for(alice).post(f"{GAMES}999999/rematch/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_before_the_first_move_the_page_says_why_the_clock_shows_the_grace(alice, bob):
+    """The probe's find: "3 min per game" over a clock showing 4:58. The no-show grace
+    (5 min) is said in words until the first move."""
+    game = GameFactory.create(creator=alice, opponent=bob)
+    page = signed_in(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "The first move may take up to 5 min" in page and "the clock is 3 min per game" in page
+    first = next(seat.user for seat in game.seats.select_related("user") if seat.number in game.to_move)
+    services.submit_move(game_id=game.pk, user=first, ply=0, move={"cell": 5})
+    assert "The first move may take up to" not in signed_in(alice).get(reverse("games:game", args=[game.pk])).content.decode()
