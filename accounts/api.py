@@ -231,7 +231,7 @@ class PlayerSearchView(APIView):
 
     @extend_schema(
         operation_id="players_search",
-        parameters=[OpenApiParameter("q", str, required=True, description="Part of a username or a name.")],
+        parameters=[OpenApiParameter("q", str, required=False, description="Part of a username or a name (at most 150 characters); empty or absent finds nobody.")],
         responses={200: PlayerSerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request):

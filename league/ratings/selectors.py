@@ -213,7 +213,7 @@ def history_chart(changes: list[RatingChange], *, limit: int = CHART_GAMES) -> C
         signed = f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
         outcome = _OUTCOME.get(change.score, f"scored {change.score:g}")
         opponent = change.opponent.name
-        lines = (f"{day}: {change.rating_after:.0f} ({signed}){' P' if change.provisional else ''}",
+        lines = (f"{day}: {change.rating_after:.0f} ({signed}){', provisional' if change.provisional else ''}",
                  f"Game #{change.game_id}, {outcome} vs {opponent}")
         title = (f"{day}: rating {change.rating_after:.0f} ({signed}) after game #{change.game_id}, {outcome} "
                  f"against {opponent}{', provisional' if change.provisional else ''}")

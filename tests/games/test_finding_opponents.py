@@ -339,3 +339,19 @@ def test_before_the_first_move_the_page_says_why_the_clock_shows_the_grace(alice
     first = next(seat.user for seat in game.seats.select_related("user") if seat.number in game.to_move)
     services.submit_move(game_id=game.pk, user=first, ply=0, move={"cell": 5})
     assert "The first move may take up to" not in signed_in(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_directed_challenge_cannot_be_read_by_id_until_accepted(alice, bob, carol):
+    """The probe's find: the lists hid it, but its page and the API's detail answered
+    anyone who guessed the id. Only its two players read it until it is accepted."""
+    challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
+    page = reverse("games:game", args=[challenge.pk])
+    for who in (alice, bob):
+        assert signed_in(who).get(page).status_code == 200
+        assert client_for(who).get(f"{GAMES}{challenge.pk}/").status_code == 200
+    assert signed_in(carol).get(page).status_code == 403 and Client().get(page).status_code == 403
+    refused = client_for(carol).get(f"{GAMES}{challenge.pk}/")
+    assert refused.status_code == 403 and refused.json()["code"] == "private-challenge"
+    services.accept_challenge(game_id=challenge.pk, user=bob)
+    assert signed_in(carol).get(page).status_code == 200  # in play: watched like any game
