@@ -310,8 +310,7 @@ def board_context(
         "template": variant.board_template,
         "variant_name": variant.display_name,
         "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
-        "result_reason": notices.with_names((payload.get("result") or {}).get("reason") or "",
-                                            {s["seat"]: s["name"] for s in payload["seats"] if s["name"]}),
+        "result_reason": _named_reason(payload["result"], payload["seats"]),
         "time_control": payload["rules"]["time_control"],
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
         # Before the first move the clock shows the no-show grace, which may be longer
@@ -323,6 +322,13 @@ def board_context(
             else ""
         ),
     }
+
+
+def _named_reason(result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> str:
+    """The result's reason with the players' names ("Sam resigned.", not "Player 1 ...")."""
+    if not result or not result.get("reason"):
+        return ""
+    return notices.with_names(result["reason"], {s["seat"]: s["name"] for s in seats if s["name"]})
 
 
 def _clock(entry: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -441,6 +447,7 @@ def replay(request: Request, game_id: int) -> HttpResponse:
     )
     context = board_context(game, payload, None, live=False)
     context["game_result"] = game_result
+    context["result_reason"] = _named_reason(game_result, payload["seats"])
     context["rematch"] = _rematch_context(game, _viewer(request))
     context.update(
         step=step,
