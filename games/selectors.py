@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import User
 
@@ -40,16 +40,25 @@ def deadline_for(game: Game, seat: Seat) -> datetime | None:
     """When ``seat`` runs out of time on the current turn, if it is to move."""
     if game.status != Game.Status.ACTIVE or seat.number not in game.to_move or game.turn_started_at is None:
         return None
-    limits = []
     rules = game.rule_set
-    if rules.seconds_per_move:
-        limits.append(game.turn_started_at + timedelta(seconds=rules.seconds_per_move))
-    if rules.seconds_per_game and seat.clock_ms is not None:
-        limits.append(game.turn_started_at + timedelta(milliseconds=seat.clock_ms))
-    if game.ply == 0 and not limits:
-        limits.append(game.turn_started_at + timedelta(seconds=rules.no_show_seconds))
-    elif game.ply == 0:
-        limits = [max(limit, game.turn_started_at + timedelta(seconds=rules.no_show_seconds)) for limit in limits]
+    return turn_deadline(started=game.turn_started_at, ply=game.ply, seconds_per_move=rules.seconds_per_move,
+                         seconds_per_game=rules.seconds_per_game, no_show_seconds=rules.no_show_seconds,
+                         clock_ms=seat.clock_ms)
+
+
+def turn_deadline(*, started: datetime, ply: int, seconds_per_move: int | None, seconds_per_game: int | None,
+                  no_show_seconds: int, clock_ms: int | None) -> datetime | None:
+    """When a seat to move since ``started`` runs out of time: the nearer of the per-move
+    limit and its game clock; before the first move, at least the no-show grace."""
+    limits = []
+    if seconds_per_move:
+        limits.append(started + timedelta(seconds=seconds_per_move))
+    if seconds_per_game and clock_ms is not None:
+        limits.append(started + timedelta(milliseconds=clock_ms))
+    if ply == 0 and not limits:
+        limits.append(started + timedelta(seconds=no_show_seconds))
+    elif ply == 0:
+        limits = [max(limit, started + timedelta(seconds=no_show_seconds)) for limit in limits]
     return min(limits) if limits else None
 
 
@@ -57,30 +66,46 @@ def idle_deadline(game: Game) -> datetime | None:
     """When a game in play whose rules have no clock ends as abandoned, if nobody moves
     (settings.GAME_IDLE_SECONDS). Before the first move the no-show rule ends it instead,
     and a game with a clock always ends by its clock."""
-    rules = game.rule_set
-    if (game.status != Game.Status.ACTIVE or game.ply == 0 or game.turn_started_at is None
-            or rules.seconds_per_move or rules.seconds_per_game):
+    if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
-    return game.turn_started_at + timedelta(seconds=time_controls.idle_seconds())
+    rules = game.rule_set
+    return idle_deadline_of(started=game.turn_started_at, ply=game.ply, seconds_per_move=rules.seconds_per_move,
+                            seconds_per_game=rules.seconds_per_game)
+
+
+def idle_deadline_of(*, started: datetime, ply: int, seconds_per_move: int | None,
+                     seconds_per_game: int | None) -> datetime | None:
+    if ply == 0 or seconds_per_move or seconds_per_game:
+        return None
+    return started + timedelta(seconds=time_controls.idle_seconds())
 
 
 def games_out_of_time(now: datetime) -> list[int]:
     """The games in play a seat of which has run out of time at ``now``, or idle past the
-    limit: what the periodic clock check locks and ends. One query for the games (only
-    the columns a deadline reads) and one for their seats, however many are in play."""
-    active = (
-        Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lte=now)
-        .select_related("rule_set")
-        .only("id", "status", "ply", "to_move", "turn_started_at", "rule_set__seconds_per_move",
-              "rule_set__seconds_per_game", "rule_set__no_show_seconds")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.only("id", "game_id", "number", "clock_ms")))
-        .order_by("turn_started_at")
-    )
+    limit: what the periodic clock check locks and ends. One query for the games and one
+    for their seats, read as plain values: for 10,000 games in play, 1.2 s as model
+    instances with a prefetch against 0.1 s as values (bench/lobby.py)."""
+    in_play = {"status": Game.Status.ACTIVE, "turn_started_at__lte": now}
+    clocks: dict[int, dict[int, int | None]] = {}
+    for game_id, number, clock_ms in Seat.objects.filter(**{f"game__{k}": v for k, v in in_play.items()}).values_list(
+        "game_id", "number", "clock_ms"
+    ):
+        clocks.setdefault(game_id, {})[number] = clock_ms
     due = []
-    for game in active:
-        ends = [deadline_for(game, seat) for seat in game.seats.all()] + [idle_deadline(game)]
+    for game_id, ply, to_move, started, per_move, per_game, no_show in Game.objects.filter(**in_play).values_list(
+        "id", "ply", "to_move", "turn_started_at", "rule_set__seconds_per_move", "rule_set__seconds_per_game",
+        "rule_set__no_show_seconds",
+    ):
+        if started is None:  # not so: the filter reads turn_started_at <= now
+            continue
+        seats = clocks.get(game_id, {})
+        ends = [
+            turn_deadline(started=started, ply=ply, seconds_per_move=per_move, seconds_per_game=per_game,
+                          no_show_seconds=no_show, clock_ms=seats.get(number))
+            for number in to_move
+        ] + [idle_deadline_of(started=started, ply=ply, seconds_per_move=per_move, seconds_per_game=per_game)]
         if any(end is not None and end <= now for end in ends):
-            due.append(game.pk)
+            due.append(game_id)
     return due
 
 

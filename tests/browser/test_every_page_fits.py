@@ -60,7 +60,7 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "{section-arena}"),
     ("sam", "{season}"),
     ("sam", "/ratings/"),
-    ("sam", "/ratings/tactic-toe/"),
+    ("sam", "/ratings/nine-square/"),  # a tab with nobody rated yet
     ("sam", "/ratings/player/sam/"),
     ("sam", "/ratings/player/mei/"),
     ("sam", "/ratings/tic-tac-two/"),
@@ -199,4 +199,4 @@ def test_the_menu_folds_behind_a_button_on_a_phone(browser, world):
 
         laptop = open_as("sam", {"width": 1280, "height": 800})
         expect(laptop.locator(".nav-toggle")).to_be_hidden()
-        expect(laptop.locator("#nav-menu >> text=Play")).to_be_visible()
+        expect(laptop.locator("#nav-menu").get_by_role("link", name="Play", exact=True)).to_be_visible()
