@@ -307,7 +307,7 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
             link = PeriodGame.objects.filter(game__match_id=game.match_id).select_related("period").first()
         if link is not None:
             return GameRatingNote(True, f"Rated with {link.period}: its games are rated together when it ends.", [])
-        return GameRatingNote(True, "Rated: the rating changes are being worked out; reload in a moment.", [])
+        return GameRatingNote(True, "Rated: the rating changes are being worked out; they show here as soon as they are stored.", [])
     clubs = dict(Club.objects.filter(pk__in=[c.list_key.removeprefix("club-") for c in changes
                                              if c.list_key != LEAGUE_LIST]).values_list("pk", "name"))
     lines = []

@@ -26,6 +26,8 @@ from django.utils import timezone
 from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
+from games import realtime as game_realtime
+from games import selectors as game_selectors
 from games.models import Game
 from league.models import (
     LEAGUE_LIST,
@@ -112,12 +114,20 @@ def rate_game(*, game_id: int) -> int:
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.status != Game.Status.FINISHED:
             return 0
-        rated = 0
+        rated = []
         for pending in pending_games(up_to=game).select_related(None):
             _apply_periods(ledger, [pending], period=f"game-{pending.pk}")
-            rated += 1
+            rated.append(pending.pk)
         ledger.save(update_fields=["last_sequence"])
-        return rated
+        # The finished games' pages show the changes as soon as they are stored: an
+        # update makes every open page fetch its board again (static/js/game.js).
+        transaction.on_commit(functools.partial(_announce_rated, rated))
+        return len(rated)
+
+
+def _announce_rated(game_ids: list[int]) -> None:
+    for game_id in game_ids:
+        game_realtime.send_to_game(game_id, game_selectors.update_message(game_id))
 
 
 #: A finished game unrated this long, or a recompute still queued: its task was lost.

@@ -147,3 +147,34 @@ def test_unrated_games_say_why(client, make_player):
     ai = game_services.create_game(creator=ann, variant="classic", ai_level="random")
     game_services.resign(game_id=ai.pk, user=ann)
     assert "against the computer is never rated" in client.get(reverse("games:game", args=[ai.pk])).content.decode()
+
+
+def test_rating_a_game_tells_its_open_pages_to_show_the_changes(make_player, django_capture_on_commit_callbacks):
+    """The game page said "reload in a moment" until reloaded: the rating now sends the
+    game's sockets an update (each page fetches its board, with the changes, again)."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync, sync_to_async
+    from channels.layers import get_channel_layer
+
+    from games.realtime import game_group
+
+    alice, bob = make_player(), make_player()
+    game = finished_game(alice, bob)
+
+    def rate() -> int:
+        with django_capture_on_commit_callbacks(execute=True):
+            return rating_services.rate_game(game_id=game.pk)
+
+    async def a_page_listening() -> tuple[int, dict]:
+        layer = get_channel_layer()
+        listener = await layer.new_channel()
+        await layer.group_add(game_group(game.pk), listener)
+        try:
+            rated = await sync_to_async(rate)()
+            return rated, await asyncio.wait_for(layer.receive(listener), 5)
+        finally:
+            await layer.group_discard(game_group(game.pk), listener)
+
+    rated, message = async_to_sync(a_page_listening)()
+    assert rated == 1 and message["type"] == "game.update" and message["status"] == "finished"
