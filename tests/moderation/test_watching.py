@@ -32,6 +32,15 @@ async def expect_watching(game_id: int, user: Any) -> Socket:
     return socket
 
 
+@database_sync_to_async
+def club_b_game_in_play(world: Any) -> Any:
+    """A game under club B's rules, accepted: the world's own game_b is a challenge to
+    one player still open, which only its two players may read (docs/game-page.md)."""
+    from tests.factories import GameFactory
+
+    return GameFactory.create(creator=world.player_1, rule_set=world.rules_b, opponent=world.player_2)
+
+
 def set_policy(world: Any, **kwargs: Any) -> Any:
     from moderation import services
 
@@ -48,7 +57,7 @@ async def test_nobody_watches_a_closed_game_but_its_players_and_moderators(world
     assert (await player.recv_type("state"))["game"]["you"] == 0
     arbiter = await expect_watching(w.game_a.pk, w.arbiter_a)
     # Club B's game is not covered by club A's policy.
-    other = await expect_watching(w.game_b.pk, None)
+    other = await expect_watching((await club_b_game_in_play(w)).pk, None)
     for socket in (player, arbiter, other):
         await socket.close()
 
@@ -94,7 +103,7 @@ async def test_a_banned_user_is_refused_with_the_reason_until_lifted(world_tx):
         actor=w.arbiter_a, user=w.member_a, club=w.club_a, reason="Shouting moves at the players")
     message = await expect_refused(w.game_a.pk, w.member_a, "banned")
     assert "Shouting moves at the players" in message
-    await (await expect_watching(w.game_b.pk, w.member_a)).close()  # another club's game
+    await (await expect_watching((await club_b_game_in_play(w)).pk, w.member_a)).close()  # another club's game
     await database_sync_to_async(services.lift_ban)(actor=w.organiser_a, ban=ban, reason="Apologised")
     await (await expect_watching(w.game_a.pk, w.member_a)).close()
 
