@@ -308,6 +308,7 @@ def board_context(
         # The variant's package builds the board's context; its metadata names the template.
         "board": variant.build_board(view, legal, seat, my_turn),
         "template": variant.board_template,
+        "board_script": variant.board_script,
         "variant_name": variant.display_name,
         "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
         "result_reason": _named_reason(payload["result"], payload["seats"]),

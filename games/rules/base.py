@@ -104,6 +104,10 @@ class Variant(ABC):
     summary: ClassVar[str]
     #: The Django template drawing the board from ``build_board``'s context.
     board_template: ClassVar[str]
+    #: A static script of the variant's own board interactions (aiming an action on the
+    #: board), loaded by the game page after static/js/game.js; "" for none. It talks to
+    #: the page through ``window.GamePage`` (docs/game-page.md).
+    board_script: ClassVar[str] = ""
     #: True where the game page lists the legal moves to pick from (many kinds of action);
     #: otherwise the board builds every move itself (squares, plans, marks, throws).
     offers_move_list: ClassVar[bool] = False

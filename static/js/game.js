@@ -171,7 +171,19 @@
     tickClocks();
     announce();
     setRoving(null);
+    renderHooks.forEach((hook) => hook(b));
   }
+
+  // -- the seam for a variant's own board script (Variant.board_script) ----------------
+  // The script runs after this one: it registers onRender (called with the #board
+  // element after every render, the first included) and plays with sendMove, so the
+  // socket, the ply and the error line stay this file's alone.
+  const renderHooks = [];
+  window.GamePage = {
+    sendMove: (move) => sendMove(move),
+    showError: (message) => showError(message),
+    onRender: (hook) => { renderHooks.push(hook); const b = board(); if (b) hook(b); },
+  };
 
   // The board is replaced on each update, so its own live regions would be new nodes
   // that screen readers may not read; this region outside it stays and is told.
