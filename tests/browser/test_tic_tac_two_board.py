@@ -25,6 +25,13 @@ def my_move(page) -> None:
     expect(page.locator("#turn-status")).to_contain_text("Your move")
 
 
+def shoot_grid(page, name: str) -> None:
+    """A close-up of the grid with its targets (beside the full-page shots)."""
+    from tests.browser.support import SHOTS
+
+    page.locator(".t2-stage").screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def fits(page) -> None:
     """No sideways scroll: the page is no wider than the window."""
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
@@ -43,6 +50,7 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     expect(mei.locator("#card-swap")).to_contain_text("Exchange two touching squares")
     shoot(mei, "tic-tac-two-draft-390")
     fits(mei)
+    shoot(sam, "tic-tac-two-draft-1280")
     for page, action in [(mei, "wall"), (sam, "double"), (mei, "swap"), (sam, "shift"), (mei, "dibs"), (sam, "intersect")]:
         my_move(page)
         page.click(f"#card-{action} button")
@@ -78,7 +86,9 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     target = mei.locator("#put-wall-9-bottom")
     box = target.bounding_box()
     assert box and min(box["width"], box["height"]) >= 24, box
+    target.hover()
     shoot(mei, "tic-tac-two-aiming-wall-390")
+    shoot_grid(mei, "tic-tac-two-grid-aiming-wall-390")
     fits(mei)
     target.click()
     for page in (sam, mei):
@@ -89,6 +99,9 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     # Shift: the arrow at the right end of row 3 pushes it right (X on 9 moves to 10).
     my_move(sam)
     sam.click("#use-shift")
+    sam.hover("#shift-row-3-right")
+    expect(sam.locator("#sq-9")).to_have_class(re.compile(r"\bt2-preview\b"))
+    shoot_grid(sam, "tic-tac-two-grid-aiming-shift-1280")
     sam.click("#shift-row-3-right")
     for page in (sam, mei):
         expect_square(page, 10, "X")
@@ -110,6 +123,7 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     mei.keyboard.press("Enter")
     expect(mei.locator("#sq-2")).to_have_class(re.compile(r"\bt2-first\b"))
     expect(mei.locator("#sq-16")).to_have_attribute("aria-disabled", "true")  # not next to 2
+    shoot_grid(mei, "tic-tac-two-grid-swap-first-pick-390")
     mei.keyboard.press("Escape")
     expect(mei.locator("#sq-2")).not_to_have_class(re.compile(r"\bt2-first\b"))
     mei.locator("#sq-2").focus()
@@ -149,6 +163,7 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     # Topple: O's Wall falls onto 13 and erases the X; it stays drawn, dashed, with a note.
     my_move(mei)
     mei.click("#use-topple")
+    shoot_grid(mei, "tic-tac-two-grid-aiming-topple-390")
     mei.click(".t2-topple-target[aria-label*='onto square 13']")
     for page in (sam, mei):
         expect_square(page, 13, "empty")
@@ -156,6 +171,7 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
         expect(page.locator("#fallen-9-bottom")).to_have_count(1)
         expect(page.locator(".t2-notes")).to_contain_text("fell onto square 13, erasing its X")
     shoot(mei, "tic-tac-two-after-topple-390")
+    shoot_grid(mei, "tic-tac-two-grid-after-topple-390")
     shoot(sam, "tic-tac-two-after-topple-1280")
     fits(mei)
     mei.click("#sq-13")

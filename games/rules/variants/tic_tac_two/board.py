@@ -88,7 +88,7 @@ def build_board(
             walls_of.setdefault(n, []).append(f"{letters[wall['owner']]}'s Wall on its {side}")
     win = {c for line in view.get("winning_lines") or [] for c in line}
     recent = view.get("last_turn") or {"recent": [], "fallen": []}
-    marks, shifted = _recent_marks(recent["recent"])
+    marks, shifted = _recent_marks(recent["recent"], recent["fallen"])
 
     cells = []
     for n, mark in enumerate(view["board"], start=1):
@@ -108,7 +108,7 @@ def build_board(
                 "win": n in win,
                 "intersect": n in intersects,
                 "dibs": letters[dibs[n]] if n in dibs else "",
-                "recent": " ".join(marks.get(n, {}).get("classes", [])),
+                "recent": " ".join([*marks.get(n, {}).get("classes", []), *(["t2-two"] if mark and len(mark) == 2 else [])]),
                 "badge": marks.get(n, {}).get("badge", ""),
                 "targets": {a: json.dumps(per_square[a][n]) for a in per_square if n in per_square[a]},
                 "swap": " ".join(str(p) for p in sorted(partners.get(n, []))),
@@ -263,7 +263,9 @@ def _line_squares(line: str, index: int) -> list[int]:
     return [r * SIZE + index for r in range(SIZE)]
 
 
-def _recent_marks(recent: list[dict[str, Any]]) -> tuple[dict[int, dict[str, Any]], dict[str, Any] | None]:
+def _recent_marks(
+    recent: list[dict[str, Any]], fallen: list[dict[str, Any]]
+) -> tuple[dict[int, dict[str, Any]], dict[str, Any] | None]:
     """Per square: the classes, badge and words of what the last turn did there; and
     the last turn's Shift, if any."""
     marks: dict[int, dict[str, Any]] = {}
@@ -291,6 +293,9 @@ def _recent_marks(recent: list[dict[str, Any]]) -> tuple[dict[int, dict[str, Any
                 mark(n, "t2-shifted", f"just shifted {move['direction']}")
         elif kind in ("dibs", "intersect", "void"):
             mark(move["cell"], "t2-placed", f"{ACTION_NAMES.get(kind, 'Void')} just placed")
+    for wall in fallen:
+        if wall["onto"] is not None:
+            mark(wall["onto"], "t2-erased", "a toppled Wall just fell on it", "✕" if wall["erased"] else "")
     return marks, shifted
 
 
