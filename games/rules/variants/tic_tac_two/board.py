@@ -200,7 +200,7 @@ def _hands(view: dict[str, Any]) -> list[dict[str, Any]]:
 def _both_names(cell: int, side: str) -> list[tuple[int, str]]:
     """The squares a border touches, with the side of each it lies on."""
     border = border_of(cell - 1, side)
-    names = []
+    names: list[tuple[int, str]] = []
     for i in border_cells(border):
         if i is not None:
             names.extend((i + 1, s) for s in ("top", "bottom", "left", "right") if border_of(i, s) == border)
