@@ -86,7 +86,8 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     target = mei.locator("#put-wall-9-bottom")
     box = target.bounding_box()
     assert box and min(box["width"], box["height"]) >= 24, box
-    target.hover()
+    target.hover()  # hover draws the Wall that would stand there
+    assert target.evaluate("el => getComputedStyle(el, '::after').backgroundColor") == "rgb(194, 65, 12)"
     shoot(mei, "tic-tac-two-aiming-wall-390")
     shoot_grid(mei, "tic-tac-two-grid-aiming-wall-390")
     fits(mei)
