@@ -51,7 +51,14 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     shoot(mei, "tic-tac-two-draft-390")
     fits(mei)
     shoot(sam, "tic-tac-two-draft-1280")
-    for page, action in [(mei, "wall"), (sam, "double"), (mei, "swap"), (sam, "shift"), (mei, "dibs"), (sam, "intersect")]:
+    for page, action in [
+        (mei, "wall"),
+        (sam, "double"),
+        (mei, "swap"),
+        (sam, "shift"),
+        (mei, "dibs"),
+        (sam, "intersect"),
+    ]:
         my_move(page)
         page.click(f"#card-{action} button")
         expect(sam.locator(f"#card-{action}, #t2-hands-title + div, .t2-hands").first).to_be_visible()

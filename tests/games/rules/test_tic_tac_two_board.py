@@ -18,7 +18,12 @@ def listed(state: Any, seat: int) -> list[dict[str, Any]]:
     """The legal moves as the game page lists them (games.views._legal_for: a listed
     move's kind is its "action", else its "type")."""
     return [
-        {"move": m, "label": V.describe_move(m), "json": json.dumps(m), "kind": m.get("action") or m.get("type")}
+        {
+            "move": m,
+            "label": V.describe_move(m),
+            "json": json.dumps(m),
+            "kind": m.get("action") or m.get("type"),
+        }
         for m in V.legal_moves(state, seat)
     ]
 
@@ -30,7 +35,9 @@ def offered(board: dict[str, Any]) -> list[dict[str, Any]]:
     moves += [json.loads(m) for c in board["cells"] for m in c["targets"].values()]
     moves += [
         {"type": "swap", "cells": [c["n"], int(p)]}
-        for c in board["cells"] for p in c["swap"].split() if c["n"] < int(p)
+        for c in board["cells"]
+        for p in c["swap"].split()
+        if c["n"] < int(p)
     ]
     for key in ("wall_targets", "topple_targets", "shift_targets", "cards"):
         moves += [json.loads(t["move"]) for t in board[key] if t["move"]]
@@ -64,11 +71,14 @@ def test_every_action_offers_exactly_its_legal_targets():
     state = pos(". X O .  . IX X .  O . . .  . . X O", walls=((6, "right", O), (13, "top", O)), dibs={16: O})
     board = assert_offered_equals_legal(state, X)
     assert {t["action"] for t in board["tools"]} == {"double", "swap", "shift"}
-    assert not any(json.loads(t["move"])["line"] == "row" and json.loads(t["move"])["index"] == 4
-                   for t in board["shift_targets"])  # row 4 holds a waiting Dibs Space
+    assert not any(
+        json.loads(t["move"])["line"] == "row" and json.loads(t["move"])["index"] == 4
+        for t in board["shift_targets"]
+    )  # row 4 holds a waiting Dibs Space
     assert board["cells"][5]["swap"] == ""  # an Intersect Space is never swapped
-    o_board = assert_offered_equals_legal(pos(". X O .  . X X .  O . . .  . . X O", walls=((6, "right", O),),
-                                              to_move=O), O)
+    o_board = assert_offered_equals_legal(
+        pos(". X O .  . X X .  O . . .  . . X O", walls=((6, "right", O),), to_move=O), O
+    )
     assert {t["action"] for t in o_board["tools"]} == {"dibs", "intersect", "wall", "topple"}
     assert len(o_board["topple_targets"]) == 2  # onto 6 or onto 7
 
@@ -116,3 +126,17 @@ def test_a_swap_marks_both_squares():
     board = build_board(V.view(state, X), listed(state, X), X, True)
     assert "t2-swapped" in board["cells"][0]["recent"] and "t2-swapped" in board["cells"][1]["recent"]
     assert board["notes"] == ["X used Swap: squares 1 and 2 exchanged."]
+
+
+def test_a_shift_pushes_over_walls_and_the_board_says_where_they_fell():
+    # O's Walls on the left edge of 5 and between 6 and 7 stand across row 2; X shifts it right.
+    state = pos(". . . .  X O O .  . . . .  . . . .", walls=((5, "left", O), (6, "right", O)))
+    state = play(state, X, {"type": "shift", "line": "row", "index": 2, "direction": "right"})
+    board = build_board(V.view(state, X), listed(state, X), X, True)
+    assert sorted(f["id"] for f in board["fallen"]) == ["5-left", "6-right"]
+    assert "O's Wall on the left edge of square 5 fell off the grid (shown dashed)." in board["notes"]
+    # Row 2 became . X O O; the Wall between 6 and 7 fell left onto 6 and erased its X.
+    assert (
+        "O's Wall between squares 6 and 7 fell onto square 6, erasing its X (shown dashed)." in board["notes"]
+    )
+    assert "t2-erased" in board["cells"][5]["recent"] and board["cells"][5]["mark"] is None

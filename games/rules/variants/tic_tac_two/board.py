@@ -47,6 +47,11 @@ CARD_TEXT = {
     ),
 }
 
+TOPPLE_TEXT = (
+    "Topple one of your standing Walls onto a square beside it: the square's letters are erased "
+    "(not a Dibs Space's, not Intersect or Void markers). It uses no action; you may write there after."
+)
+
 #: What the page says while an action is being aimed.
 AIM_HELP = {
     "double": "Double: choose the square for your extra letter.",
@@ -108,7 +113,9 @@ def build_board(
                 "win": n in win,
                 "intersect": n in intersects,
                 "dibs": letters[dibs[n]] if n in dibs else "",
-                "recent": " ".join([*marks.get(n, {}).get("classes", []), *(["t2-two"] if mark and len(mark) == 2 else [])]),
+                "recent": " ".join(
+                    [*marks.get(n, {}).get("classes", []), *(["t2-two"] if mark and len(mark) == 2 else [])]
+                ),
                 "badge": marks.get(n, {}).get("badge", ""),
                 "targets": {a: json.dumps(per_square[a][n]) for a in per_square if n in per_square[a]},
                 "swap": " ".join(str(p) for p in sorted(partners.get(n, []))),
@@ -129,8 +136,11 @@ def build_board(
         "walls": [_border_item(w["cell"], w["side"], letters[w["owner"]]) for w in view.get("walls") or []],
         "fallen": [_border_item(f["cell"], f["side"], letters[f["owner"]]) for f in recent["fallen"]],
         "wall_targets": [
-            dict(_border_item(m["cell"], m["side"], ""), move=json.dumps(m),
-                 label=f"Stand your Wall {_border_words(m['cell'], m['side'])}")
+            dict(
+                _border_item(m["cell"], m["side"], ""),
+                move=json.dumps(m),
+                label=f"Stand your Wall {_border_words(m['cell'], m['side'])}",
+            )
             for m in by_kind.get("wall", [])
         ],
         "topple_targets": [_topple_item(m) for m in topples],
@@ -143,7 +153,12 @@ def build_board(
 def _tools(by_kind: dict[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
     """The actions usable now, each once (only those with a legal target), topple last."""
     return [
-        {"action": a, "name": ACTION_NAMES.get(a, "Topple a Wall"), "help": AIM_HELP[a]}
+        {
+            "action": a,
+            "name": ACTION_NAMES.get(a, "Topple a Wall"),
+            "help": AIM_HELP[a],
+            "text": CARD_TEXT.get(a, TOPPLE_TEXT),
+        }
         for a in (*ACTIONS, "topple")
         if by_kind.get(a)
     ]
@@ -167,7 +182,10 @@ def _cards(view: dict[str, Any], picks: list[dict[str, Any]]) -> list[dict[str, 
     cards = []
     for action in ACTIONS:
         holders = [
-            view["letters"][hand["seat"]] for hand in view["actions"] for held in hand["held"] if held == action
+            view["letters"][hand["seat"]]
+            for hand in view["actions"]
+            for held in hand["held"]
+            if held == action
         ]
         move = takeable.get(action)
         cards.append(
@@ -192,7 +210,14 @@ def _hands(view: dict[str, Any]) -> list[dict[str, Any]]:
             unused = action in left
             if unused:
                 left.remove(action)
-            cards.append({"action": action, "name": ACTION_NAMES[action], "text": CARD_TEXT[action], "used": not unused})
+            cards.append(
+                {
+                    "action": action,
+                    "name": ACTION_NAMES[action],
+                    "text": CARD_TEXT[action],
+                    "used": not unused,
+                }
+            )
         hands.append({"seat": hand["seat"], "letter": hand["letter"], "cards": cards})
     return hands
 
@@ -329,13 +354,15 @@ def _notes(recent: dict[str, Any], letters: list[str]) -> list[str]:
         elif kind == "wall":
             notes.append(f"{who} stood a Wall {_border_words(move['cell'], move['side'])}.")
         elif kind == "topple":
-            notes.append(f"{who} toppled a Wall onto square {move['cell']}.")
+            notes.append(f"{who} toppled their own Wall (which uses no action):")
     for fallen in recent["fallen"]:
         where = _border_words(fallen["cell"], fallen["side"])
         if fallen["onto"] is None:
             what = "fell off the grid"
         else:
             erased = " and ".join(fallen["erased"]) if fallen["erased"] else ""
-            what = f"fell onto square {fallen['onto']}" + (f", erasing its {erased}" if erased else ", erasing nothing")
+            what = f"fell onto square {fallen['onto']}" + (
+                f", erasing its {erased}" if erased else ", erasing nothing"
+            )
         notes.append(f"{letters[fallen['owner']]}'s Wall {where} {what} (shown dashed).")
     return notes

@@ -244,9 +244,16 @@ class TicTacTwo(Variant):
         try:
             recent = tuple((entry["seat"], notation.parse(entry["move"])) for entry in data.get("recent", []))
         except RuleError as err:
-            raise RuleError("bad-state", f"A stored Tic Tac Two game's last turn is damaged ({err}).") from None
+            raise RuleError(
+                "bad-state", f"A stored Tic Tac Two game's last turn is damaged ({err})."
+            ) from None
         fallen = tuple(
-            (border_of(f["cell"] - 1, f["side"]), f["owner"], None if f["onto"] is None else f["onto"] - 1, f["erased"])
+            (
+                border_of(f["cell"] - 1, f["side"]),
+                f["owner"],
+                None if f["onto"] is None else f["onto"] - 1,
+                f["erased"],
+            )
             for f in data.get("fallen", [])
         )
         return TicTacTwoState(
@@ -302,7 +309,13 @@ def _last_turn(state: TicTacTwoState) -> dict[str, Any]:
     for border, owner, onto, erased in state.fallen:
         i, side = canonical_name(border)
         fallen.append(
-            {"cell": i + 1, "side": side, "owner": owner, "onto": None if onto is None else onto + 1, "erased": erased}
+            {
+                "cell": i + 1,
+                "side": side,
+                "owner": owner,
+                "onto": None if onto is None else onto + 1,
+                "erased": erased,
+            }
         )
     return {
         "recent": [{"seat": seat, "move": notation.to_move_dict(step)} for seat, step in state.recent],
