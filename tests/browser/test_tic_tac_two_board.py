@@ -132,6 +132,15 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     expect(mei.locator("#sq-2")).to_have_class(re.compile(r"\bt2-first\b"))
     expect(mei.locator("#sq-16")).to_have_attribute("aria-disabled", "true")  # not next to 2
     shoot_grid(mei, "tic-tac-two-grid-swap-first-pick-390")
+    # A re-render of the same position (as any socket update makes) keeps the choice.
+    mei.evaluate("document.getElementById('board').dataset.old = '1'")
+    mei.evaluate(
+        "htmx.ajax('GET', document.getElementById('game-page').dataset.boardUrl, {target: '#board', swap: 'outerHTML'})"
+    )
+    expect(mei.locator("#board[data-old]")).to_have_count(0)  # a new board was swapped in
+    expect(mei.locator("#use-swap")).to_have_attribute("aria-pressed", "true")
+    expect(mei.locator("#sq-2")).to_have_class(re.compile(r"\bt2-first\b"))
+    mei.locator("#sq-2").focus()
     mei.keyboard.press("Escape")
     expect(mei.locator("#sq-2")).not_to_have_class(re.compile(r"\bt2-first\b"))
     mei.locator("#sq-2").focus()
