@@ -51,19 +51,17 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     shoot(mei, "tic-tac-two-draft-390")
     fits(mei)
     shoot(sam, "tic-tac-two-draft-1280")
-    for page, action in [
-        (mei, "wall"),
-        (sam, "double"),
-        (mei, "swap"),
-        (sam, "shift"),
-        (mei, "dibs"),
-        (sam, "intersect"),
-    ]:
+    for page, action in [(mei, "wall"), (sam, "double"), (mei, "swap"), (sam, "shift"), (mei, "dibs")]:
         my_move(page)
         page.click(f"#card-{action} button")
-        expect(sam.locator(f"#card-{action}, #t2-hands-title + div, .t2-hands").first).to_be_visible()
-        if action != "intersect":  # the draft's last card ends the draft
-            expect(sam.locator(f"#card-{action} .t2-holder")).to_contain_text("Held by")
+        letter = "O" if page is mei else "X"
+        for viewer in (sam, mei):  # the card is now held, and nobody may take it again
+            expect(viewer.locator(f"#card-{action} .t2-holder")).to_have_text(f"Held by {letter}")
+            expect(viewer.locator(f"#card-{action} button")).to_have_count(0)
+    shoot(sam, "tic-tac-two-draft-last-card-1280")
+    sam.click("#card-intersect button")  # the last card ends the draft
+    for viewer in (sam, mei):
+        expect(viewer.locator(".t2-cards")).to_have_count(0)
     shoot(sam, "tic-tac-two-after-draft-1280")
     expect(sam.locator(".t2-hands")).to_contain_text("Double")
 
