@@ -41,6 +41,9 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     from playwright.sync_api import expect
 
     sam, mei = sign_in("sam", LAPTOP), sign_in("mei", PHONE_390)
+    script_errors: list[str] = []
+    for page in (sam, mei):
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
     url = challenge(sam, "tic-tac-two", "mei")  # Sam is Player One: X
     accept_from_lobby(mei, url)
     wait_live(sam, mei)
@@ -192,6 +195,7 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
     mei.click("#sq-13")
     expect_square(sam, 13, "O")
     expect(sam.locator(".t2-hands")).to_contain_text("used")
+    assert script_errors == []
 
 
 @pytest.fixture(autouse=True)
