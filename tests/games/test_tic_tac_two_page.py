@@ -11,7 +11,8 @@ import re
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import rule_sets, services
+from games.models import Game
 from tests.games.test_views import HTMX, client_for, started
 
 DRAFT = ["wall", "double", "swap", "shift", "dibs", "intersect"]  # O, X, O, X, O, X
@@ -65,3 +66,25 @@ def test_the_board_offers_actions_to_the_mover_only_and_draws_the_last_turn(alic
     assert 'id="fallen-9-bottom"' in step and "t2-target" not in step and "t2-tool" not in step
     draft_step = Client().get(replay + "?step=1").content.decode()
     assert 'id="card-wall"' in draft_step and "Held by O" in draft_step and "Take this card" not in draft_step
+
+
+def test_the_void_variation_places_its_voids_on_the_squares(alice, bob):
+    game = void_game(alice, bob, {"void": True})
+    x, o = (alice, bob) if game.seats.get(number=0).user == alice else (bob, alice)
+    for ply, action in enumerate(DRAFT):
+        user = o if ply % 2 == 0 else x
+        services.submit_move(game_id=game.pk, user=user, ply=ply, move={"type": "pick", "action": action})
+    page = client_for(x).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    assert "Place a Void" in page
+    assert sorted(m["cell"] for m in moves(page) if m["type"] == "void") == list(range(1, 17))
+    services.submit_move(game_id=game.pk, user=x, ply=6, move={"type": "void", "cell": 6})
+    page = client_for(o).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    assert "X placed a Void on square 6." in page and re.search(r'aria-label="Square 6, empty, Void', page)
+    assert {"type": "void", "cell": 6} not in moves(page)
+
+
+def void_game(alice, bob, options):
+    rule_set = rule_sets.create_rule_set(name="Void test", variant="tic-tac-two", options=options)
+    game = services.create_game(creator=alice, rule_set=rule_set, opponent=bob)
+    services.accept_challenge(game_id=game.pk, user=bob)
+    return Game.objects.get(pk=game.pk)
