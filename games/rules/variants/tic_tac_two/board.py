@@ -123,7 +123,6 @@ def build_board(
             }
         )
 
-    topples = by_kind.get("topple", [])
     tools = _tools(by_kind)
     return {
         "phase": view["phase"],
@@ -143,7 +142,7 @@ def build_board(
             )
             for m in by_kind.get("wall", [])
         ],
-        "topple_targets": [_topple_item(m) for m in topples],
+        "topple_targets": [_topple_item(m) for m in by_kind.get("topple", [])],
         "shift_targets": [_shift_item(m) for m in by_kind.get("shift", [])],
         "shifted": _shift_item(shifted) if shifted else None,
         "notes": _notes(recent, letters),
@@ -233,10 +232,9 @@ def _both_names(cell: int, side: str) -> list[tuple[int, str]]:
 
 
 def _geometry(border: Border) -> dict[str, Any]:
+    # ("v", row, k): boundary k across, in row `row`; ("h", k, col): column col, boundary k down.
     kind, a, b = border
-    if kind == "v":
-        return {"orient": "v", "x": b, "y": a}  # boundary x (0..4), in row y
-    return {"orient": "h", "x": b, "y": a}  # in column x, boundary y (0..4)
+    return {"orient": kind, "x": b, "y": a}
 
 
 def _border_words(cell: int, side: str) -> str:
