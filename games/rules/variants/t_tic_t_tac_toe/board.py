@@ -8,7 +8,8 @@ square on the square, supers on the corner their 2x2 range shares, checkpoints a
 destructions on the standing blockages. Every target comes from the legal moves, so
 nothing illegal is offered. The board is drawn by static/css/boards/t-tic-t-tac-toe.css; static/js/boards/t-tic-t-tac-toe.js
 switches tools and builds the two-pick walls. Places are given in squares from the
-upper left (``--x``, ``--y``; ``--w``/``--h`` long) as CSS custom properties.
+upper left as classes (``x-1 y-2``, ``w-2`` / ``h-2`` long): the site's CSP allows no
+inline styles.
 """
 
 from __future__ import annotations
@@ -109,20 +110,20 @@ def build_board(
 
 def _hbar(boundary: int, col: int, length: int) -> str:
     """A bar along horizontal boundary ``boundary`` (0 = top edge) from column ``col``."""
-    return f"--x:{col};--y:{boundary};--w:{length}"
+    return f"x-{col} y-{boundary} w-{length}"
 
 
 def _vbar(boundary: int, row: int, length: int) -> str:
-    return f"--x:{boundary};--y:{row};--h:{length}"
+    return f"x-{boundary} y-{row} h-{length}"
 
 
 def _box(square: int, size: int = 1) -> str:
     row, col = geo.row_col(square)
-    return f"--x:{col};--y:{row};--w:{size};--h:{size}"
+    return f"x-{col} y-{row} w-{size} h-{size}"
 
 
 def _segment_shape(segment: int, length: int = 1) -> tuple[str, str]:
-    """(orientation, style) of a bar starting at unit segment ``segment``."""
+    """(orientation, position classes) of a bar starting at unit segment ``segment``."""
     line = geo.SEGMENT_LINE[segment]
     row, col = geo.row_col(geo.SEGMENT_SQUARES[segment][0])
     if line[0] == "h":
@@ -131,7 +132,7 @@ def _segment_shape(segment: int, length: int = 1) -> tuple[str, str]:
 
 
 def _shape(name: str) -> tuple[str, str]:
-    """(orientation "h" / "v" / "box", style) of blockage ``name``."""
+    """(orientation "h" / "v" / "box", position classes) of blockage ``name``."""
     if name in geo.LINE_MASK:
         return ("h", _hbar(int(name[1]), 0, 5)) if name[0] == "h" else ("v", _vbar(int(name[1]), 0, 5))
     if name.startswith("around "):
@@ -148,8 +149,8 @@ def _target(action: tuple[Any, ...]) -> str:
 
 
 def _line_target(item: ListedMove) -> dict[str, Any]:
-    orient, style = _shape(item["move"]["line"])
-    return {"orient": orient, "style": style, "label": item["label"], "json": item["json"]}
+    orient, place = _shape(item["move"]["line"])
+    return {"orient": orient, "place": place, "label": item["label"], "json": item["json"]}
 
 
 def _segment_targets(walls: list[ListedMove]) -> list[dict[str, Any]]:
@@ -163,14 +164,14 @@ def _segment_targets(walls: list[ListedMove]) -> list[dict[str, Any]]:
         partners.setdefault(b, {})[a] = item["move"]
     targets = []
     for name in sorted(partners, key=geo.SEGMENT_BY_NAME.__getitem__):
-        orient, style = _segment_shape(geo.SEGMENT_BY_NAME[name])
+        orient, place = _segment_shape(geo.SEGMENT_BY_NAME[name])
         a, b = name.split("|")
         side = "below" if orient == "h" else "right of"
         targets.append(
             {
                 "segment": name,
                 "orient": orient,
-                "style": style,
+                "place": place,
                 "label": f"Berlin Wall: the side between squares {a} and {b} ({b} is {side} {a})",
                 "partners": json.dumps(partners[name]),
             }
@@ -179,7 +180,7 @@ def _segment_targets(walls: list[ListedMove]) -> list[dict[str, Any]]:
 
 
 def _around_target(item: ListedMove) -> dict[str, Any]:
-    return {"style": _box(item["move"]["around"]), "label": item["label"], "json": item["json"]}
+    return {"place": _box(item["move"]["around"]), "label": item["label"], "json": item["json"]}
 
 
 def _super_target(item: ListedMove, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -194,8 +195,8 @@ def _super_target(item: ListedMove, view: dict[str, Any], seat: int | None) -> d
     if fill:
         words += f", writes {mine} on {', '.join(map(str, fill))}"
     return {
-        "style": f"--x:{col + 1};--y:{row + 1}",
-        "range_style": _box(corner, 2),
+        "place": f"x-{col + 1} y-{row + 1}",
+        "range_place": _box(corner, 2),
         "label": words,
         "json": item["json"],
         "range": " ".join(map(str, area)),
@@ -206,8 +207,8 @@ def _super_target(item: ListedMove, view: dict[str, Any], seat: int | None) -> d
 
 def _blockage_target(item: ListedMove) -> dict[str, Any]:
     action = parse_move(item["move"])
-    orient, style = _shape(action[1])
-    return {"orient": orient, "style": style, "label": item["label"], "json": item["json"]}
+    orient, place = _shape(action[1])
+    return {"orient": orient, "place": place, "label": item["label"], "json": item["json"]}
 
 
 # -- what stands and what happened --------------------------------------------------------
@@ -223,7 +224,7 @@ def _owner(owner: int | None, symbols: list[str]) -> tuple[str, str]:
 def _drawn_blockage(
     blockage: dict[str, Any], symbols: list[str], checkpoint: bool, last: bool
 ) -> dict[str, Any]:
-    orient, style = _shape(blockage["name"])
+    orient, place = _shape(blockage["name"])
     owner_class, owner_words = _owner(blockage["owner"], symbols)
     words = f"{owner_words} {blockage_words(blockage['name']).removeprefix('the ')}"
     left = blockage["protected_moves_left"] if blockage["protected"] else 0
@@ -238,7 +239,7 @@ def _drawn_blockage(
         classes.append("protected")
     if last:
         classes.append("last")
-    return {"kind": blockage["kind"], "classes": " ".join(classes), "style": style, "label": words,
+    return {"kind": blockage["kind"], "classes": " ".join(classes), "place": place, "label": words,
             "left": left, "checkpoint": checkpoint}  # fmt: skip
 
 
@@ -256,11 +257,11 @@ def _destroyed(events: list[dict[str, Any]], standing: set[str], last: dict[str,
     for event in events:
         if event["kind"] in ("snip", "tear-down") and event.get("move"):
             name = _target(parse_move(event["move"]))
-            orient, style = _shape(name)
+            orient, place = _shape(name)
             tool = "snipped by wire cutters" if event["kind"] == "snip" else "torn down by Ronald Reagan"
             ghosts[name] = {
                 "classes": f"{orient} {'last' if event is last else ''}".strip(),
-                "style": style,
+                "place": place,
                 "label": f"{blockage_words(name)[0].upper()}{blockage_words(name)[1:]}: "
                 f"{tool} on move {event['ply']}",
                 "ply": event["ply"],
@@ -280,7 +281,7 @@ def _supers_played(
             played.append(
                 {
                     "letter": symbols[event["seat"]],
-                    "style": _box(corner, 2),
+                    "place": _box(corner, 2),
                     "last": event is last,
                     "label": f"{symbols[event['seat']]}'s super on move {event['ply']} "
                     f"({', '.join(map(str, geo.super_range(corner)))}): "
@@ -312,9 +313,9 @@ def _pending(view: dict[str, Any], moves: dict[str, str]) -> dict[str, Any] | No
     if action[0] == "place":
         shape = {"square": action[1]}
     elif action[0] == "super":
-        shape = {"orient": "box", "style": _box(action[1], 2)}
+        shape = {"orient": "box", "place": _box(action[1], 2)}
     elif action[0] in ("curtain", "wall", "checkpoint", "snip", "tear-down"):
-        shape = dict(zip(("orient", "style"), _shape(action[1]), strict=True))
+        shape = dict(zip(("orient", "place"), _shape(action[1]), strict=True))
     return {"text": pending["text"], "confirm": moves.get("confirm"), "take_back": moves.get("take-back"), **shape}
 
 
