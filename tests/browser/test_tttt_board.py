@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, shoot, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, SHOTS, wait_live
 from tests.browser.test_live_play import accept_from_lobby, challenge, expect_moves, focused
 
 pytestmark = BROWSER_MARKS
@@ -20,6 +20,17 @@ PHONE_390 = {"width": 390, "height": 844}
 @pytest.fixture
 def players(sign_in):
     return sign_in("sam", LAPTOP), sign_in("mei", PHONE_390)
+
+
+def shoot(page, name: str) -> None:
+    """The whole page, and the board with its tools close up (to look at them)."""
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    top = page.locator("#turn-status").bounding_box()
+    bottom = page.locator(".ttt-legend").bounding_box()
+    width = page.viewport_size["width"]
+    scrolled = page.evaluate("window.scrollY")  # boxes are in the viewport, the clip in the page
+    clip = {"x": 0, "y": top["y"] + scrolled, "width": width, "height": bottom["y"] + bottom["height"] - top["y"]}
+    page.screenshot(path=str(SHOTS / f"{name}-board.png"), full_page=True, clip=clip)
 
 
 def fits(page) -> bool:

@@ -128,7 +128,8 @@
       tool = button.dataset.tool;
       firstPick = null;
       rovingKey = null;
-      apply(true);
+      // Chosen by the keyboard (a click with no pointer): go on to the tool's targets.
+      apply(event.detail === 0);
     } else if (button.matches(".ttt-target.seg")) {
       pickSegment(button);
     }

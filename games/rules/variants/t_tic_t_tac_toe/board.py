@@ -258,13 +258,14 @@ def _destroyed(events: list[dict[str, Any]], standing: set[str], last: dict[str,
         if event["kind"] in ("snip", "tear-down") and event.get("move"):
             name = _target(parse_move(event["move"]))
             orient, place = _shape(name)
+            done = "snipped" if event["kind"] == "snip" else "torn down"
             tool = "snipped by wire cutters" if event["kind"] == "snip" else "torn down by Ronald Reagan"
             ghosts[name] = {
                 "classes": f"{orient} {'last' if event is last else ''}".strip(),
                 "place": place,
                 "label": f"{blockage_words(name)[0].upper()}{blockage_words(name)[1:]}: "
                 f"{tool} on move {event['ply']}",
-                "ply": event["ply"],
+                "tag": f"{done}, move {event['ply']}",
             }
     return [g for name, g in ghosts.items() if name not in standing]
 
