@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, SHOTS, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PASSWORD, SHOTS, TIMEOUT_MS, wait_live
 from tests.browser.test_live_play import accept_from_lobby, challenge, expect_moves, focused
 
 pytestmark = BROWSER_MARKS
@@ -18,8 +18,18 @@ PHONE_390 = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def players(sign_in):
-    return sign_in("sam", LAPTOP), sign_in("mei", PHONE_390)
+def players(sign_in, browser, server):
+    """Sam on a laptop with a mouse; Mei on a 390 px touch screen."""
+    context = browser.new_context(viewport=PHONE_390, has_touch=True, base_url=server)
+    context.set_default_timeout(TIMEOUT_MS)
+    mei = context.new_page()
+    mei.goto("/accounts/login/")
+    mei.fill("input[name=username]", "mei")
+    mei.fill("input[name=password]", PASSWORD)
+    mei.click("form button[type=submit]")
+    mei.wait_for_url(lambda url: "/accounts/login/" not in url)
+    yield sign_in("sam", LAPTOP), mei
+    context.close()
 
 
 def shoot(page, name: str) -> None:
@@ -102,7 +112,7 @@ def test_every_action_is_played_on_the_board(players):
     expect(sam.locator("#ttt-tools")).to_have_count(0)  # not Sam's turn: no tools
 
     # Move 4, Mei: a letter, tapped.
-    mei.click("#sq-7")
+    mei.tap("#sq-7")
     expect_moves(4, *both)
 
     # Move 5, Sam: a super on 7, 8, 12, 13; hovering its centre shows what it gooshes.
@@ -120,13 +130,18 @@ def test_every_action_is_played_on_the_board(players):
         expect(page.locator(".ttt-super-played.last")).to_have_count(1)
         expect(page.locator("#ttt-last")).to_contain_text("super on squares 7, 8, 12, 13: gooshed 7")
 
-    # Move 6, Mei: a Checkpoint Charlie on Sam's wall, picked on the board.
-    mei.click("#tool-checkpoint")
+    # Move 6, Mei: a Checkpoint Charlie on Sam's wall, picked on the board by touch: the
+    # first tap shows it (a finger has no hover), the second plays it.
+    mei.tap("#tool-checkpoint")
     target = mei.locator(".ttt-layer[data-layer='checkpoint'] .ttt-target[data-move*='16|21']")
     expect(target).to_be_visible()
     assert fits(mei)
-    shoot(mei, "tttt-checkpoint-targets-390")
-    target.click()
+    target.tap()
+    expect(target).to_have_class(re.compile(r"\barmed\b"))
+    expect(mei.locator("#ttt-hint")).to_contain_text("tap it again to play it")
+    shoot(mei, "tttt-checkpoint-armed-390")
+    expect_moves(5, *both)
+    target.tap()
     expect_moves(6, *both)
     for page in both:
         expect(page.locator(".ttt-blockage.wall.h .ttt-cc")).to_have_count(1)
@@ -150,7 +165,7 @@ def test_every_action_is_played_on_the_board(players):
     shoot(mei, "tttt-after-destroy-390")
 
     # Esc drops back to placing a letter; the tool choice survives the other side's update.
-    mei.click("#tool-wall")
+    mei.tap("#tool-wall")
     expect(mei.locator("#ttt-board")).to_have_attribute("data-tool", "wall")
     mei.locator(".ttt-layer[data-layer='wall'] .ttt-target.seg").first.focus()
     assert focused(mei) == ""  # targets carry no id: focus is on a target, not a square

@@ -47,6 +47,7 @@
     const r = root();
     if (!r) return;
     if (board.dataset.myTurn !== "1" || !toolsAvailable().includes(tool)) { tool = "place"; firstPick = null; }
+    armed = null;
     if (firstPick && !r.querySelector(`.ttt-layer[data-layer="wall"] [data-segment="${firstPick}"]`)) firstPick = null;
     apply(false);
   }
@@ -120,6 +121,26 @@
     });
   }
 
+  // -- touch: the first tap shows what would be placed, the second places it ------------
+  // A finger has no hover, and a curtain, a wall or a super is once per game: a tap on a
+  // target arms it (drawn as on hover, the hint says so), a second tap on it plays it.
+  let lastPointer = "mouse";
+  let armed = null;
+  document.addEventListener("pointerdown", (event) => { lastPointer = event.pointerType || "mouse"; }, true);
+  document.addEventListener("click", (event) => {
+    const target = event.target.closest && event.target.closest("#ttt-board .ttt-target[data-move]");
+    // event.detail is 0 for Enter or Space: the keyboard's focus already showed it.
+    if (!target || lastPointer !== "touch" || event.detail === 0 || keyOf(target) === armed) { armed = null; return; }
+    event.preventDefault();
+    event.stopPropagation(); // game.js would play it
+    armed = keyOf(target);
+    document.querySelectorAll("#ttt-board .ttt-target.armed").forEach((t) => t.classList.remove("armed"));
+    target.classList.add("armed");
+    target.focus();
+    const hint = document.getElementById("ttt-hint");
+    if (hint) hint.textContent = `${target.getAttribute("aria-label")}: tap it again to play it, or tap another.`;
+  }, true);
+
   // -- events --------------------------------------------------------------------------
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("button");
@@ -127,6 +148,7 @@
     if (button.matches("#ttt-tools [data-tool]")) {
       tool = button.dataset.tool;
       firstPick = null;
+      armed = null;
       rovingKey = null;
       // Chosen by the keyboard (a click with no pointer): go on to the tool's targets.
       apply(event.detail === 0);
