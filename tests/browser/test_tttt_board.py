@@ -172,3 +172,15 @@ def test_every_action_is_played_on_the_board(players):
     mei.keyboard.press("Escape")
     expect(mei.locator("#ttt-board")).to_have_attribute("data-tool", "place")
     expect(mei.locator("#sq-5")).not_to_have_attribute("aria-disabled", "true")
+
+    # The replay (once the game is over) draws each step's board the same way: at move 5,
+    # the super and what it gooshed.
+    mei.click("details.resign summary")
+    mei.click("#resign")
+    expect(sam.locator("#turn-status")).to_contain_text("Game over")
+    sam.goto(url + "replay/?step=5")
+    expect(sam.locator("#sq-7")).to_have_class(re.compile(r"\bgooshed\b"))
+    expect(sam.locator(".ttt-super-played.last")).to_have_count(1)
+    expect(sam.locator(".ttt-blockage.box.drawer")).to_have_count(1)  # not yet torn down
+    expect(sam.locator("#ttt-tools")).to_have_count(0)
+    sam.screenshot(path=str(SHOTS / "tttt-replay-step-5-1280.png"), full_page=True)
