@@ -173,6 +173,21 @@ def test_every_action_is_played_on_the_board(players):
     expect(mei.locator("#ttt-board")).to_have_attribute("data-tool", "place")
     expect(mei.locator("#sq-5")).not_to_have_attribute("aria-disabled", "true")
 
+    # Move 8, Mei by the keyboard: a straight wall, both sides picked with Enter and the
+    # arrow between them (after the first pick only its partners are left to go to).
+    mei.locator("#tool-wall").focus()
+    mei.keyboard.press("Enter")
+    mei.locator("[data-segment='4|9']").focus()
+    mei.keyboard.press("Enter")
+    expect(mei.locator("[data-segment='4|9']")).to_have_class(re.compile(r"\bpicked\b"))
+    mei.keyboard.press("ArrowRight")
+    expect(mei.locator(":focus")).to_have_attribute("data-segment", "5|10")
+    mei.keyboard.press("Enter")
+    expect_moves(8, *both)
+    for page in both:
+        expect(page.locator(".ttt-blockage.wall.h.seat-1")).to_have_count(1)
+        expect(page.locator("#move-list")).to_contain_text("Berlin Wall separating squares 4, 5 from 9, 10")
+
     # The replay (once the game is over) draws each step's board the same way: at move 5,
     # the super and what it gooshed.
     mei.click("details.resign summary")
