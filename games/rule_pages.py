@@ -91,8 +91,8 @@ EXAMPLES: dict[str, tuple[Example, ...]] = {
                               (1, {"type": "wall", "cell": 6, "side": "right"}), (1, {"type": "write", "cell": 1}))),
     ),
     "nine-square": (
-        Example("After four turns: X has a line on board 1 (across the top) and one on board 5 (a diagonal); "
-                "O has lines on boards 3 and 9. Each line is a point.",
+        Example("After four turns, X has 3 points (the top row and a diagonal on board 1, a diagonal on board 5) "
+                "and O has 2 (a diagonal on board 3 and one on board 9).",
                 options={"x_player": "player-one"}, seed="rules-nine", play=_nine_square_position),
     ),
     "rock-paper-scissors": (
