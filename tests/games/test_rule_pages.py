@@ -91,6 +91,7 @@ def test_the_game_page_has_a_rules_panel_with_the_house_rules_in_words(alice, bo
     assert "Swapped letters" in panel and "a house-rule set" in panel
     assert "House rule: Player One places O and Player Two places X." in panel
     assert "X goes first, so Player Two moves first." in panel
+    assert "Each move must be made within 45 seconds." in panel  # the set's clock
     assert "three of your letters in a row" in panel  # the variant in short
     assert 'href="/rules/classic/"' in panel
 
