@@ -119,7 +119,7 @@ def diagrams(slug: str) -> list[dict[str, Any]]:
             state = example.play(variant, state)
         view = variant.view(state, None)
         outcome = variant.outcome(state)
-        context = {
+        context: dict[str, Any] = {
             "view": view,
             "board": variant.build_board(view, [], None, False),
             "payload": {"variant": slug, "status": "finished" if outcome else "active", "view": view},
@@ -128,18 +128,19 @@ def diagrams(slug: str) -> list[dict[str, Any]]:
             "live": False,
             "legal": [],
         }
-        html = render_to_string(variant.board_template, context)
-        prefix = f"{slug}-diagram-{number}-"
-        html = _ID_ATTRIBUTES.sub(lambda m: f'{m[1]}="{" ".join(prefix + v for v in m[2].split())}"', html)
-        drawn.append({"caption": example.caption, "board": _inert(html), "id": f"{slug}-diagram-{number}"})
+        name = f"{slug}-diagram-{number}"
+        board = _inert(render_to_string(variant.board_template, context), prefix=f"{name}-")
+        drawn.append({"caption": example.caption, "board": board, "id": name})
     return drawn
 
 
-def _inert(html: str) -> SafeString:
-    """A diagram's board with its controls disabled: a picture of a position, not a game."""
+def _inert(html: str, *, prefix: str) -> SafeString:
+    """A diagram's board with its controls disabled (a picture of a position, not a game)
+    and its ids prefixed."""
     html = re.sub(r"<button\b(?![^>]*\bdisabled\b)", "<button disabled", html)
-    # The board templates' own markup, rendered from the engine's view: safe as they are on the game page.
-    return mark_safe(html)  # noqa: S308
+    html = _ID_ATTRIBUTES.sub(lambda m: f'{m[1]}="{" ".join(prefix + v for v in m[2].split())}"', html)
+    # The board templates' own markup, rendered from the engine's view: safe as on the game page.
+    return mark_safe(html)
 
 
 def index(request: HttpRequest) -> HttpResponse:
