@@ -1,12 +1,12 @@
-"""Pages for live play, mounted at /play/ by config/urls.py."""
+"""Pages for live play (/play/) and the rules (/rules/), mounted at the root by config/urls.py."""
 
-from django.urls import path
+from django.urls import include, path
 
-from . import views
+from . import rule_pages, views
 
 app_name = "games"
 
-urlpatterns = [
+play_urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create, name="create"),
     path("<int:game_id>/", views.game_page, name="game"),
@@ -18,4 +18,10 @@ urlpatterns = [
     path("<int:game_id>/note/", views.note, name="note"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
     path("match/<int:match_id>/version/", views.match_version, name="match-version"),
+]
+
+urlpatterns = [
+    path("play/", include(play_urlpatterns)),
+    path("rules/", rule_pages.index, name="rules"),
+    path("rules/<slug:slug>/", rule_pages.variant_page, name="rules-variant"),
 ]
