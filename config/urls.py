@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import views as account_views
+from games import lesson_pages
 from league.urls import competition_urlpatterns
 
 from . import views
@@ -24,6 +25,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("players/", account_views.players, name="players"),
+    path("learn/", lesson_pages.learn, name="learn"),
+    path("learn/<slug:slug>/", lesson_pages.learn_variant, name="learn-variant"),
     path("ratings/", include("league.urls")),
     path("clubs/", include((competition_urlpatterns, "competitions"))),
     path("admin/", admin.site.urls),
