@@ -23,7 +23,7 @@ def _play_lesson(game: Game, user, *, until: int | None = None) -> Game:
     """The learner plays the script's moves, the coach answering through the service the
     Celery task calls (as the platform does, without its worker)."""
     lesson = get_lesson(game.lesson)
-    for step in lesson.steps[:until]:
+    for step in lesson.steps[lesson_service.steps_done(lesson, game.moves.all()):until]:
         game.refresh_from_db()
         while lesson.coach_seat in game.to_move and lesson.learner_seat not in game.to_move:
             services.play_ai_move(game_id=game.pk, ply=game.ply)
@@ -113,3 +113,54 @@ def test_an_unknown_lesson_is_refused(learner):
     with pytest.raises(ServiceError) as err:
         lesson_service.start_lesson(user=learner, slug="chess")
     assert err.value.code == "no-such-lesson"
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+def test_visitors_see_the_lessons_and_are_asked_to_sign_in(client):
+    page = client.get("/learn/").content.decode()
+    assert "<title>Learn to play" in page
+    assert page.count('class="card" id="lesson-') == 5
+    assert "to start a lesson" in page and "Start</button>" not in page
+    response = client.post("/learn/classic/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Game.objects.filter(lesson="classic").exists()
+
+
+def test_the_lesson_page_follows_the_learner(client, learner):
+    client.force_login(learner)
+    assert "Not started" in client.get("/learn/").content.decode()
+    response = client.post("/learn/classic/")
+    game = Game.objects.get(lesson="classic")
+    assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
+    page = client.get(f"/play/{game.pk}/").content.decode()
+    assert 'id="lesson-panel"' in page and page.count('id="lesson-panel"') == 1
+    assert "Step 1 of 4" in page and "Take the centre, square 5" in page
+    _play_lesson(game, learner, until=1)
+    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    assert "Step 2 of 4" in board and "put X on square 3" in board
+    index = client.get("/learn/").content.decode()
+    assert "Step 2 of 4" in index and "Continue</button>" in index
+    _play_lesson(Game.objects.get(pk=game.pk), learner)
+    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    assert "Lesson complete." in board and "Next lesson: Tactic-Toe" in board
+    assert "/play/?variant=classic" in board
+    index = client.get("/learn/").content.decode()
+    assert "✓ Done" in index and "Replay</button>" in index
+
+
+def test_another_player_watching_a_lesson_sees_no_panel(client, learner, make_player):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    client.force_login(make_player(username="watcher"))
+    response = client.get(f"/play/{game.pk}/")
+    assert 'id="lesson-panel"' not in response.content.decode()
+
+
+def test_a_move_off_the_lesson_over_the_api_is_a_clear_400(client, learner):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    client.force_login(learner)
+    response = client.post(f"/api/v1/games/{game.pk}/moves/", {"ply": 0, "move": {"cell": 9}},
+                           content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "off-lesson" and "square 5" in response.json()["message"]
+    assert Game.objects.get(pk=game.pk).ply == 0
