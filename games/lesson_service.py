@@ -104,6 +104,11 @@ def unfinished_games_of(user: User | Any) -> dict[str, int]:
     return dict(rows.values_list("lesson", "pk"))
 
 
+def no_rematch_for_lessons(game: Game) -> str | None:
+    """A lesson is played again from the lessons page (a fresh lesson), not rematched."""
+    return "A lesson has no rematch: start it again from the lessons page." if game.lesson else None
+
+
 class Coach:
     """The lesson script at work in a game (games/services.py LessonCoach)."""
 

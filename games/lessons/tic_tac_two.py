@@ -90,8 +90,134 @@ DRAFT = Lesson(
     ),
     outro=(
         "Four in a row: you won! You drafted three actions, doubled up and swapped a blocker away. "
-        "The next lesson tries Shift, Dibs Space, Intersect Space and the Wall."
+        "The next lesson tries Dibs Space, Intersect Space and Shift."
     ),
 )
 
-LESSONS = (DRAFT,)
+
+def _draft(*picks: str) -> tuple[tuple[int, dict[str, str]], ...]:
+    """The draft as set-up moves: the coach (seat 1) picks first, then the picks alternate."""
+    return tuple((1 - n % 2, _pick(action)) for n, action in enumerate(picks))
+
+
+GRID_FEATURES = Lesson(
+    slug="tic-tac-two-dibs-intersect-shift",
+    variant="tic-tac-two",
+    title="Tic Tac Two: Dibs Space, Intersect Space and Shift",
+    summary="Overwrite a letter with Dibs, share a square with Intersect, and Shift a blocker away.",
+    setup=_draft("double", "shift", "swap", "dibs", "wall", "intersect"),
+    steps=(
+        Step(
+            instruction=(
+                "The draft is done: you hold Shift, Dibs Space and Intersect Space; the coach holds Double, "
+                "Swap and Wall. Your first turn is a letter only: write X on square 6."
+            ),
+            move=_write(6),
+            hint="Click square 6 (second row, second square).",
+            replies=(_write(7),),
+        ),
+        Step(
+            instruction=(
+                "The coach wrote O on 7, next to you. Dibs Space reserves a square for you: when you write there, "
+                "your letter overwrites whatever is on it, even the other player's letter, and you may do it in "
+                "the same turn. Choose \u201cdibs 7\u201d and play it."
+            ),
+            move={"type": "dibs", "cell": 7},
+            hint="Play \u201cdibs 7\u201d from the action list: it claims the coach's square 7 for you.",
+        ),
+        Step(
+            instruction="Now write your letter on 7: it overwrites the O. Until you write there, a Dibs Space cannot be swapped, shifted or erased.",
+            move=_write(7),
+            hint="Click square 7 to overwrite the O with your X.",
+            replies=(_write(8),),
+        ),
+        Step(
+            instruction=(
+                "The coach blocked on 8. Intersect Space lets an X and an O share one square, and it counts in "
+                "both players' lines. Choose \u201cintersect 8\u201d and play it."
+            ),
+            move={"type": "intersect", "cell": 8},
+            hint="Play \u201cintersect 8\u201d from the action list.",
+        ),
+        Step(
+            instruction="Write your X on 8 too: the square holds both letters, and X now has 6, 7 and 8.",
+            move=_write(8),
+            hint="Click square 8 to add your X beside the O.",
+            replies=(_write(5),),
+        ),
+        Step(
+            instruction=(
+                "The coach blocked the row on 5. Shift pushes a whole row or column one square; what falls off "
+                "one end comes back at the other. Choose \u201cshift column 1 down\u201d: the O on 5 moves down to 9."
+            ),
+            move={"type": "shift", "line": "column", "index": 1, "direction": "down"},
+            hint="Play \u201cshift column 1 down\u201d from the action list: it moves the O from 5 down to 9.",
+        ),
+        Step(
+            instruction="Square 5 is empty again: write your X there for four in a row (8 holds your X too).",
+            move=_write(5),
+            hint="Click square 5 to complete the row 5-6-7-8.",
+        ),
+    ),
+    outro=(
+        "Four in a row, through a shared square: you won! The last lesson tries the Wall, which blocks a "
+        "row or a column and can be toppled onto a square to erase it."
+    ),
+)
+
+WALL = Lesson(
+    slug="tic-tac-two-wall",
+    variant="tic-tac-two",
+    title="Tic Tac Two: the Wall and its topple",
+    summary="Put up a Wall, topple it onto the coach's blocker to erase it, and write there.",
+    setup=_draft("dibs", "wall", "intersect", "double", "shift", "swap"),
+    steps=(
+        Step(
+            instruction=(
+                "You hold Wall, Double and Swap. Walls stand on the borders between squares and block the row "
+                "or column they cross (never a diagonal). First turn, a letter only: write X on 5."
+            ),
+            move=_write(5),
+            hint="Click square 5 (second row, first square).",
+            replies=(_write(9),),
+        ),
+        Step(
+            instruction="Use Double for speed: choose \u201cdouble 6\u201d and play it.",
+            move={"type": "double", "cell": 6},
+            hint="Play \u201cdouble 6\u201d from the action list.",
+        ),
+        Step(
+            instruction="Write your turn's letter on 7: X holds 5, 6 and 7.",
+            move=_write(7),
+            hint="Click square 7 to write your letter.",
+            replies=(_write(8),),
+        ),
+        Step(
+            instruction=(
+                "The coach blocked on 8. Put a Wall on the border between 7 and 8: choose \u201cwall 7 right\u201d. "
+                "It blocks your own row for now, but a Wall's owner may topple it whenever they like."
+            ),
+            move={"type": "wall", "cell": 7, "side": "right"},
+            hint="Play \u201cwall 7 right\u201d from the action list (the border between 7 and 8).",
+        ),
+        Step(
+            instruction=(
+                "Topple it onto 8: choose \u201ctopple onto 8 from left\u201d. A falling Wall erases the letters "
+                "on the square it falls on, then it is gone. Toppling is not a special action: it is free."
+            ),
+            move={"type": "topple", "cell": 8, "side": "left"},
+            hint="Play \u201ctopple onto 8 from left\u201d from the action list: the Wall falls onto the coach's O.",
+        ),
+        Step(
+            instruction="The O on 8 is erased and the Wall is gone. Write your X on 8: four in a row.",
+            move=_write(8),
+            hint="Click square 8 to complete the row 5-6-7-8.",
+        ),
+    ),
+    outro=(
+        "Four in a row: you won, and you have now tried every special action of Tic Tac Two: Double, Swap, "
+        "Shift, Dibs Space, Intersect Space and the Wall with its topple."
+    ),
+)
+
+LESSONS = (DRAFT, GRID_FEATURES, WALL)

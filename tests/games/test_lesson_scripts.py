@@ -39,7 +39,9 @@ def test_the_script_plays_to_its_end(lesson):
     assert coach_moves == [], "scripted replies left over"
 
 
-@pytest.mark.parametrize("slug", ["classic", "tactic-toe", "t-tic-t-tac-toe", "tic-tac-two"])
+@pytest.mark.parametrize("slug", [
+    "classic", "tactic-toe", "t-tic-t-tac-toe", "tic-tac-two", "tic-tac-two-dibs-intersect-shift", "tic-tac-two-wall"
+])
 def test_these_lessons_end_the_game_with_the_learners_win(slug):
     lesson = get_lesson(slug)
     variant, state = _new_state(lesson)

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.errors import ServiceError
 from games import lesson_service, selectors, services
-from games.lessons import get_lesson
+from games.lessons import LESSONS, get_lesson
 from games.models import Game, LessonProgress, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,7 +69,7 @@ def test_the_coach_plays_its_scripted_reply_and_progress_is_saved(learner):
     assert progress.steps_done == 1 and progress.completed_at is None
 
 
-@pytest.mark.parametrize("slug", ["classic", "tactic-toe", "nine-square", "t-tic-t-tac-toe", "tic-tac-two"])
+@pytest.mark.parametrize("slug", [lesson.slug for lesson in LESSONS])
 def test_every_lesson_plays_to_its_end_on_the_platform(learner, slug):
     game = _play_lesson(lesson_service.start_lesson(user=learner, slug=slug), learner)
     progress = LessonProgress.objects.get(user=learner, lesson=slug)
@@ -121,7 +121,7 @@ def test_an_unknown_lesson_is_refused(learner):
 def test_visitors_see_the_lessons_and_are_asked_to_sign_in(client):
     page = client.get("/learn/").content.decode()
     assert "<title>Learn to play" in page
-    assert page.count('class="card" id="lesson-') == 5
+    assert page.count('class="card" id="lesson-') == 7
     assert "to start a lesson" in page and "Start</button>" not in page
     response = client.post("/learn/classic/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
@@ -146,6 +146,7 @@ def test_the_lesson_page_follows_the_learner(client, learner):
     board = client.get(f"/play/{game.pk}/board/").content.decode()
     assert "Lesson complete." in board and "Next lesson: Tactic-Toe" in board
     assert "/play/?variant=classic" in board
+    assert "Rematch" not in board  # a lesson is started again from /learn/
     index = client.get("/learn/").content.decode()
     assert "✓ Done" in index and "Replay</button>" in index
 
