@@ -31,4 +31,4 @@ def next_lesson(slug: str) -> Lesson | None:
     return LESSONS[slugs.index(slug) + 1]
 
 
-__all__ = ["LESSONS", "BY_SLUG", "Lesson", "Move", "Step", "get_lesson", "next_lesson", "same_move"]
+__all__ = ["BY_SLUG", "LESSONS", "Lesson", "Move", "Step", "get_lesson", "next_lesson", "same_move"]

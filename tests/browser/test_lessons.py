@@ -11,9 +11,7 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
-from games.lessons import LESSONS, get_lesson, same_move
+from games.lessons import BY_SLUG, LESSONS, same_move
 from tests.browser.support import BROWSER_MARKS, LAPTOP, wait_live
 
 pytestmark = BROWSER_MARKS
@@ -70,7 +68,7 @@ def play(page, variant: str, move: dict) -> None:
 def play_lesson(page, slug: str, *, shots: str = "") -> None:
     from playwright.sync_api import expect
 
-    lesson = get_lesson(slug)
+    lesson = BY_SLUG[slug]
     total = len(lesson.steps)
     start(page, slug)
     for number, step in enumerate(lesson.steps, 1):
@@ -81,6 +79,7 @@ def play_lesson(page, slug: str, *, shots: str = "") -> None:
         play(page, lesson.variant, step.move)
     panel = page.locator("#lesson-panel")
     expect(panel).to_contain_text("Lesson complete.")
+    expect(page.locator("#game-errors")).to_have_text("")  # no move went astray on the way
     expect(panel.locator(".lesson-steps li.done")).to_have_count(total)
 
 
@@ -111,7 +110,7 @@ def test_a_lesson_on_a_phone_refuses_a_move_off_the_lesson_with_its_hint(sign_in
     from playwright.sync_api import expect
 
     page = sign_in("lucia", PHONE_390)
-    lesson = get_lesson("classic")
+    lesson = BY_SLUG["classic"]
     start(page, "classic")
     wait_for_step(page, 1, 4)
     # The instruction is on the first screen, next to the board, not below everything.

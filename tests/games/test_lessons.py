@@ -8,7 +8,7 @@ import pytest
 
 from accounts.errors import ServiceError
 from games import lesson_service, selectors, services
-from games.lessons import LESSONS, get_lesson
+from games.lessons import BY_SLUG, LESSONS
 from games.models import Game, LessonProgress, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +22,7 @@ def learner(make_player):
 def _play_lesson(game: Game, user, *, until: int | None = None) -> Game:
     """The learner plays the script's moves, the coach answering through the service the
     Celery task calls (as the platform does, without its worker)."""
-    lesson = get_lesson(game.lesson)
+    lesson = BY_SLUG[game.lesson]
     for step in lesson.steps[lesson_service.steps_done(lesson, game.moves.all()):until]:
         game.refresh_from_db()
         while lesson.coach_seat in game.to_move and lesson.learner_seat not in game.to_move:
@@ -55,7 +55,7 @@ def test_a_move_off_the_lesson_is_refused_with_the_hint_and_nothing_is_stored(le
     with pytest.raises(ServiceError) as err:
         services.submit_move(game_id=game.pk, user=learner, ply=0, move={"cell": 1})
     assert err.value.code == "off-lesson"
-    assert get_lesson("classic").steps[0].hint in err.value.message
+    assert BY_SLUG["classic"].steps[0].hint in err.value.message
     game.refresh_from_db()
     assert game.ply == 0 and not Move.objects.filter(game=game).exists()
 
@@ -73,7 +73,7 @@ def test_the_coach_plays_its_scripted_reply_and_progress_is_saved(learner):
 def test_every_lesson_plays_to_its_end_on_the_platform(learner, slug):
     game = _play_lesson(lesson_service.start_lesson(user=learner, slug=slug), learner)
     progress = LessonProgress.objects.get(user=learner, lesson=slug)
-    assert progress.steps_done == len(get_lesson(slug).steps) and progress.completed_at is not None
+    assert progress.steps_done == len(BY_SLUG[slug].steps) and progress.completed_at is not None
     if slug != "nine-square":  # Nine-Square plays on after its lesson
         assert game.status == Game.Status.FINISHED and game.winner_seat == 0 and not game.rated
     # A new start after the end is a fresh attempt; the progress stays complete.
