@@ -109,6 +109,17 @@ def no_rematch_for_lessons(game: Game) -> str | None:
     return "A lesson has no rematch: start it again from the lessons page." if game.lesson else None
 
 
+def _same_effect(game: Game, seat: int, move: Any, expected: Any) -> bool:
+    """Whether ``move`` is the step's move under another name (a wall named by its
+    segments rather than the square it surrounds, say): both leave the same state."""
+    variant = get_variant(game.variant)
+    state = variant.load(game.state)
+    try:
+        return bool(variant.dump(variant.apply(state, seat, move)) == variant.dump(variant.apply(state, seat, expected)))
+    except RuleError:
+        return False
+
+
 class Coach:
     """The lesson script at work in a game (games/services.py LessonCoach)."""
 
@@ -120,7 +131,9 @@ class Coach:
         if done >= len(lesson.steps):
             return None  # the lesson is over: play on freely
         step = lesson.steps[done]
-        return None if step.takes(move) else f"Not this time: {step.hint}"
+        if step.takes(move) or (step.accepts is None and _same_effect(game, seat, move, step.move)):
+            return None
+        return f"Not this time: {step.hint}"
 
     def played(self, game: Game, seat: int, moves: list[Move]) -> None:
         lesson = lesson_of(game)

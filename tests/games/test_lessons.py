@@ -165,3 +165,16 @@ def test_a_move_off_the_lesson_over_the_api_is_a_clear_400(client, learner):
                            content_type="application/json")
     assert response.status_code == 400 and response.json()["code"] == "off-lesson" and "square 5" in response.json()["message"]
     assert Game.objects.get(pk=game.pk).ply == 0
+
+
+def test_the_steps_move_under_another_name_is_taken(learner):
+    """Tic Tac Two names a Wall by the square above or to the left; the other square's
+    name for the same border is the same move, as a board's aiming may send it."""
+    game = lesson_service.start_lesson(user=learner, slug="tic-tac-two-wall")
+    lesson = BY_SLUG["tic-tac-two-wall"]
+    game = _play_lesson(game, learner, until=3)
+    assert lesson.steps[3].move == {"type": "wall", "cell": 7, "side": "right"}
+    with pytest.raises(ServiceError):
+        services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 3, "side": "right"})
+    services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 8, "side": "left"})
+    assert LessonProgress.objects.get(user=learner, lesson="tic-tac-two-wall").steps_done == 4
