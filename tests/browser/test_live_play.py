@@ -296,7 +296,7 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     mover.keyboard.press("Enter")
     expect_moves(1, sam, mei, kofi)
     expect(other.locator("#action-select")).to_be_enabled()
-    other.select_option("#action-select", label="place on 25")
+    other.select_option("#action-select", label="place on square 25")
     other.click("#action-form button[type=submit]")
     expect_moves(2, sam, mei, kofi)
     expect(kofi.locator("#sq-25")).to_have_attribute("aria-label", re.compile(r"^Square 25, [XO]"))

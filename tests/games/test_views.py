@@ -161,10 +161,10 @@ class TestGamePage:
             )
         if variant == "t-tic-t-tac-toe":
             # The board drawer's wall around 13 (rule 3.1.02) is drawn on the square's edges.
-            assert 'id="action-select"' in html and "place on 13" in html and "Berlin Wall around 13" in html
-            assert (
-                "wall-bottom wall-left wall-right wall-top" in found["sq-13"] and "blocked" in found["sq-13"]
-            )
+            assert 'id="action-select"' in html and "place on square 13" in html
+            assert "Berlin Wall around square 13" in html
+            assert 'class="ttt-blockage wall box drawer protected x-2 y-2 w-1 h-1"' in html
+            assert 'id="tool-place"' in html
         if variant == "tic-tac-two":
             assert "pick Double" in html and 'id="action-select"' in html
 

@@ -680,11 +680,14 @@ def test_decision_a_game_with_no_legal_move_left_is_drawn():
     assert V.outcome(after) is None and V.legal_moves(after, 1)
 
 
-def test_describe_move_gives_a_short_notation():
-    assert V.describe_move({"action": "wall", "segments": ["9|14", "8|13"]}) == "Berlin Wall 8|13+9|14"
-    assert V.describe_move({"action": "super", "square": 7}) == "super on 7, 8, 12, 13"
-    assert V.describe_move({"action": "place", "square": 13, "symbol": "O"}) == "O on 13"
-    assert V.describe_move({"action": "curtain", "line": "h2"}) == "Iron Curtain on h2"
+def test_describe_move_names_the_move_in_words():
+    assert (
+        V.describe_move({"action": "wall", "segments": ["9|14", "8|13"]})
+        == "Berlin Wall separating squares 8, 9 from 13, 14"
+    )
+    assert V.describe_move({"action": "super", "square": 7}) == "super on squares 7, 8, 12, 13"
+    assert V.describe_move({"action": "place", "square": 13, "symbol": "O"}) == "O on square 13"
+    assert V.describe_move({"action": "curtain", "line": "h2"}) == "Iron Curtain on the line between rows 2 and 3"
     assert V.describe_move(["junk"]) == "['junk']"
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ...base import Outcome, Seat
 from ...errors import RuleError
 from . import geometry as geo
-from .notation import WALLS, describe_action
+from .notation import WALLS, describe_action, move_of
 from .state import (
     PROTECTION,
     REDRAW_REASONS,
@@ -69,6 +69,7 @@ def _effect(state: TTTState, seat: Seat, action: Action, check_super_rule: bool 
     spent, cutters, reagans = state.spent, state.wire_cutters, state.ronald_reagans
     text = describe_action(action)
     redraw: str | None = None
+    gooshed: tuple[int, ...] = ()
     if kind == "place":
         square, letter = action[1], action[2] or mine
         if letter != mine and not state.bwahs:
@@ -98,6 +99,7 @@ def _effect(state: TTTState, seat: Seat, action: Action, check_super_rule: bool 
         if "super" in spent[seat]:
             raise RuleError("super-used", "You have already used your super in this game.")
         area = geo.super_range(action[1])
+        gooshed = tuple(square for square in area if cells[square - 1] == theirs)
         new = list(cells)
         for square in area:
             if new[square - 1] == theirs:
@@ -162,7 +164,7 @@ def _effect(state: TTTState, seat: Seat, action: Action, check_super_rule: bool 
             kind_name = kind
     else:
         raise RuleError("nothing-pending", "There is no pending move to confirm or take back.")
-    event = Event(move_number, seat, kind_name, text, redraw)
+    event = Event(move_number, seat, kind_name, text, redraw, move_of(action), gooshed)
     return _Effect(cells, blockages, checkpoints, spent, cutters, reagans, event)
 
 

@@ -148,21 +148,40 @@ def parse_move(move: Any) -> Action:
     return (action, _parse_target(move, allowed, action))
 
 
+def line_words(line: str) -> str:
+    """Inner line ``line`` in words: "h1" is "between rows 1 and 2"."""
+    k = int(line[1])
+    return f"between {'rows' if line[0] == 'h' else 'columns'} {k} and {k + 1}"
+
+
+def blockage_words(name: str) -> str:
+    """Blockage ``name`` in words: "the Iron Curtain between rows 1 and 2",
+    "the Berlin Wall around square 13", "the Berlin Wall separating squares 8, 9 from 13, 14"."""
+    if name in geo.LINE_MASK:
+        return f"the Iron Curtain {line_words(name)}"
+    if name.startswith("around "):
+        return f"the Berlin Wall around square {name.split()[1]}"
+    pairs = sorted(geo.SEGMENT_SQUARES[geo.SEGMENT_BY_NAME[segment]] for segment in name.split("+"))
+    one_side = ", ".join(str(a) for a, _ in pairs)
+    other_side = ", ".join(str(b) for _, b in pairs)
+    return f"the Berlin Wall separating squares {one_side} from {other_side}"
+
+
 def describe_action(action: Action) -> str:
-    """The action in words, for the history and game records."""
+    """The action in words, for the history, the move list and the list of legal moves."""
     kind = action[0]
     if kind == "place":
-        return f"{action[2]} on {action[1]}" if action[2] else f"place on {action[1]}"
+        return f"{action[2]} on square {action[1]}" if action[2] else f"place on square {action[1]}"
     if kind == "super":
-        return "super on " + ", ".join(str(s) for s in geo.super_range(action[1]))
+        return "super on squares " + ", ".join(str(s) for s in geo.super_range(action[1]))
     if kind == "curtain":
-        return f"Iron Curtain on {action[1]}"
+        return f"Iron Curtain on the line {line_words(action[1])}"
     if kind == "wall":
-        return f"Berlin Wall {action[1]}"
+        return "Berlin Wall " + blockage_words(action[1]).removeprefix("the Berlin Wall ")
     if kind == "snip":
-        return f"snip the Iron Curtain on {action[1]}"
+        return f"wire cutters: snip {blockage_words(action[1])}"
     if kind == "tear-down":
-        return f"tear down the Berlin Wall {action[1]}"
+        return f"Ronald Reagan: tear down {blockage_words(action[1])}"
     if kind == "checkpoint":
-        return f"Checkpoint Charlie on {action[1]}"
+        return f"Checkpoint Charlie on {blockage_words(action[1])}"
     return {"confirm": "confirm (pen lifted)", "take-back": "take back"}[kind]

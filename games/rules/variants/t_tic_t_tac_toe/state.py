@@ -83,13 +83,20 @@ class Checkpoint:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One entry of the board's history. ``redraw`` names the rule 7.01 reason, if any."""
+    """One entry of the board's history. ``redraw`` names the rule 7.01 reason, if any.
+
+    ``move`` is the move made (its canonical JSON; None for the board drawer's wall and
+    a Checkpoint Charlie disappearing) and ``gooshed`` the squares a super emptied: the
+    board draws what each move did from them. Games stored before they existed lack them.
+    """
 
     ply: int
     seat: Seat | None
     kind: str
     text: str
     redraw: str | None = None
+    move: dict[str, Any] | None = None
+    gooshed: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +105,8 @@ class Event:
             "kind": self.kind,
             "text": self.text,
             "redraw": self.redraw,
+            "move": self.move,
+            "gooshed": list(self.gooshed),
         }
 
 

@@ -74,6 +74,7 @@ class TTicTTacToe(Variant):
     display_name = "T-Tic-T-Tac-Toe"
     summary = "Three in a row on a 5x5 board, with Iron Curtains, Berlin Walls, supers and Checkpoint Charlies."
     board_template = "games/boards/t-tic-t-tac-toe.html"
+    board_script = "js/boards/t-tic-t-tac-toe.js"
     offers_move_list = True
     presets = describe.PRESETS
     # Longer games with specials to weigh: a longer game clock.
@@ -174,9 +175,11 @@ class TTicTTacToe(Variant):
                         {"type": "string"},
                         {"type": "string"},
                         nullable({"type": "string"}),
+                        nullable({"type": "object"}),
+                        array(integer(1, 25), most=4),
                     ],
                     "minItems": 5,
-                    "maxItems": 5,
+                    "maxItems": 7,
                 }
             ),
             "outcome": OUTCOME_SCHEMA,
@@ -316,7 +319,7 @@ class TTicTTacToe(Variant):
             "ronald_reagans": state.ronald_reagans,
             "take_backs": list(state.take_backs),
             "pending": None if state.pending is None else move_of(state.pending),
-            "history": [[e.ply, e.seat, e.kind, e.text, e.redraw] for e in state.history],
+            "history": [[e.ply, e.seat, e.kind, e.text, e.redraw, e.move, list(e.gooshed)] for e in state.history],
             "outcome": state.outcome.as_dict() if state.outcome is not None else None,
             "winning_line": list(state.winning_line) if state.winning_line else None,
         }
@@ -350,7 +353,7 @@ class TTicTTacToe(Variant):
             ronald_reagans=data["ronald_reagans"],
             take_backs=(data["take_backs"][0], data["take_backs"][1]),
             pending=pending,
-            history=tuple(Event(p, s, k, t, r) for p, s, k, t, r in data["history"]),
+            history=tuple(_event(row) for row in data["history"]),
             outcome=outcome,
             winning_line=None if line is None else (line[0], line[1], line[2]),
         )
@@ -370,6 +373,14 @@ class TTicTTacToe(Variant):
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
     ) -> dict[str, Any]:
         return board.build_board(view, legal, seat, my_turn)
+
+
+def _event(row: list[Any]) -> Event:
+    """A stored history row; rows stored before the move and the gooshed squares were kept have five items."""
+    ply, seat, kind, text, redraw = row[:5]
+    move = row[5] if len(row) > 5 else None
+    gooshed = row[6] if len(row) > 6 else []
+    return Event(ply, seat, kind, text, redraw, move, tuple(gooshed))
 
 
 def _blockages(rows: list[list[Any]]) -> tuple[Blockage, ...]:

@@ -332,8 +332,23 @@ _ACTION_CHECKS = {
 # -- applying a legal step --------------------------------------------------------------
 
 
+#: The steps that end a turn: what comes after them starts the next ``recent``.
+TURN_ENDS = frozenset({"write", "pick", "void"})
+
+
 def play(state: TicTacTwoState, seat: Seat, step: Step) -> TicTacTwoState:
     """The state after the legal ``step`` of ``seat``."""
+    if not state.recent or state.recent[-1][1][0] in TURN_ENDS:
+        state = replace(state, recent=(), fallen=())  # a new turn: the last one is history
+    after = _play(state, seat, step)
+    return replace(after, recent=(*state.recent, (seat, step)))
+
+
+def _letters_of(cell: str) -> str:
+    return "".join(x for x in LETTERS if x in cell)
+
+
+def _play(state: TicTacTwoState, seat: Seat, step: Step) -> TicTacTwoState:
     kind = step[0]
     if kind == "pick":
         held = _with(state.held, seat, (*state.held[seat], step[1]))
@@ -348,9 +363,12 @@ def play(state: TicTacTwoState, seat: Seat, step: Step) -> TicTacTwoState:
         border, target = step[1], step[2]
         walls = tuple(w for w in state.walls if w[0] != border)
         cells = state.cells
+        erased = ""
         if state.dibs[target] is None:  # a pending Dibs Space is immune to toppling Walls
+            erased = _letters_of(cells[target])
             cells = _set(cells, target, erase_letters(cells[target]))
-        return _after_step(replace(state, cells=cells, walls=walls))
+        fallen = (*state.fallen, (border, seat, target, erased))
+        return _after_step(replace(state, cells=cells, walls=walls, fallen=fallen))
     # A special action: it is spent and the turn goes on.
     spent = _with(state.spent, seat, (*state.spent[seat], kind))
     state = replace(state, spent=spent, acted=True)
@@ -401,6 +419,7 @@ def _shift(state: TicTacTwoState, kind: str, n: int, d: int) -> TicTacTwoState:
         cells[i] = state.cells[squares[(k - d) % SIZE]]
     crossed = set(line_borders(kind, n))
     walls = []
+    fallen = list(state.fallen)
     for border, owner in state.walls:
         if border not in crossed:
             walls.append((border, owner))  # parallel to the shift: stays standing
@@ -408,9 +427,12 @@ def _shift(state: TicTacTwoState, kind: str, n: int, d: int) -> TicTacTwoState:
         # Perpendicular: it stays put and falls the opposite way the Shift was pointed.
         before, after = border_cells(border)
         target = before if d == 1 else after
+        erased = ""
         if target is not None:  # an edge Wall falling outward erases nothing
+            erased = _letters_of(cells[target])
             cells[target] = erase_letters(cells[target])
-    return replace(state, cells=tuple(cells), walls=tuple(walls))
+        fallen.append((border, owner, target, erased))
+    return replace(state, cells=tuple(cells), walls=tuple(walls), fallen=tuple(fallen))
 
 
 def _after_step(state: TicTacTwoState) -> TicTacTwoState:

@@ -37,3 +37,9 @@ class TicTacTwoState(State):
     acted: bool
     to_move: tuple[Seat, ...]
     result: Outcome | None
+    #: The steps of the last turn, (seat, step) in order: the one under way, else the one
+    #: just ended (a draft pick or a Void is a turn). What the board marks as just done.
+    recent: tuple[tuple[Seat, tuple[object, ...]], ...] = ()
+    #: The Walls that fell during ``recent`` (toppled, or pushed over by a Shift):
+    #: (border, owner, the square it fell onto or None off the grid, the letters it erased).
+    fallen: tuple[tuple[Border, Seat, int | None, str], ...] = ()

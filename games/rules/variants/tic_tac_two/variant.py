@@ -39,6 +39,7 @@ class TicTacTwo(Variant):
     display_name = "Tic Tac Two"
     summary = "Four in a row on a 4x4 grid, with three drafted special actions each (Swap, Shift, Wall...)."
     board_template = "games/boards/tic-tac-two.html"
+    board_script = "js/boards/tic-tac-two.js"
     offers_move_list = True
     presets = describe.PRESETS
     # A draft of special actions, then play: every pick and move has the same limit.
@@ -92,6 +93,26 @@ class TicTacTwo(Variant):
             ),
             "turns": array(integer(0), 2),
             "acted": {"type": "boolean"},
+            # What the last turn did, for the board (optional: older dumps have none).
+            "recent": array(
+                {
+                    "type": "object",
+                    "properties": {"seat": SEAT_SCHEMA, "move": {"type": "object"}},
+                    "required": ["seat", "move"],
+                    "additionalProperties": False,
+                }
+            ),
+            "fallen": array(
+                {
+                    "type": "object",
+                    "properties": {
+                        "cell": integer(1, CELL_COUNT), "side": {"enum": list(SIDES)}, "owner": SEAT_SCHEMA,
+                        "onto": nullable(integer(1, CELL_COUNT)), "erased": {"enum": ["", "X", "O", "XO"]},
+                    },
+                    "required": ["cell", "side", "owner", "onto", "erased"],
+                    "additionalProperties": False,
+                }
+            ),
             "to_move": {**TO_MOVE_SCHEMA, "maxItems": 1},
             "outcome": OUTCOME_SCHEMA,
         },
@@ -169,6 +190,7 @@ class TicTacTwo(Variant):
             "first_turn": mover is not None and engine.phase(state) == "play" and state.turns[mover] == 0,
             "action_used_this_turn": state.acted,
             "winning_lines": self.winning_lines(state),
+            "last_turn": _last_turn(state),
             "to_move": list(state.to_move),
             "outcome": state.result.as_dict() if state.result is not None else None,
         }
@@ -207,6 +229,7 @@ class TicTacTwo(Variant):
             "acted": state.acted,
             "to_move": list(state.to_move),
             "outcome": state.result.as_dict() if state.result is not None else None,
+            **_last_turn(state),
         }
 
     def load(self, data: Mapping[str, Any]) -> TicTacTwoState:
@@ -218,6 +241,21 @@ class TicTacTwo(Variant):
         if (result is None) != bool(data["to_move"]):
             raise RuleError("bad-state", "A running game has a seat to move, a finished one none.")
         walls = [(border_of(wall["cell"] - 1, wall["side"]), wall["owner"]) for wall in data["walls"]]
+        try:
+            recent = tuple((entry["seat"], notation.parse(entry["move"])) for entry in data.get("recent", []))
+        except RuleError as err:
+            raise RuleError(
+                "bad-state", f"A stored Tic Tac Two game's last turn is damaged ({err})."
+            ) from None
+        fallen = tuple(
+            (
+                border_of(f["cell"] - 1, f["side"]),
+                f["owner"],
+                None if f["onto"] is None else f["onto"] - 1,
+                f["erased"],
+            )
+            for f in data.get("fallen", [])
+        )
         return TicTacTwoState(
             meta=data["options"]["meta"],
             void=data["options"]["void"],
@@ -231,6 +269,8 @@ class TicTacTwo(Variant):
             acted=data["acted"],
             to_move=tuple(data["to_move"]),
             result=result,
+            recent=recent,
+            fallen=fallen,
         )
 
     # -- the other parts of the package ----------------------------------------------
@@ -261,3 +301,23 @@ def _letters(cell: str) -> str | None:
 def _wall_dict(border: tuple[str, int, int], owner: Seat) -> dict[str, Any]:
     i, side = canonical_name(border)
     return {"cell": i + 1, "side": side, "owner": owner}
+
+
+def _last_turn(state: TicTacTwoState) -> dict[str, Any]:
+    """What the last turn did (``recent``, ``fallen``): its moves, and the Walls that fell."""
+    fallen = []
+    for border, owner, onto, erased in state.fallen:
+        i, side = canonical_name(border)
+        fallen.append(
+            {
+                "cell": i + 1,
+                "side": side,
+                "owner": owner,
+                "onto": None if onto is None else onto + 1,
+                "erased": erased,
+            }
+        )
+    return {
+        "recent": [{"seat": seat, "move": notation.to_move_dict(step)} for seat, step in state.recent],
+        "fallen": fallen,
+    }
