@@ -28,29 +28,29 @@ DRAFT = Lesson(
             instruction=(
                 "A 4x4 grid, squares 1 to 16 from the top left: four in a row wins. First the draft: "
                 "the players pick three special actions each, in turn, and each is used once. The coach "
-                "took Dibs Space. Pick Double: it writes one extra X on a turn. Choose \u201cpick Double\u201d "
-                "in the action list and play it."
+                "took Dibs Space. Take the Double card: it writes one extra X on a turn. Press its \u201cTake this card\u201d "
+                "button (or choose \u201cpick Double\u201d in the action list)."
             ),
             move=_pick("double"),
-            hint="Pick Double from the action list.",
+            hint="Take the Double card (or \u201cpick Double\u201d in the action list).",
             replies=(_pick("intersect"),),
         ),
         Step(
             instruction=(
-                "Pick Swap: it exchanges the contents of two touching squares (diagonals too), an X with an "
+                "Take the Swap card: it exchanges the contents of two touching squares (diagonals too), an X with an "
                 "O, or a letter with an empty square. Two letters alike cannot be swapped."
             ),
             move=_pick("swap"),
-            hint="Pick Swap from the action list.",
+            hint="Take the Swap card (or \u201cpick Swap\u201d in the action list).",
             replies=(_pick("wall"),),
         ),
         Step(
             instruction=(
                 "One action is left: Shift, which pushes a whole row or column one square, wrapping the "
-                "end round to the other side. Pick it."
+                "end round to the other side. Take it."
             ),
             move=_pick("shift"),
-            hint="Pick Shift from the action list.",
+            hint="Take the Shift card (or \u201cpick Shift\u201d in the action list).",
         ),
         Step(
             instruction=(
@@ -63,10 +63,10 @@ DRAFT = Lesson(
         Step(
             instruction=(
                 "From your second turn on, one special action may come before your letter; writing your "
-                "letter ends the turn. Use Double now: choose \u201cdouble 7\u201d and play it. Your turn goes on."
+                "letter ends the turn. Use Double now: press \u201cUse Double\u201d, then square 7 (or \u201cdouble 7\u201d in the action list). Your turn goes on."
             ),
             move={"type": "double", "cell": 7},
-            hint="Play \u201cdouble 7\u201d from the action list: an extra X on square 7.",
+            hint="Use Double on square 7 (\u201cUse Double\u201d, then square 7): an extra X there.",
         ),
         Step(
             instruction="Now write your turn's letter on 8: X holds 6, 7 and 8 and threatens the row on 5.",
@@ -76,11 +76,11 @@ DRAFT = Lesson(
         ),
         Step(
             instruction=(
-                "The coach blocked on 5. Swap moves a letter into a touching empty square: choose "
-                "\u201cswap 5<>9\u201d to push the O down to 9 and free square 5."
+                "The coach blocked on 5. Swap moves a letter into a touching empty square: press \u201cUse Swap\u201d, then squares "
+                "5 and 9 (or \u201cswap 5<>9\u201d in the action list) to push the O down to 9 and free square 5."
             ),
             move={"type": "swap", "cells": [5, 9]},
-            hint="Play \u201cswap 5<>9\u201d from the action list: it moves the coach's O from 5 to 9.",
+            hint="Swap squares 5 and 9 (\u201cUse Swap\u201d, then 5 and 9): it moves the coach's O from 5 to 9.",
         ),
         Step(
             instruction="Square 5 is free again. Write your X there: four in a row.",
@@ -120,10 +120,10 @@ GRID_FEATURES = Lesson(
             instruction=(
                 "The coach wrote O on 7, next to you. Dibs Space reserves a square for you: when you write there, "
                 "your letter overwrites whatever is on it, even the other player's letter, and you may do it in "
-                "the same turn. Choose \u201cdibs 7\u201d and play it."
+                "the same turn. Press \u201cUse Dibs Space\u201d, then square 7 (or \u201cdibs 7\u201d in the action list)."
             ),
             move={"type": "dibs", "cell": 7},
-            hint="Play \u201cdibs 7\u201d from the action list: it claims the coach's square 7 for you.",
+            hint="Put your Dibs Space on square 7 (\u201cUse Dibs Space\u201d, then 7): it claims the coach's square for you.",
         ),
         Step(
             instruction="Now write your letter on 7: it overwrites the O. Until you write there, a Dibs Space cannot be swapped, shifted or erased.",
@@ -134,10 +134,10 @@ GRID_FEATURES = Lesson(
         Step(
             instruction=(
                 "The coach blocked on 8. Intersect Space lets an X and an O share one square, and it counts in "
-                "both players' lines. Choose \u201cintersect 8\u201d and play it."
+                "both players' lines. Press \u201cUse Intersect Space\u201d, then square 8 (or \u201cintersect 8\u201d in the action list)."
             ),
             move={"type": "intersect", "cell": 8},
-            hint="Play \u201cintersect 8\u201d from the action list.",
+            hint="Put your Intersect Space on square 8 (\u201cUse Intersect Space\u201d, then 8).",
         ),
         Step(
             instruction="Write your X on 8 too: the square holds both letters, and X now has 6, 7 and 8.",
@@ -148,10 +148,10 @@ GRID_FEATURES = Lesson(
         Step(
             instruction=(
                 "The coach blocked the row on 5. Shift pushes a whole row or column one square; what falls off "
-                "one end comes back at the other. Choose \u201cshift column 1 down\u201d: the O on 5 moves down to 9."
+                "one end comes back at the other. Press \u201cUse Shift\u201d, then the down arrow of column 1 (or \u201cshift column 1 down\u201d in the action list): the O on 5 moves down to 9."
             ),
             move={"type": "shift", "line": "column", "index": 1, "direction": "down"},
-            hint="Play \u201cshift column 1 down\u201d from the action list: it moves the O from 5 down to 9.",
+            hint="Shift column 1 down (\u201cUse Shift\u201d, then column 1's down arrow): it moves the O from 5 down to 9.",
         ),
         Step(
             instruction="Square 5 is empty again: write your X there for four in a row (8 holds your X too).",
@@ -182,9 +182,9 @@ WALL = Lesson(
             replies=(_write(9),),
         ),
         Step(
-            instruction="Use Double for speed: choose \u201cdouble 6\u201d and play it.",
+            instruction="Use Double for speed: press \u201cUse Double\u201d, then square 6 (or \u201cdouble 6\u201d in the action list).",
             move={"type": "double", "cell": 6},
-            hint="Play \u201cdouble 6\u201d from the action list.",
+            hint="Use Double on square 6 (\u201cUse Double\u201d, then 6).",
         ),
         Step(
             instruction="Write your turn's letter on 7: X holds 5, 6 and 7.",
@@ -194,19 +194,19 @@ WALL = Lesson(
         ),
         Step(
             instruction=(
-                "The coach blocked on 8. Put a Wall on the border between 7 and 8: choose \u201cwall 7 right\u201d. "
+                "The coach blocked on 8. Put a Wall on the border between 7 and 8: press \u201cUse Wall\u201d, then that border (or \u201cwall 7 right\u201d in the action list). "
                 "It blocks your own row for now, but a Wall's owner may topple it whenever they like."
             ),
             move={"type": "wall", "cell": 7, "side": "right"},
-            hint="Play \u201cwall 7 right\u201d from the action list (the border between 7 and 8).",
+            hint="Put your Wall on the border between 7 and 8 (\u201cUse Wall\u201d, then that border).",
         ),
         Step(
             instruction=(
-                "Topple it onto 8: choose \u201ctopple onto 8 from left\u201d. A falling Wall erases the letters "
+                "Topple it onto 8: press \u201cTopple a Wall\u201d, then the arrow onto 8 (or \u201ctopple onto 8 from left\u201d in the action list). A falling Wall erases the letters "
                 "on the square it falls on, then it is gone. Toppling is not a special action: it is free."
             ),
             move={"type": "topple", "cell": 8, "side": "left"},
-            hint="Play \u201ctopple onto 8 from left\u201d from the action list: the Wall falls onto the coach's O.",
+            hint="Topple your Wall onto square 8 (\u201cTopple a Wall\u201d, then the arrow onto 8): it falls onto the coach's O.",
         ),
         Step(
             instruction="The O on 8 is erased and the Wall is gone. Write your X on 8: four in a row.",
