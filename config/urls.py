@@ -22,7 +22,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
-    path("", include("games.urls")),  # /play/ and /rules/
+    path("", include("games.urls")),  # /play/, /rules/ and /learn/
     path("players/", account_views.players, name="players"),
     path("ratings/", include("league.urls")),
     path("clubs/", include((competition_urlpatterns, "competitions"))),

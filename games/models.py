@@ -133,6 +133,9 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    #: The slug of the guided lesson this game is (games/lessons/), "" for a real game:
+    #: a lesson is unrated and listed nowhere; its script checks the learner's moves.
+    lesson = models.CharField(max_length=40, blank=True, default="")
 
     #: The game's seats in seat order, read with it by games/sql.py (or created with it):
     #: what the services and selectors read, so the seats cost no query of their own.
@@ -226,3 +229,20 @@ class PrivateNote(models.Model):
 
     def __str__(self) -> str:
         return f"Note by {self.author} on game {self.game_id}"
+
+
+class LessonProgress(models.Model):
+    """How far a player got in one guided lesson (games/lesson_service.py writes it)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_progress")
+    lesson = models.CharField(max_length=40)
+    #: Steps done in the furthest attempt (the lesson's steps are numbered from 1).
+    steps_done = models.PositiveSmallIntegerField(default=0)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "lesson"], name="one_progress_per_player_per_lesson")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.lesson}: {self.steps_done}"

@@ -286,7 +286,8 @@ def lobby_games(viewer: Any = None, *, variant: str = "", pace: str = "") -> dic
     """The lobby's lists as ``viewer`` may see them (visible_challenges); ``variant`` (a
     slug) and ``pace`` (a key of time_controls.PACES) narrow every list when given (the
     view checks them)."""
-    base = Game.objects.select_related("rule_set").prefetch_related("seats__user__profile")
+    # A guided lesson (games/lessons/) is a player's own practice, listed nowhere.
+    base = Game.objects.filter(lesson="").select_related("rule_set").prefetch_related("seats__user__profile")
     if variant:
         base = base.filter(variant=variant)
     if pace:

@@ -20,7 +20,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
@@ -255,6 +255,31 @@ def _announce_to_rematched(game: Game) -> None:
         transaction.on_commit(lambda: realtime.send_to_game(old_id, selectors.update_message(old_id)))
 
 
+# -- guided lessons ---------------------------------------------------------------------
+
+
+class LessonCoach(Protocol):
+    """A lesson game's script (games/lesson_service.py registers it from AppConfig.ready),
+    asked only about games with ``game.lesson`` set."""
+
+    def refusal(self, game: Game, seat: int, move: Any) -> str | None:
+        """The step's hint when ``move`` is not the step's; None to let it be played."""
+
+    def played(self, game: Game, seat: int, moves: list[Move]) -> None:
+        """A move was stored (``moves``: the whole log): note the learner's progress."""
+
+    def reply(self, game: Game, seat: int, state: Any) -> Any | None:
+        """The coach's scripted move for ``seat`` now, if legal in ``state``; None: the AI's."""
+
+
+_lesson_coach: LessonCoach | None = None
+
+
+def register_lesson_coach(coach: LessonCoach) -> None:
+    global _lesson_coach
+    _lesson_coach = coach
+
+
 # -- moves ----------------------------------------------------------------------------
 
 
@@ -284,6 +309,8 @@ def submit_move(*, game_id: int, user: User, ply: int, move: Any) -> Game:
         if seat is None:
             raise ServiceError("not-a-player", "Only the game's players can move; observers watch.")
         _check_can_move(game, ply)
+        if game.lesson and _lesson_coach is not None and (hint := _lesson_coach.refusal(game, seat, move)):
+            raise ServiceError("off-lesson", hint)
         if not _flag_if_expired(game, timezone.now()):
             return _play(game, seat, move)
     # Raised after the commit: the time-out that ended the game is kept.
@@ -346,6 +373,8 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     except IntegrityError as exc:
         raise ServiceError("stale-ply", "Another move was stored first; here is the current state.") from exc
     moves.append(stored)
+    if game.lesson and _lesson_coach is not None:
+        _lesson_coach.played(game, seat, moves)
     if secret and len(before.to_move) == 1:
         # The second half of a simultaneous step: both are revealed together.
         _reveal(game, moves)
@@ -367,6 +396,13 @@ def _play(game: Game, seat: int, move: Any) -> Game:
         starting.announce_after_commit(game, moves=moves)
         notices.your_turn(game, seat)
     return game
+
+
+def play_set_up(game: Game, moves: Any) -> None:
+    """Play ``moves``, (seat, move) pairs, on a new game before it starts: a lesson's
+    set-up position (games/lesson_service.py), stored like any move."""
+    for seat, move in moves:
+        _play(game, seat, move)
 
 
 def _reveal(game: Game, moves: list[Move] | None) -> None:
@@ -537,7 +573,8 @@ def play_ai_move(*, game_id: int, ply: int) -> Game | None:
         # The AI decides from what it may know: never from an opponent's unrevealed move.
         known = _state_without_secrets(game)
         rng = random.Random(f"{game.seed}:{game.ply}:{seat.number}")
-        move = choose_move(variant, known, seat.number, seat.ai_level, rng)
+        scripted = _lesson_coach.reply(game, seat.number, known) if game.lesson and _lesson_coach else None
+        move = scripted if scripted is not None else choose_move(variant, known, seat.number, seat.ai_level, rng)
         game = _play(game, seat.number, move)
         if game.status != Game.Status.ACTIVE:
             break

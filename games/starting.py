@@ -41,10 +41,11 @@ class Player:
 
 
 def new_game_row(*, rule_set: RuleSet, created_by: User | None, match: Match | None = None, number: int | None = None,
-                  variant: str | None = None, options: Mapping[str, Any] | None = None) -> Game:
+                  variant: str | None = None, options: Mapping[str, Any] | None = None, seed: str | None = None) -> Game:
+    """``seed``: a fixed one where the game must be known in advance (a lesson's dice)."""
     variant = variant or rule_set.variant
     options = rule_set.options if options is None else options
-    seed = secrets.token_hex(16)
+    seed = seed or secrets.token_hex(16)
     try:
         state = get_variant(variant).new_game(options, seed=seed)
     except RuleError as err:

@@ -1,8 +1,8 @@
-"""Pages for live play (/play/) and the rules (/rules/), mounted at the root by config/urls.py."""
+"""Pages for live play (/play/), the rules (/rules/) and the lessons (/learn/), mounted at the root by config/urls.py."""
 
 from django.urls import include, path
 
-from . import rule_pages, views
+from . import lesson_pages, rule_pages, views
 
 app_name = "games"
 
@@ -24,4 +24,6 @@ urlpatterns = [
     path("play/", include(play_urlpatterns)),
     path("rules/", rule_pages.index, name="rules"),
     path("rules/<slug:slug>/", rule_pages.variant_page, name="rules-variant"),
+    path("learn/", lesson_pages.learn, name="learn"),
+    path("learn/<slug:slug>/", lesson_pages.learn_variant, name="learn-variant"),
 ]

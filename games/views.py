@@ -34,7 +34,7 @@ from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import matches, notices, observing, selectors, services, time_controls
+from . import lesson_pages, matches, notices, observing, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -313,6 +313,7 @@ def board_context(
         "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
         "result_reason": _named_reason(payload["result"], payload["seats"]),
         "time_control": payload["rules"]["time_control"],
+        "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
         # Before the first move the clock shows the no-show grace, which may be longer
         # than the time control: the page says why.

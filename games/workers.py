@@ -163,6 +163,9 @@ class Workers:
 
     def _on_answer(self, worker: _Worker) -> None:
         assert self.loop is not None
+        # uvloop's add_reader makes the pipe non-blocking; an answer longer than the pipe's
+        # buffer arrives in parts and must be read whole, not taken for a dead worker.
+        os.set_blocking(worker.conn.fileno(), True)
         try:
             answer = worker.conn.recv()
         except (EOFError, OSError):

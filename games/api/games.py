@@ -136,7 +136,7 @@ def lobby_queryset(
 ) -> QuerySet[Game]:
     # A read that belongs beside selectors.lobby_games (which returns fixed slices).
     games = (
-        Game.objects.filter(selectors.visible_challenges(viewer), status__in=statuses)
+        Game.objects.filter(selectors.visible_challenges(viewer), status__in=statuses, lesson="")
         .select_related("rule_set")
         .prefetch_related("seats__user__profile")
     )

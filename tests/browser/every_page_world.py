@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import User
+from games import lesson_service
 from games import services as game_services
 from league.competitions import entries, event_services
 from league.models import Club, League, Season, Section, Tournament
@@ -33,6 +34,8 @@ def build() -> None:
     for variant in VARIANTS:
         game = game_services.create_game(creator=sam, variant=variant, ai_level="casual", creator_seat=0)
         paths[f"game-{variant}"] = f"/play/{game.pk}/"
+    lesson = lesson_service.start_lesson(user=sam, slug="t-tic-t-tac-toe")
+    paths["lesson-t-tic-t-tac-toe"] = f"/play/{lesson.pk}/"
     finished = game_services.create_game(creator=sam, variant="classic", ai_level="casual", creator_seat=0)
     game_services.resign(game_id=finished.pk, user=sam)
     paths["replay"] = f"/play/{finished.pk}/replay/"

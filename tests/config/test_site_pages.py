@@ -231,8 +231,8 @@ def test_every_menu_link_answers_and_its_page_is_named_like_it(client, api_world
     page = client.get("/").content.decode()
     nav = re.search(r'<ul id="nav-menu">(.*?)</ul>', page, re.S).group(1)
     links = re.findall(r'<a[^>]*href="([^"]+)"[^>]*>\s*([^<]*?)\s*<', nav)
-    assert [label for href, label in links] == ["Play", "Rules", "Players", "Clubs &amp; events", "Ratings", "API", "Notices", "member"]
-    headings = {"Play": "Play", "Rules": "Rules", "Players": "Players", "Clubs &amp; events": "Clubs &amp; events", "Ratings": "Ratings",
+    assert [label for href, label in links] == ["Play", "Learn", "Rules", "Players", "Clubs &amp; events", "Ratings", "API", "Notices", "member"]
+    headings = {"Play": "Play", "Learn": "Learn", "Rules": "Rules", "Players": "Players", "Clubs &amp; events": "Clubs &amp; events", "Ratings": "Ratings",
                 "Notices": "Notices", "member": "Your profile"}
     for href, label in links:
         response = client.get(href)
@@ -245,6 +245,7 @@ def test_every_menu_link_answers_and_its_page_is_named_like_it(client, api_world
 @pytest.mark.django_db
 @pytest.mark.parametrize(("url", "current"), [
     ("/play/", ('href="/play/" aria-current="page"',)),
+    ("/learn/", ('href="/learn/" aria-current="page"',)),
     ("/clubs/", ('href="/clubs/" aria-current="page"',)),
     ("/rules/nine-square/", ('href="/rules/" aria-current="true"',)),  # a rule set's page
     ("/clubs/harbour/", ('href="/clubs/" aria-current="true"',)),  # a page in that section

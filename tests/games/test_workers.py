@@ -171,3 +171,34 @@ async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced
     finally:
         pool.stop()
     assert not replacement.process.is_alive()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=False)
+def test_an_answer_longer_than_the_pipe_buffer_crosses_under_uvloop():
+    """The servers run on uvloop, whose add_reader makes the pipe non-blocking: an answer
+    over the pipe's 64 KB buffer (a finished T-Tic-T-Tac-Toe game's broadcast) arrives in
+    parts, and must be read whole, not taken for a dead worker."""
+    import asyncio
+
+    uvloop = pytest.importorskip("uvloop")
+    long = "x" * 1_000_000
+
+    async def main() -> None:
+        pool = workers.Workers(1)
+        pool.start()
+        pool.attach(asyncio.get_running_loop())
+        try:
+            for _ in range(600):
+                if pool.workers[0].ready:
+                    break
+                await asyncio.sleep(0.1)
+            (worker,) = pool.workers
+            answer = await asyncio.wait_for(
+                pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": long}), 60
+            )
+            assert answer == long and pool.workers == [worker]
+        finally:
+            pool.stop()
+
+    uvloop.run(main())

@@ -599,6 +599,12 @@ CASES: list[Case] = [
          lambda w: reverse("games:match-version", args=[w.match.pk]), frozenset({"first"}),
          expect_added("games.game", match_id=lambda w, a: w.match.pk, variant="t-tic-t-tac-toe"),
          data=lambda w: {"version": "1.0"}),
+    # A guided lesson: anyone signed in starts their own (never someone else's); an
+    # unknown lesson is a 404 for all.
+    Case(("games:learn-variant", "POST"), "start", "page", lambda w: reverse("games:learn-variant", args=["classic"]), SIGNED_IN,
+         expect_added("games.game", created_by_id=lambda w, a: user(w, a).pk, lesson="classic")),
+    Case(("games:learn-variant", "POST"), "unknown", "page", lambda w: reverse("games:learn-variant", args=["chess"]), NOBODY,
+         expect_added("games.game", lesson="chess")),
     # ---- competitions: API ----
     Case(("tournament-list", "POST"), "club-a", "api", lambda w: "/api/v1/tournaments/", ORGANISERS_A,
          expect_added("league.tournament", club_id=lambda w, a: w.club_a.pk, name="New Cup"),

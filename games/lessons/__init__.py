@@ -1,0 +1,34 @@
+"""The guided lessons, one module per variant (docs/lessons.md). Pure: no Django.
+
+``LESSONS`` is their order on the lessons page: the classic game first, then the
+variants from the simplest to the richest.
+"""
+
+from __future__ import annotations
+
+from . import classic, nine_square, t_tic_t_tac_toe, tactic_toe, tic_tac_two
+from .lesson import Lesson, Move, Step, same_move
+
+LESSONS: tuple[Lesson, ...] = (
+    classic.LESSON,
+    tactic_toe.LESSON,
+    nine_square.LESSON,
+    *t_tic_t_tac_toe.LESSONS,
+    *tic_tac_two.LESSONS,
+)
+BY_SLUG: dict[str, Lesson] = {lesson.slug: lesson for lesson in LESSONS}
+
+
+def get_lesson(slug: str) -> Lesson | None:
+    return BY_SLUG.get(slug)
+
+
+def next_lesson(slug: str) -> Lesson | None:
+    """The lesson after ``slug`` on the lessons page, or None after the last."""
+    slugs = [lesson.slug for lesson in LESSONS]
+    if slug not in slugs or slugs.index(slug) + 1 == len(slugs):
+        return None
+    return LESSONS[slugs.index(slug) + 1]
+
+
+__all__ = ["BY_SLUG", "LESSONS", "Lesson", "Move", "Step", "get_lesson", "next_lesson", "same_move"]

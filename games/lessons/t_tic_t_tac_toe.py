@@ -1,0 +1,104 @@
+"""T-Tic-T-Tac-Toe's lesson, Version 2.0 (an empty board; supers goosh and fill): an
+Iron Curtain and its two full turns of protection, a Berlin Wall around a square, a
+Checkpoint Charlie, a super's goosh, and a win that goes around the end of a wall.
+
+Moves are numbered from 1; the learner is X and makes the odd moves. The curtain of
+move 5 is protected during moves 6 to 9, so the coach snips it on move 10, the first
+move the rules allow (docs/rules/t-tic-t-tac-toe.md, 4.04(c)).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .lesson import Lesson, Step
+
+
+def _place(square: int) -> dict[str, Any]:
+    return {"action": "place", "square": square}
+
+
+LESSON = Lesson(
+    slug="t-tic-t-tac-toe",
+    variant="t-tic-t-tac-toe",
+    title="T-Tic-T-Tac-Toe: curtains, walls, checkpoints and supers",
+    summary="A 5x5 board, three in a row: block with an Iron Curtain and a Berlin Wall, protect, goosh and win.",
+    options={"version": "2.0"},
+    steps=(
+        Step(
+            instruction=(
+                "A 5x5 board, squares 1 to 25 from the top left; three in a row wins, as long as no "
+                "blockage separates the squares. You are X and move first: the first move must be a "
+                "letter. Take the centre, square 13."
+            ),
+            move=_place(13),
+            hint="Click the centre square, 13, to place your X.",
+            replies=(_place(14),),
+        ),
+        Step(
+            instruction="The coach placed O on 14. Place X on 8, just above your 13: X now eyes the column 3-8-13.",
+            move=_place(8),
+            hint="Click square 8 (second row, middle) to place your X.",
+            replies=(_place(18),),
+        ),
+        Step(
+            instruction=(
+                "O holds 14 and 18: a diagonal that wins on 10 or on 22. Two threats at once, but one "
+                "Iron Curtain cuts both. A curtain runs along a whole inner line; h3 runs between rows 3 "
+                "and 4, between 14 and 18. Pick the Iron Curtain tool above the board, then the line h3 (or choose \u201cIron Curtain on h3\u201d in the action list and press Play). "
+                "For two full turns (the next four moves) nobody can snip it."
+            ),
+            move={"action": "curtain", "line": "h3"},
+            hint="Play the Iron Curtain on h3, the line between rows 3 and 4 (Iron Curtain tool, or the action list).",
+            replies=(_place(3),),
+        ),
+        Step(
+            instruction=(
+                "The coach blocked your column on 3. Your curtain can be snipped after its protection "
+                "ends, so cut O's 18 off for good: a Berlin Wall around 18 closes all four sides of the "
+                "square. Pick the Berlin Wall tool, then square 18 (or \u201cBerlin Wall around 18\u201d in the action list). A wall is protected for two full "
+                "turns too."
+            ),
+            move={"action": "wall", "around": 18},
+            hint="Play the Berlin Wall around 18 (Berlin Wall tool, then square 18): it walls in the coach's O on 18.",
+            replies=(_place(25),),
+        ),
+        Step(
+            instruction=(
+                "A Checkpoint Charlie on a blockage adds two more full turns of protection. Put your "
+                "checkpoint on the wall around 18: the Checkpoint Charlie tool, then that wall (or \u201cCheckpoint Charlie on around 18\u201d in the action list). "
+                "Then watch the coach: your curtain's two full turns are over on the next move."
+            ),
+            move={"action": "checkpoint", "around": 18},
+            hint="Put your Checkpoint Charlie on the wall around 18 (Checkpoint Charlie tool, or the action list).",
+            replies=({"action": "snip", "line": "h3"},),
+        ),
+        Step(
+            instruction=(
+                "The coach snipped your curtain with wire cutters: it had its two full turns. Your wall "
+                "still holds (the checkpoint). Now a super: it covers a 2x2 square, gooshes (erases) the "
+                "other player's letters there and, in Version 2.0, writes yours on its empty squares. "
+                "Pick the Super tool, then the centre of 12, 13, 17 and 18 (or \u201csuper on 12, 13, 17, 18\u201d in the action list): it gooshes O's 18 and writes X on 12 and 17."
+            ),
+            move={"action": "super", "square": 12},
+            hint="Play the super on 12, 13, 17, 18 (Super tool, then the centre of those four squares).",
+            replies=({"action": "wall", "segments": ["17|22", "18|23"]},),
+        ),
+        Step(
+            instruction=(
+                "The coach built a Berlin Wall under 17 and 18, cutting your column 12-17-22. But a wall "
+                "has ends, and a line may go around an end: the diagonal 13-17-21 passes the wall's left "
+                "end. Place X on 21 and win."
+            ),
+            move=_place(21),
+            hint="Click square 21 (bottom left): the diagonal 13-17-21 goes around the end of the coach's wall.",
+        ),
+    ),
+    outro=(
+        "Three in a row round the end of a wall: you won! You blocked with an Iron Curtain and a "
+        "Berlin Wall, protected with a Checkpoint Charlie and gooshed with a super: every special "
+        "action of T-Tic-T-Tac-Toe."
+    ),
+)
+
+LESSONS = (LESSON,)

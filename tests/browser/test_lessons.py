@@ -1,0 +1,131 @@
+"""Every guided lesson played to its end in a real browser, on the real game page (its
+board, its socket, the coach's replies from the Celery worker), as a demo player: the
+steps shown one after the other, a move off the lesson refused with its hint, "Lesson
+complete" at the end and the progress on /learn/. Plain placements are clicks on the
+board's squares; special actions are the action list's options (the board's own aiming
+is another test's). Screenshots: /tmp/shots-lessons/ (1280 and 390 px wide)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from games.lessons import BY_SLUG, LESSONS, same_move
+from tests.browser.support import BROWSER_MARKS, LAPTOP, wait_live
+
+pytestmark = BROWSER_MARKS
+
+SHOTS = Path("/tmp/shots-lessons")
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def shot(page, name: str, *, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def start(page, slug: str) -> None:
+    page.goto("/learn/")
+    page.locator(f"#lesson-{slug} form button").click()
+    page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    wait_live(page)
+
+
+def wait_for_step(page, number: int, total: int) -> None:
+    """The board (and its lesson panel) shows step ``number`` and the learner's turn."""
+    page.wait_for_function(
+        """([text]) => {
+            const board = document.querySelector('#board');
+            const count = document.querySelector('#lesson-panel .lesson-count');
+            return board && board.dataset.myTurn === '1' && count && count.textContent.trim() === text;
+        }""",
+        arg=[f"Step {number} of {total}"],
+    )
+
+
+def play(page, variant: str, move: dict) -> None:
+    """Play ``move`` as a person would: squares on the board, else the action list."""
+    if variant == "classic":
+        page.locator(f"#sq-{move['cell']}").click()
+    elif variant == "tactic-toe":
+        for cell in move["plan"]:
+            page.locator(f"#sq-{cell}").click()
+        page.locator("#plan-submit").click()
+    elif variant == "nine-square":
+        for board, cell in move["marks"]:
+            page.locator(f"#sq-{board}-{cell}").click()
+        page.locator("#marks-submit").click()
+    elif move.get("action") == "place" or move.get("type") == "write":
+        page.locator(f"#sq-{move.get('square') or move.get('cell')}").click()
+    else:
+        values = page.eval_on_selector_all("#action-select option", "options => options.map(o => o.value)")
+        value = next(v for v in values if same_move(json.loads(v), move))
+        page.select_option("#action-select", value)
+        page.locator("#action-form button[type=submit]").click()
+
+
+def play_lesson(page, slug: str, *, shots: str = "") -> None:
+    from playwright.sync_api import expect
+
+    lesson = BY_SLUG[slug]
+    total = len(lesson.steps)
+    start(page, slug)
+    for number, step in enumerate(lesson.steps, 1):
+        wait_for_step(page, number, total)
+        expect(page.locator("#lesson-instruction")).to_have_text(step.instruction)
+        if shots and number == 3:
+            shot(page, shots)
+        play(page, lesson.variant, step.move)
+    panel = page.locator("#lesson-panel")
+    expect(panel).to_contain_text("Lesson complete.")
+    expect(page.locator("#game-errors")).to_have_text("")  # no move went astray on the way
+    expect(panel.locator(".lesson-steps li.done")).to_have_count(total)
+
+
+def test_every_lesson_to_its_end(sign_in):
+    from playwright.sync_api import expect
+
+    page = sign_in("edith", LAPTOP)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/learn/")
+    for lesson in LESSONS:
+        expect(page.locator(f"#lesson-{lesson.slug} .lesson-state")).to_have_text("Not started")
+    shot(page, "learn-index-1280", full=True)
+
+    for lesson in LESSONS:
+        play_lesson(page, lesson.slug, shots=f"lesson-{lesson.slug}-in-progress-1280")
+        shot(page, f"lesson-{lesson.slug}-complete-1280", full=True)
+
+    page.goto("/learn/")
+    for lesson in LESSONS:
+        row = page.locator(f"#lesson-{lesson.slug}")
+        expect(row.locator(".lesson-state")).to_have_text("✓ Done")
+        # Nine-Square's game plays on after its lesson: it is continued, the others replayed.
+        expect(row.locator("button")).to_have_text("Continue" if lesson.slug == "nine-square" else "Replay")
+    shot(page, "learn-index-done-1280", full=True)
+
+
+def test_a_lesson_on_a_phone_refuses_a_move_off_the_lesson_with_its_hint(sign_in):
+    from playwright.sync_api import expect
+
+    page = sign_in("lucia", PHONE_390)
+    lesson = BY_SLUG["classic"]
+    start(page, "classic")
+    wait_for_step(page, 1, 4)
+    # The instruction is on the first screen, next to the board, not below everything.
+    box = page.locator("#lesson-instruction").bounding_box()
+    assert box is not None and box["y"] < PHONE_390["height"], box
+    page.locator("#sq-1").click()  # not the centre
+    expect(page.locator("#game-errors")).to_contain_text(lesson.steps[0].hint)
+    expect(page.locator("#sq-1")).to_have_text("")
+    play(page, "classic", lesson.steps[0].move)
+    wait_for_step(page, 2, 4)
+    expect(page.locator("#lesson-panel .lesson-steps li.done")).to_have_count(1)
+    shot(page, "lesson-classic-in-progress-390")
+    shot(page, "lesson-classic-in-progress-390-full", full=True)
+    # Leaving and coming back resumes the same game at the same step.
+    url = page.url
+    start(page, "classic")
+    assert page.url == url
+    wait_for_step(page, 2, 4)

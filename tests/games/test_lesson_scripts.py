@@ -1,0 +1,101 @@
+"""Every lesson's script replayed through the engine alone (pure: no database): the
+set-up is legal, each step's move is legal (and, where a step takes one exact move, it is
+the very move the board or the action list sends), each scripted reply is legal, and
+the last step is reached."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.lessons import LESSONS, get_lesson, next_lesson, same_move
+from games.rules import get_variant
+
+
+def _new_state(lesson):
+    variant = get_variant(lesson.variant)
+    state = variant.new_game(lesson.options, seed=lesson.seed or "lesson-test")
+    for seat, move in lesson.setup:
+        state = variant.apply(state, seat, move)
+    return variant, state
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_the_script_plays_to_its_end(lesson):
+    variant, state = _new_state(lesson)
+    coach_moves = list(lesson.coach_moves)
+    for number, step in enumerate(lesson.steps, 1):
+        # The coach moves whenever it is to move (as the platform's AI seat does).
+        while lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
+        assert lesson.learner_seat in state.to_move, f"step {number}: the learner is not to move"
+        assert step.takes(step.move), f"step {number} refuses its own move"
+        if step.accepts is None and not variant.huge_move_space:
+            legal = variant.legal_moves(state, lesson.learner_seat)
+            assert any(same_move(step.move, m) for m in legal), f"step {number}: {step.move} is not a listed move"
+        state = variant.apply(state, lesson.learner_seat, step.move)
+        # Simultaneous plans: the coach's plan may come second.
+        while coach_moves and lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
+    assert coach_moves == [], "scripted replies left over"
+
+
+@pytest.mark.parametrize("slug", [
+    "classic", "tactic-toe", "t-tic-t-tac-toe", "tic-tac-two", "tic-tac-two-dibs-intersect-shift", "tic-tac-two-wall"
+])
+def test_these_lessons_end_the_game_with_the_learners_win(slug):
+    lesson = get_lesson(slug)
+    variant, state = _new_state(lesson)
+    for seat, move in _script_in_order(lesson, variant, state):
+        state = variant.apply(state, seat, move)
+    outcome = variant.outcome(state)
+    assert outcome is not None and outcome.winner == lesson.learner_seat
+
+
+def test_nine_square_scores_three_lines_and_the_three_boards_bonus():
+    lesson = get_lesson("nine-square")
+    variant, state = _new_state(lesson)
+    assert state.roll == 3  # the fixed seed: the learner's first roll
+    for seat, move in _script_in_order(lesson, variant, state):
+        state = variant.apply(state, seat, move)
+    view = variant.view(state, 0)
+    assert view["points"]["lines"][0] == 3 and view["points"]["bonus"][0] == 3
+
+
+def _script_in_order(lesson, variant, state):
+    """(seat, move) for the whole script from ``state``: a replay of the test above."""
+    played = []
+    coach_moves = list(lesson.coach_moves)
+    for step in lesson.steps:
+        while lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            move = coach_moves.pop(0)
+            state = variant.apply(state, lesson.coach_seat, move)
+            played.append((lesson.coach_seat, move))
+        state = variant.apply(state, lesson.learner_seat, step.move)
+        played.append((lesson.learner_seat, step.move))
+        while coach_moves and lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            move = coach_moves.pop(0)
+            state = variant.apply(state, lesson.coach_seat, move)
+            played.append((lesson.coach_seat, move))
+    return played
+
+
+def test_a_step_with_a_check_takes_any_move_that_does_it():
+    step = get_lesson("nine-square").steps[0]
+    assert step.takes({"marks": [[2, 7], [2, 5], [2, 3]]})  # another line on board 2, in any order
+    assert not step.takes({"marks": [[2, 1], [2, 2], [2, 4]]})  # not a line
+    assert not step.takes({"marks": [[1, 4], [1, 5], [1, 6]]})  # a line on the wrong board
+    assert not step.takes({"nonsense": True})
+
+
+def test_an_exact_step_takes_its_move_in_any_key_order_only():
+    step = get_lesson("classic").steps[0]
+    assert step.takes({"cell": 5}) and not step.takes({"cell": 4})
+
+
+def test_every_variant_has_a_lesson_and_they_follow_one_another():
+    assert {lesson.variant for lesson in LESSONS} == {
+        "classic", "tactic-toe", "nine-square", "t-tic-t-tac-toe", "tic-tac-two"
+    }
+    assert next_lesson(LESSONS[0].slug) is LESSONS[1]
+    assert next_lesson(LESSONS[-1].slug) is None
+    assert all(1 <= len(lesson.steps) <= 10 for lesson in LESSONS)

@@ -1,0 +1,180 @@
+"""Guided lessons on the real database: starting and resuming a lesson game, the script
+refusing a move off the lesson with its hint, the coach's scripted replies, progress kept
+per player, and lesson games kept out of ratings, lobby and other players' hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.errors import ServiceError
+from games import lesson_service, selectors, services
+from games.lessons import BY_SLUG, LESSONS
+from games.models import Game, LessonProgress, Move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def learner(make_player):
+    return make_player(username="learner")
+
+
+def _play_lesson(game: Game, user, *, until: int | None = None) -> Game:
+    """The learner plays the script's moves, the coach answering through the service the
+    Celery task calls (as the platform does, without its worker)."""
+    lesson = BY_SLUG[game.lesson]
+    for step in lesson.steps[lesson_service.steps_done(lesson, game.moves.all()):until]:
+        game.refresh_from_db()
+        while lesson.coach_seat in game.to_move and lesson.learner_seat not in game.to_move:
+            services.play_ai_move(game_id=game.pk, ply=game.ply)
+            game.refresh_from_db()
+        services.submit_move(game_id=game.pk, user=user, ply=game.ply, move=step.move)
+        game.refresh_from_db()
+        while game.status == Game.Status.ACTIVE and lesson.coach_seat in game.to_move and \
+                lesson.learner_seat not in game.to_move:
+            if services.play_ai_move(game_id=game.pk, ply=game.ply) is None:
+                break
+            game.refresh_from_db()
+    return game
+
+
+def test_a_lesson_starts_at_its_set_up_and_is_resumed_not_doubled(learner):
+    game = lesson_service.start_lesson(user=learner, slug="nine-square")
+    assert game.lesson == "nine-square" and game.status == Game.Status.ACTIVE
+    assert not game.rated and game.seed == "lesson-1660"
+    assert game.ply == 2 and list(Move.objects.filter(game=game).values_list("seat", flat=True)) == [0, 1]
+    assert game.seats.get(number=0).user == learner and game.seats.get(number=1).ai_level
+    assert game.state["roll"] == 3  # the script's known roll
+    assert lesson_service.start_lesson(user=learner, slug="nine-square").pk == game.pk
+    assert Game.objects.filter(lesson="nine-square").count() == 1
+    assert LessonProgress.objects.get(user=learner, lesson="nine-square").steps_done == 0
+
+
+def test_a_move_off_the_lesson_is_refused_with_the_hint_and_nothing_is_stored(learner):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    with pytest.raises(ServiceError) as err:
+        services.submit_move(game_id=game.pk, user=learner, ply=0, move={"cell": 1})
+    assert err.value.code == "off-lesson"
+    assert BY_SLUG["classic"].steps[0].hint in err.value.message
+    game.refresh_from_db()
+    assert game.ply == 0 and not Move.objects.filter(game=game).exists()
+
+
+def test_the_coach_plays_its_scripted_reply_and_progress_is_saved(learner):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    services.submit_move(game_id=game.pk, user=learner, ply=0, move={"cell": 5})
+    services.play_ai_move(game_id=game.pk, ply=1)
+    assert Move.objects.get(game=game, ply=2).move == {"cell": 1}  # the script, not the AI's choice
+    progress = LessonProgress.objects.get(user=learner, lesson="classic")
+    assert progress.steps_done == 1 and progress.completed_at is None
+
+
+@pytest.mark.parametrize("slug", [lesson.slug for lesson in LESSONS])
+def test_every_lesson_plays_to_its_end_on_the_platform(learner, slug):
+    game = _play_lesson(lesson_service.start_lesson(user=learner, slug=slug), learner)
+    progress = LessonProgress.objects.get(user=learner, lesson=slug)
+    assert progress.steps_done == len(BY_SLUG[slug].steps) and progress.completed_at is not None
+    if slug != "nine-square":  # Nine-Square plays on after its lesson
+        assert game.status == Game.Status.FINISHED and game.winner_seat == 0 and not game.rated
+    # A new start after the end is a fresh attempt; the progress stays complete.
+    again = lesson_service.start_lesson(user=learner, slug=slug)
+    if game.status == Game.Status.FINISHED:
+        assert again.pk != game.pk
+    assert LessonProgress.objects.get(user=learner, lesson=slug).completed_at is not None
+
+
+def test_after_the_last_step_moves_are_free(learner):
+    game = _play_lesson(lesson_service.start_lesson(user=learner, slug="nine-square"), learner)
+    assert game.status == Game.Status.ACTIVE
+    while 1 in game.to_move:
+        services.play_ai_move(game_id=game.pk, ply=game.ply)
+        game.refresh_from_db()
+    state = game.state
+    empty = [i for i, c in enumerate("".join(state["board"])) if c == "."][: state["roll"]]
+    move = {"marks": [[i // 9 + 1, i % 9 + 1] for i in empty]}
+    services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move=move)
+
+
+def test_lesson_games_are_in_no_lobby_list(learner, make_player):
+    lesson_service.start_lesson(user=learner, slug="classic")
+    lists = selectors.lobby_games(make_player(username="other"))
+    assert all(not any(g.lesson for g in games) for games in lists.values())
+    assert not any(g.lesson for g in selectors.lobby_games(learner)["active"])
+
+
+def test_another_player_cannot_move_in_your_lesson(learner, make_player):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    with pytest.raises(ServiceError) as err:
+        services.submit_move(game_id=game.pk, user=make_player(username="intruder"), ply=0, move={"cell": 5})
+    assert err.value.code == "not-a-player"
+
+
+def test_an_unknown_lesson_is_refused(learner):
+    with pytest.raises(ServiceError) as err:
+        lesson_service.start_lesson(user=learner, slug="chess")
+    assert err.value.code == "no-such-lesson"
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+def test_visitors_see_the_lessons_and_are_asked_to_sign_in(client):
+    page = client.get("/learn/").content.decode()
+    assert "<title>Learn to play" in page
+    assert page.count('class="card" id="lesson-') == 7
+    assert "to start a lesson" in page and "Start</button>" not in page
+    response = client.post("/learn/classic/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Game.objects.filter(lesson="classic").exists()
+
+
+def test_the_lesson_page_follows_the_learner(client, learner):
+    client.force_login(learner)
+    assert "Not started" in client.get("/learn/").content.decode()
+    response = client.post("/learn/classic/")
+    game = Game.objects.get(lesson="classic")
+    assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
+    page = client.get(f"/play/{game.pk}/").content.decode()
+    assert 'id="lesson-panel"' in page and page.count('id="lesson-panel"') == 1
+    assert "Step 1 of 4" in page and "Take the centre, square 5" in page
+    _play_lesson(game, learner, until=1)
+    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    assert "Step 2 of 4" in board and "put X on square 3" in board
+    index = client.get("/learn/").content.decode()
+    assert "Step 2 of 4" in index and "Continue</button>" in index
+    _play_lesson(Game.objects.get(pk=game.pk), learner)
+    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    assert "Lesson complete." in board and "Next lesson: Tactic-Toe" in board
+    assert "/play/?variant=classic" in board
+    assert "Rematch" not in board  # a lesson is started again from /learn/
+    index = client.get("/learn/").content.decode()
+    assert "✓ Done" in index and "Replay</button>" in index
+
+
+def test_another_player_watching_a_lesson_sees_no_panel(client, learner, make_player):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    client.force_login(make_player(username="watcher"))
+    response = client.get(f"/play/{game.pk}/")
+    assert 'id="lesson-panel"' not in response.content.decode()
+
+
+def test_a_move_off_the_lesson_over_the_api_is_a_clear_400(client, learner):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    client.force_login(learner)
+    response = client.post(f"/api/v1/games/{game.pk}/moves/", {"ply": 0, "move": {"cell": 9}},
+                           content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "off-lesson" and "square 5" in response.json()["message"]
+    assert Game.objects.get(pk=game.pk).ply == 0
+
+
+def test_the_steps_move_under_another_name_is_taken(learner):
+    """Tic Tac Two names a Wall by the square above or to the left; the other square's
+    name for the same border is the same move, as a board's aiming may send it."""
+    game = lesson_service.start_lesson(user=learner, slug="tic-tac-two-wall")
+    lesson = BY_SLUG["tic-tac-two-wall"]
+    game = _play_lesson(game, learner, until=3)
+    assert lesson.steps[3].move == {"type": "wall", "cell": 7, "side": "right"}
+    with pytest.raises(ServiceError):
+        services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 3, "side": "right"})
+    services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 8, "side": "left"})
+    assert LessonProgress.objects.get(user=learner, lesson="tic-tac-two-wall").steps_done == 4
