@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_GET
 
 from . import time_controls
 from .rules import get_variant
@@ -143,12 +144,14 @@ def _inert(html: str, *, prefix: str) -> SafeString:
     return mark_safe(html)
 
 
+@require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """Every rule set, with its one-line summary."""
     slugs = [s for s in PAGE_ORDER if s in variant_slugs()]
     return render(request, "rules/index.html", {"variants": [get_variant(s) for s in slugs]})
 
 
+@require_GET
 def variant_page(request: HttpRequest, slug: str) -> HttpResponse:
     """One rule set's page, with its diagrams."""
     if slug not in variant_slugs():
