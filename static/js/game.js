@@ -8,6 +8,17 @@
 (function () {
   "use strict";
 
+  // The moves list scrolls in its own box: keep its latest entry (on a replay, the
+  // current step) wholly in view after each render, scrolling the list, never the page.
+  function keepMoveInView() {
+    const list = document.getElementById("move-list");
+    const item = list && (list.querySelector("li.current") || list.lastElementChild);
+    if (!item) return;
+    const box = list.getBoundingClientRect(), entry = item.getBoundingClientRect();
+    if (entry.bottom > box.bottom) list.scrollTop += entry.bottom - box.bottom;
+    else if (entry.top < box.top) list.scrollTop -= box.top - entry.top;
+  }
+
   // -- replay: arrow keys drive the step links ---------------------------------------
   const replayPage = document.getElementById("replay-page");
   if (replayPage) {
@@ -42,9 +53,11 @@
     let focusedId = null;
     document.body.addEventListener("htmx:beforeSwap", () => { focusedId = document.activeElement && document.activeElement.id; });
     document.body.addEventListener("htmx:afterSwap", () => {
+      keepMoveInView();
       const el = focusedId && document.getElementById(focusedId);
       if (el) el.focus();
     });
+    keepMoveInView();
     return;
   }
 
@@ -169,6 +182,7 @@
     if (phase !== picksKey) { picks = []; picksKey = phase; }
     renderPicks();
     tickClocks();
+    keepMoveInView();
     announce();
     setRoving(null);
     renderHooks.forEach((hook) => hook(b));
