@@ -60,18 +60,18 @@ def seat_labels(view: Mapping[str, Any], names: Names) -> list[str]:
 
 def headline(result: Mapping[str, Any], labels: Sequence[str]) -> str:
     """Who won, with the points where they are counted, winner's first: "Lucia (O) wins
-    19–2", "Draw, 12–12", "Tie game", "Called off"."""
+    19-2", "Draw, 12-12", "Tie game", "Called off"."""
     kind = result.get("result")
     scores = result.get("scores")
     winner = result.get("winner")
     if kind == "win" and winner in (0, 1):
         text = f"{labels[winner]} wins"
         if scores:
-            text += f" {scores[winner]}–{scores[1 - winner]}"
+            text += f" {scores[winner]}-{scores[1 - winner]}"
         return text
     text = {"draw": "Draw", "tie": "Tie game", "aborted": "Called off"}.get(str(kind), str(kind).capitalize())
     if scores:
-        text += f", {scores[0]}–{scores[1]}"
+        text += f", {scores[0]}-{scores[1]}"
     return text
 
 

@@ -42,14 +42,24 @@ def world(tmp_path_factory) -> Iterator[tuple[str, dict]]:
 
 
 def _fits(page) -> dict:
-    """The moves list's box against its last (or current) entry's, and the page's width."""
+    """The moves list's scrolling box against its last (or current) entry's, the entries it
+    cuts, and the page's width."""
     return page.evaluate("""() => {
         const list = document.getElementById('move-list');
         const item = list.querySelector('li.current') || list.lastElementChild;
-        const box = list.getBoundingClientRect(), entry = item.getBoundingClientRect();
-        return {list: [box.top, box.bottom], entry: [entry.top, entry.bottom],
+        const scroller = list.closest('.move-scroll');
+        // The box inside its border: what shows of the entries.
+        const outer = scroller.getBoundingClientRect(), entry = item.getBoundingClientRect();
+        const top = outer.top + scroller.clientTop;
+        const box = {top, bottom: top + scroller.clientHeight};
+        // Entries showing only in part: the box shows whole entries.
+        const cut = [...list.children].filter(li => {
+            const r = li.getBoundingClientRect();
+            return r.bottom > box.top + 1 && r.top < box.bottom - 1 && (r.top < box.top - 1 || r.bottom > box.bottom + 1);
+        }).map(li => li.textContent.replace(/\\s+/g, ' ').trim().slice(0, 40));
+        return {list: [box.top, box.bottom], entry: [entry.top, entry.bottom], cut,
                 entryText: item.textContent.replace(/\\s+/g, ' ').trim(),
-                scrolls: list.scrollHeight > list.clientHeight,
+                scrolls: scroller.scrollHeight > scroller.clientHeight,
                 scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
     }""")
 
@@ -75,10 +85,27 @@ def test_finished_board_in_words_with_its_last_move_in_view(world, browser, vari
                     expect(page.locator("#connection")).to_have_text("Live")
                     page.wait_for_load_state("networkidle")
                 fit = _fits(page)
-                assert fit["list"][0] - 1 <= fit["entry"][0] and fit["entry"][1] <= fit["list"][1] + 1, (
-                    f"{variant} {kind} at {width}: the last entry ({fit['entryText']}) is not wholly in view: {fit}")
-                assert fit["entryText"].startswith(f"{game['moves']}."), fit
-                assert fit["scrollWidth"] <= fit["innerWidth"], f"{variant} {kind} at {width} scrolls sideways: {fit}"
+                _check(fit, variant, kind, width, game["moves"])
                 if keep:
                     Path(keep).mkdir(parents=True, exist_ok=True)
                     page.locator(area).screenshot(path=str(Path(keep) / f"{variant}-{kind}-{width_name}.png"))
+            # A step in the middle of the replay: its entry is the one in view.
+            middle = max(1, game["moves"] // 2)
+            page.goto(f"/play/{game['game']}/replay/?step={middle}")
+            expect(page.locator("#turn-status")).to_contain_text(f"Move {middle}:")
+            _check(_fits(page), variant, "replay step", width, middle)
+            # Stepping (htmx swaps the step in) keeps following: End goes to the last move.
+            page.keyboard.press("End")
+            expect(page.locator("#turn-status")).to_contain_text(game["result"])
+            _check(_fits(page), variant, "replay after End", width, game["moves"])
+
+
+def _check(fit: dict, variant: str, kind: str, width: int, number: int) -> None:
+    """The entry of move ``number`` (the latest, or the replay's current step) wholly in the
+    list's box, no entry cut by it, and no sideways scroll."""
+    where = f"{variant} {kind} at {width}"
+    assert fit["list"][0] - 1 <= fit["entry"][0] and fit["entry"][1] <= fit["list"][1] + 1, (
+        f"{where}: the entry in view ({fit['entryText']}) is not wholly in the list's box: {fit}")
+    assert fit["entryText"].startswith(f"{number}."), fit
+    assert not fit["cut"], f"{where}: entries cut by the list's box: {fit}"
+    assert fit["scrollWidth"] <= fit["innerWidth"], f"{where} scrolls sideways: {fit}"

@@ -40,6 +40,9 @@ def test_strike_runs_through_its_three_cells():
     assert anti["x1"] > 2.5 and anti["y1"] < 0.5 and anti["x2"] < 0.5 and anti["y2"] > 2.5
     column = nine_board.strike((1, 4, 7), "O")
     assert column["x1"] == column["x2"] == 1.5
+    # Drawn beside: X's and O's strokes of the same line of boards lie apart.
+    x_row, o_row = nine_board.strike((3, 4, 5), "X", -0.07), nine_board.strike((3, 4, 5), "O", 0.07)
+    assert x_row["y1"] == x_row["y2"] == 1.43 and o_row["y1"] == o_row["y2"] == 1.57
 
 
 def test_board_context_draws_lines_full_boards_and_lines_of_boards():
@@ -56,7 +59,7 @@ def test_board_context_draws_lines_full_boards_and_lines_of_boards():
     # A full board is one mark, not eight strokes.
     assert boards[3]["full"] == "O" and boards[3]["lines"] == []
     assert boards[2]["lines"] == [] and boards[2]["full"] is None
-    assert context["board_lines"] == [nine_board.strike((0, 4, 8), "O")]
+    assert context["board_lines"] == [nine_board.strike((0, 4, 8), "O", nine_board.BESIDE["O"])]
     x_row, o_row = context["legend"]
     assert x_row == {"letter": "X", "parts": ["1 line of three (1)"], "points": 1}
     assert o_row == {

@@ -24,7 +24,7 @@ def finish(slug: str, moves: list[tuple[int, dict[str, Any]]], **kwargs: Any) ->
     return variant.view(state, None), outcome.as_dict()
 
 
-def sentence(slug: str, view: dict, result: dict, names: list[str | None] | None = NAMES) -> str:
+def sentence(slug: str, view: dict, result: dict, names: list[str] | None = NAMES) -> str:
     return get_variant(slug).describe_result(view, result, names)
 
 
@@ -171,7 +171,7 @@ def test_nine_square_says_what_the_winner_scored():
     winner = result["winner"]
     letter = view["letters"][winner]
     high, low = result["scores"][winner], result["scores"][1 - winner]
-    assert words.startswith(f"{NAMES[winner]} ({letter}) wins {high}–{low}: ")
+    assert words.startswith(f"{NAMES[winner]} ({letter}) wins {high}-{low}: ")
     assert words.endswith(" The grid is full.") or words.endswith("so the game is tallied.")
 
 
@@ -186,7 +186,7 @@ def test_nine_square_full_board_and_line_of_boards_in_words():
     result = {"result": "win", "winner": 1, "scores": [1, 14], "reason": "nothing-left-to-score"}
     view["outcome"] = result
     assert sentence("nine-square", view, result) == (
-        "Sam (O) wins 14–1: lines on boards 1, 5 and 9, board 3 full, and the diagonal of boards 1, 5 and 9. "
+        "Sam (O) wins 14-1: lines on boards 1, 5 and 9, board 3 full, and the diagonal of boards 1, 5 and 9. "
         "No line is left that either player could still complete, so the game is tallied."
     )
 
@@ -199,7 +199,7 @@ def test_nine_square_draw_says_both():
     result = {"result": "draw", "winner": None, "scores": [1, 1], "reason": "grid-full"}
     view["outcome"] = result
     assert sentence("nine-square", view, result) == (
-        "Draw, 1–1: O a line on board 2; X a line on board 1. The grid is full."
+        "Draw, 1-1: O a line on board 2; X a line on board 1. The grid is full."
     )
 
 

@@ -12,6 +12,8 @@ from . import scoring
 
 #: How far a strike-through runs past the centres of its end squares (in squares).
 OVERHANG = 0.3
+#: How far a line of boards is drawn beside the boards' centres, by letter (in boards).
+BESIDE = {"X": -0.07, "O": 0.07}
 
 
 def build_board(
@@ -45,23 +47,29 @@ def build_board(
             }
             for b, cells in enumerate(view["board"], start=1)
         ],
-        "board_lines": [strike(scoring.GRID_LINES[n], score.letter) for score in scores for n in score.board_lines],
+        # Both letters may hold the same line of boards: each is drawn a little to its side.
+        "board_lines": [
+            strike(scoring.GRID_LINES[n], score.letter, BESIDE[score.letter])
+            for score in scores
+            for n in score.board_lines
+        ],
         "legend": [legend_row(score) for score in scores],
         "last": {tuple(m) for m in ((view.get("last_turn") or {}).get("marks") or [])},
     }
 
 
-def strike(line: tuple[int, int, int], letter: str) -> dict[str, Any]:
+def strike(line: tuple[int, int, int], letter: str, beside: float = 0.0) -> dict[str, Any]:
     """A line through three cells of a 3x3 (squares or boards) in a 3 x 3 drawing space:
-    from past the first cell's centre to past the last one's."""
+    from past the first cell's centre to past the last one's, ``beside`` cells to the side."""
     (r1, c1), (r2, c2) = divmod(line[0], 3), divmod(line[2], 3)
     dx, dy = (c2 - c1) / 2, (r2 - r1) / 2  # one cell along the line, each way
     length = (dx * dx + dy * dy) ** 0.5
-    ox, oy = OVERHANG * dx / length, OVERHANG * dy / length
+    ux, uy = dx / length, dy / length
+    sx, sy = -uy * beside, ux * beside  # across the line
     return {
         "letter": letter,
-        "x1": round(c1 + 0.5 - ox, 3), "y1": round(r1 + 0.5 - oy, 3),
-        "x2": round(c2 + 0.5 + ox, 3), "y2": round(r2 + 0.5 + oy, 3),
+        "x1": round(c1 + 0.5 - OVERHANG * ux + sx, 3), "y1": round(r1 + 0.5 - OVERHANG * uy + sy, 3),
+        "x2": round(c2 + 0.5 + OVERHANG * ux + sx, 3), "y2": round(r2 + 0.5 + OVERHANG * uy + sy, 3),
     }  # fmt: skip
 
 

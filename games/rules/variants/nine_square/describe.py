@@ -35,7 +35,7 @@ END_WORDS = {
 
 
 def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
-    """"Lucia (O) wins 19–2: lines on boards 1, 5 and 9, and the diagonal of boards 1, 5 and 9.
+    """"Lucia (O) wins 19-2: lines on boards 1, 5 and 9, and the diagonal of boards 1, 5 and 9.
     The grid is full." A draw says what each scored; a game the platform ended, why."""
     if not results.ended_by_rules(view, result):
         return results.default_sentence(view, result, names)
