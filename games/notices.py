@@ -9,6 +9,7 @@ from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
 from .models import Game, RuleSet
 from .rules import get_variant
+from .rules.results import with_names
 from .time_controls import is_correspondence
 
 
@@ -82,14 +83,6 @@ def game_ended(game: Game) -> None:
                                 _url(game), {"game": game.pk, "result": game.result,
                                              "winner_seat": game.winner_seat}))
     notify_many(specs)
-
-
-def with_names(reason: str, names: dict[int, str]) -> str:
-    """The stored reason ("Player 2 resigned.") with the players' names (seat number ->
-    name), as the notices and the game page say it."""
-    for number, name in names.items():
-        reason = reason.replace(f"Player {number + 1}", name)
-    return reason
 
 
 def your_turn(game: Game, mover_seat: int) -> None:

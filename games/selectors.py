@@ -121,13 +121,20 @@ def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "user": user.username if user is not None else None,
-        "name": user.name if user is not None else (f"AI ({seat.ai_level})" if seat.ai_level else None),
+        "name": seat_name(seat),
         "ai_level": seat.ai_level or None,
         "clock_ms": seat.clock_ms,
         "deadline": deadline.isoformat() if deadline else None,
         # Whose clock runs: a seat to move in a game in play (both, in a simultaneous step).
         "running": game.status == Game.Status.ACTIVE and seat.number in game.to_move,
     }
+
+
+def seat_name(seat: Seat) -> str | None:
+    """What a seat's player is called: their name, "AI (strong)", None for an open seat."""
+    if seat.user is not None:
+        return seat.user.name
+    return f"AI ({seat.ai_level})" if seat.ai_level else None
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -172,7 +179,25 @@ def game_payload(game: Game, viewer: int | None, *, moves: list[Move] | None = N
     }
     if game.status == Game.Status.ABORTED:
         payload["result"] = {"result": "aborted", "winner": None, "scores": None, "reason": game.end_reason}
+    if payload["result"] is not None:
+        payload["result"]["text"] = result_text(variant, payload["view"], payload["result"], payload["seats"])
     return payload
+
+
+def finished_result_text(game: Game) -> str:
+    """A finished game's result sentence as anyone may read it (lobby lines, lists): the
+    same words as its page, from its final state (its seats prefetched)."""
+    variant = get_variant(game.variant)
+    result = {"result": game.result, "winner": game.winner_seat, "scores": game.scores, "reason": game.end_reason}
+    seats = [{"seat": seat.number, "name": seat_name(seat)} for seat in game.seats.all()]
+    return result_text(variant, variant.view(variant.load(game.state), None), result, seats)
+
+
+def result_text(variant: Any, view: dict[str, Any], result: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    """The result in one sentence with the players' names (Variant.describe_result): what
+    the game page, the replay and the API say."""
+    names = {entry["seat"]: entry["name"] for entry in seats}
+    return str(variant.describe_result(view, result, [names.get(0), names.get(1)]))
 
 
 def match_summary(game: Game) -> dict[str, Any]:

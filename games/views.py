@@ -34,10 +34,11 @@ from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import lesson_pages, matches, notices, observing, selectors, services, time_controls
+from . import lesson_pages, matches, observing, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
+from .rules.results import letter_of
 
 #: A legal-move list longer than this is not offered as a list (the board's own picker is).
 MAX_LISTED_MOVES = 250
@@ -83,6 +84,8 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
     wanted, ignored = _lobby_filter(request)
     viewer = _viewer(request)
     games = {kind: list(rows) for kind, rows in selectors.lobby_games(viewer, **wanted).items()}
+    for game in games["finished"]:
+        game.result_text = selectors.finished_result_text(game)  # type: ignore[attr-defined]
     for rows in games.values():
         for game in rows:
             game.variant_name = VARIANT_NAMES.get(game.variant, game.variant)  # type: ignore[attr-defined]
@@ -311,7 +314,6 @@ def board_context(
         "board_script": variant.board_script,
         "variant_name": variant.display_name,
         "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
-        "result_reason": _named_reason(payload["result"], payload["seats"]),
         "time_control": payload["rules"]["time_control"],
         "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
@@ -324,13 +326,6 @@ def board_context(
             else ""
         ),
     }
-
-
-def _named_reason(result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> str:
-    """The result's reason with the players' names ("Sam resigned.", not "Player 1 ...")."""
-    if not result or not result.get("reason"):
-        return ""
-    return notices.with_names(result["reason"], {s["seat"]: s["name"] for s in seats if s["name"]})
 
 
 def _clock(entry: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -357,10 +352,7 @@ def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]
 
 
 def _letter(view: dict[str, Any], seat: int) -> str:
-    for key in ("symbols", "marks", "letters"):
-        if isinstance(view.get(key), list) and len(view[key]) == 2:
-            return str(view[key][seat])
-    return ""
+    return letter_of(view, seat)
 
 
 @require_GET
@@ -449,7 +441,6 @@ def replay(request: Request, game_id: int) -> HttpResponse:
     )
     context = board_context(game, payload, None, live=False)
     context["game_result"] = game_result
-    context["result_reason"] = _named_reason(game_result, payload["seats"])
     context["rematch"] = _rematch_context(game, _viewer(request))
     context.update(
         step=step,

@@ -8,7 +8,8 @@ made them before. The ``make_player`` fixture (tests/conftest.py) wraps PlayerFa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
 
@@ -22,6 +23,7 @@ from accounts.models import User
 from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game, Match
+from games.rules import get_variant
 from league import competitions as competition_services
 from league.competitions import event_services
 from league.models import Club, ClubMembership, Section, Tournament
@@ -257,3 +259,19 @@ def official_match_to_choose(first: User, second: User) -> Match:
     match = Match.objects.get(pk=rps.match.pk)
     assert match.state["stage"] == "version"
     return match
+
+
+def play_to_the_end(game: Game, players: Sequence[User], *, seed: int = 1, moves: int = 1000) -> Game:
+    """Play an accepted game between ``players`` (seat 0, seat 1) to its end through
+    games.services, each seat choosing the engine's casual move (seeded: the same game
+    each time); the finished game, read back."""
+    variant = get_variant(game.variant)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            return game
+        seat = game.to_move[0]
+        move = variant.casual_move(variant.load(game.state), seat, rng)
+        game_services.submit_move(game_id=game.pk, user=players[seat], ply=game.ply, move=move)
+    raise AssertionError(f"game {game.pk} did not end within {moves} moves")

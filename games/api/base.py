@@ -78,6 +78,9 @@ class ResultSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     reason = serializers.CharField()
+    text = serializers.CharField(
+        required=False, help_text="The result in one sentence, with the players' names (games/rules/results.py)."
+    )
 
 
 class GameSerializer(serializers.Serializer):

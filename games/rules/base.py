@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import jsonschema
 
+from . import results
 from .errors import RuleError
 from .schema import Check, compile_schema
 
@@ -256,6 +257,15 @@ class Variant(ABC):
     def describe_move(self, move: Move) -> str:
         """The move in the variant's notation, for game records."""
         return str(move)
+
+    def describe_result(
+        self, view: Mapping[str, Any], result: Mapping[str, Any], names: Sequence[str | None] | None = None
+    ) -> str:
+        """The finished game's result in one sentence, from its final ``view`` and the stored
+        ``result`` dict; ``names`` are the players' by seat where known. Variants whose
+        rules end say more (which line, which round, which boards scored) override it;
+        games/rules/results.py builds the parts."""
+        return results.default_sentence(view, result, names)
 
     def replay(
         self,

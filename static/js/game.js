@@ -8,6 +8,41 @@
 (function () {
   "use strict";
 
+  // The moves list scrolls in its own box (.move-scroll, its height capped by the CSS;
+  // no id, so htmx's settling leaves the height set here alone). After each render the
+  // box shows whole entries only, the latest (on a replay, the current step) among them:
+  // it is cut to the entries that fit, ending on that one once it lies beyond the first
+  // screenful. Only the box scrolls, never the page.
+  function keepMoveInView() {
+    const list = document.getElementById("move-list");
+    const box = list && list.parentElement;
+    const item = list && (list.querySelector("li.current") || list.lastElementChild);
+    if (!item || !box.classList.contains("move-scroll")) return;
+    box.style.height = "";
+    const cap = box.clientHeight;
+    if (box.scrollHeight <= cap) return;
+    // Measured unrounded: entries are fractions of a pixel tall, and the roundings add up.
+    const origin = list.getBoundingClientRect().top;
+    const size = (el) => el.getBoundingClientRect().height;
+    const itemBottom = item.getBoundingClientRect().bottom - origin;
+    const beyond = itemBottom > cap;
+    let height = 0;
+    let entry = beyond ? item : list.firstElementChild;
+    while (entry && height + size(entry) <= cap) {
+      height += size(entry);
+      entry = beyond ? entry.previousElementSibling : entry.nextElementSibling;
+    }
+    height = Math.max(height, size(item));
+    const style = getComputedStyle(box);
+    const borders = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    box.style.height = `${height + borders}px`;
+    box.scrollTop = beyond ? itemBottom - height : 0;
+  }
+  // Entries change height once the fonts and styles have loaded, or the window's width.
+  window.addEventListener("load", keepMoveInView);
+  window.addEventListener("resize", keepMoveInView);
+  if (document.fonts) document.fonts.ready.then(keepMoveInView);
+
   // -- replay: arrow keys drive the step links ---------------------------------------
   const replayPage = document.getElementById("replay-page");
   if (replayPage) {
@@ -42,9 +77,11 @@
     let focusedId = null;
     document.body.addEventListener("htmx:beforeSwap", () => { focusedId = document.activeElement && document.activeElement.id; });
     document.body.addEventListener("htmx:afterSwap", () => {
+      keepMoveInView();
       const el = focusedId && document.getElementById(focusedId);
       if (el) el.focus();
     });
+    keepMoveInView();
     return;
   }
 
@@ -169,6 +206,7 @@
     if (phase !== picksKey) { picks = []; picksKey = phase; }
     renderPicks();
     tickClocks();
+    keepMoveInView();
     announce();
     setRoving(null);
     renderHooks.forEach((hook) => hook(b));

@@ -153,7 +153,7 @@ def test_a_full_classic_game_with_an_observer(people):
             expect(square(sam, 5)).to_be_disabled()
 
     for viewer in (sam, mei, kofi):
-        expect(viewer.locator("#turn-status")).to_contain_text("Game over: draw")
+        expect(viewer.locator("#turn-status")).to_contain_text("Game over: Draw: the grid is full and nobody has three in a row.")
     seed = kofi.locator("#seed")
     expect(seed).to_have_text(re.compile(r"^[0-9a-f]{32}$"))
     expect(kofi.locator("#move-list li")).to_have_count(9)
@@ -340,7 +340,7 @@ def test_the_other_variants_take_moves_from_their_own_controls(people):
     expect(kofi.locator(".throws")).not_to_contain_text("rock")
     mei.click("#throw-scissors")
     for viewer in (sam, mei, kofi):
-        expect(viewer.locator("#turn-status")).to_contain_text("Game over: Sam wins. Rock pummels scissors")
+        expect(viewer.locator("#turn-status")).to_contain_text("Game over: Sam wins: rock pummels scissors.")
     shoot(kofi, "rps-finished-phone-observer")
 
 

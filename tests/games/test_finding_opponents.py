@@ -225,8 +225,8 @@ def test_the_finished_game_page_names_who_resigned(alice, bob):
     game = finished_game(alice, bob)  # bob resigns
     assert "Player" in game.end_reason  # stored by seat, named on the page
     page = signed_in(alice).get(reverse("games:game", args=[game.pk])).content.decode()
-    named = bob.name[:1].upper() + bob.name[1:]  # the sentence starts with the name
-    assert f"Game over: {alice.name} (X) wins. {named} resigned." in page and game.end_reason not in page
+    # One sentence: who won, then why, with both names as the players wrote them.
+    assert f"Game over: {alice.name} (X) wins: {bob.name} resigned." in page and game.end_reason not in page
 
 
 @pytest.mark.django_db

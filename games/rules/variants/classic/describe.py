@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import results
 from ...base import SEAT_NAMES, Preset
 
 PRESETS: tuple[Preset, ...] = (
@@ -38,3 +39,15 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
         *letters_and_first(options, "Classic Tic Tac Toe on a 3x3 grid."),
         "Three in a row across, down or diagonally wins; a full grid without one is a draw.",
     ]
+
+
+def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
+    """"Lucia (X) wins with three in a row on the top row." / "Draw: the grid is full and
+    nobody has three in a row." A game the platform ended says why (results.py)."""
+    if not results.ended_by_rules(view, result):
+        return results.default_sentence(view, result, names)
+    head = results.headline(result, results.seat_labels(view, names))
+    line = view.get("winning_line")
+    if result.get("result") == "win" and line:
+        return f"{head} with three in a row on {results.line_name(line, 3)}."
+    return f"{head}: the grid is full and nobody has three in a row."

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...chance import normalise_seed
 from ...errors import RuleError
+from ...results import Names
 from . import ai, board, describe
 from .grid import CELLS, FREE_CELLS, FULL, HAS_LINE, LINE_MASKS, LINES
 
@@ -313,6 +314,9 @@ class Classic(Variant):
 
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
+
+    def describe_result(self, view: Mapping[str, Any], result: Mapping[str, Any], names: Names = None) -> str:
+        return describe.describe_result(view, result, names)
 
     def build_board(
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool

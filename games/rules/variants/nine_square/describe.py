@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import results
 from ...base import Preset
+from . import scoring
 
 PRESETS: tuple[Preset, ...] = (
     Preset("nine-square-standard", "nine-square", "Nine-Square: standard rules", "Nine-Square rules"),
@@ -23,3 +25,27 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
         "Nine-Square: nine 3x3 boards; each turn the die says how many marks to make.",
         _WHO_IS_X[options["x_player"]],
     ]
+
+
+#: Why the game ended (the engine's end reasons), in words.
+END_WORDS = {
+    "grid-full": "The grid is full.",
+    "nothing-left-to-score": "No line is left that either player could still complete, so the game is tallied.",
+}
+
+
+def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
+    """"Lucia (O) wins 19-2: lines on boards 1, 5 and 9, and the diagonal of boards 1, 5 and 9.
+    The grid is full." A draw says what each scored; a game the platform ended, why."""
+    if not results.ended_by_rules(view, result):
+        return results.default_sentence(view, result, names)
+    labels = results.seat_labels(view, names)
+    head = results.headline(result, labels)
+    letters = view["letters"]
+    scores = [scoring.scored(view["board"], letters[seat]) for seat in (0, 1)]
+    end = END_WORDS.get(str(result.get("reason")), "")
+    if result.get("result") == "win":
+        why = scoring.in_words(scores[result["winner"]])
+    else:
+        why = "; ".join(f"{letters[seat]} {scoring.in_words(scores[seat])}" for seat in (0, 1))
+    return f"{head}: {why}. {end}".strip()

@@ -23,24 +23,18 @@ from typing import Any, ClassVar
 from ... import chance
 from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...errors import RuleError
+from ...results import Names
 from ...schema import SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
+from .scoring import BOARD_LINE_BONUS, GRID_LINES
 
 EMPTY = "."
 LETTERS = ("X", "O")
 SQUARES = 81
 DIE_SIDES = 6
-#: Points for three boards in a row on which the same player has three in a row.
-BOARD_LINE_BONUS = 3
 #: legal_moves lists every move only up to this many; beyond it, the compact form.
 LEGAL_MOVES_LIMIT = 5000
 
-#: The 8 lines of a 3x3 grid as 0-based positions: three rows, three columns, two diagonals.
-GRID_LINES: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),
-    (0, 4, 8), (2, 4, 6),
-)  # fmt: skip
 #: The 72 small lines of the whole grid, as indexes into the 81-character string.
 SMALL_LINES: tuple[tuple[int, int, int], ...] = tuple(
     (b * 9 + i, b * 9 + j, b * 9 + k) for b in range(9) for (i, j, k) in GRID_LINES
@@ -432,6 +426,9 @@ class NineSquare(Variant):
 
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
+
+    def describe_result(self, view: Mapping[str, Any], result: Mapping[str, Any], names: Names = None) -> str:
+        return describe.describe_result(view, result, names)
 
     def build_board(
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool

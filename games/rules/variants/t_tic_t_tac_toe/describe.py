@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import results
 from ...base import Preset
 from ..classic.describe import letters_and_first
 
@@ -39,3 +40,21 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
 
 def _count(n: int, thing: str) -> str:
     return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
+def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
+    """"Lucia (X) wins with three in a row across squares 7, 8 and 9." A draw (the player
+    to move has no legal move) keeps the engine's words; the platform's ends, its own."""
+    if not results.ended_by_rules(view, result):
+        return results.default_sentence(view, result, names)
+    line = view.get("winning_line")
+    if result.get("result") == "win" and line:
+        head = results.headline(result, results.seat_labels(view, names))
+        return f"{head} with three in a row {_line_words(line)}."
+    return results.default_sentence(view, result, names)
+
+
+def _line_words(line: list[int]) -> str:
+    """On the 5x5 board a line of three is part of a row, column or diagonal: named by its squares."""
+    name = results.line_name(line, 5)
+    return name if not name.startswith("the ") else f"on {name}"

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 from ...base import Move, Outcome, Seat, State, Variant, Viewer, outcome_of
 from ...chance import normalise_seed
 from ...errors import RuleError
+from ...results import Names
 from ...schema import OUTCOME_SCHEMA, SEAT_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe, engine
 from . import geometry as geo
@@ -368,6 +369,9 @@ class TTicTTacToe(Variant):
 
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
+
+    def describe_result(self, view: Mapping[str, Any], result: Mapping[str, Any], names: Names = None) -> str:
+        return describe.describe_result(view, result, names)
 
     def build_board(
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import results
 from ...boards import ListedMove, square_label
 
 ROUND_RULES = {
@@ -19,6 +20,8 @@ def build_board(
     forbidden = set(view.get("forbidden") or [])
     round_no = view.get("round") or 0
     planning = my_turn and view.get("your_plan") is None
+    # Every line made (both players' in a tie game) is shown as won.
+    win = {n for mark in view.get("marks") or [] for line in results.lines_held(view["board"], mark) for n in line}
     return {
         "cells": [
             {
@@ -26,6 +29,7 @@ def build_board(
                 "mark": mark,
                 "label": square_label(n, mark) + (", not allowed this round" if n in forbidden else ""),
                 "legal": planning and n not in forbidden,
+                "win": n in win,
             }
             for n, mark in enumerate(view["board"], start=1)
         ],

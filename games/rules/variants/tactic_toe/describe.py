@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import results
 from ...base import Preset
 
 PRESETS: tuple[Preset, ...] = (
@@ -18,3 +19,29 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
         "revealed and played pair by pair.",
         "Three rounds, each with its own limits on the plan (round 1 may not use the centre).",
     ]
+
+
+def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
+    """"Lucia (X) wins with three in a row on the top row in round 2." / "Tie game: both made
+    a line in round 2 (X on the top row, O on the left column)." / "Cat's game: nobody has
+    three in a row after round 3." A game the platform ended says why (results.py)."""
+    if not results.ended_by_rules(view, result):
+        return results.default_sentence(view, result, names)
+    labels = results.seat_labels(view, names)
+    marks = view.get("marks") or ["X", "O"]
+    board = view.get("board") or [None] * 9
+    round_no = view.get("round")
+    held = [results.lines_held(board, marks[seat]) for seat in (0, 1)]
+    kind = result.get("result")
+    if kind == "win" and held[result["winner"]]:
+        head = results.headline(result, labels)
+        line = results.line_name(held[result["winner"]][0], 3)
+        return f"{head} with three in a row on {line} in round {round_no}."
+    if kind == "tie" and all(held):
+        where = results.and_list([f"{marks[seat]} on {results.line_name(held[seat][0], 3)}" for seat in (0, 1)])
+        return f"Tie game: both made a line in round {round_no} ({where})."
+    if kind == "draw":
+        if all(cell is not None for cell in board) and round_no != 3:
+            return f"Cat's game: the grid is full after round {round_no} and nobody has three in a row."
+        return f"Cat's game: nobody has three in a row after round {round_no}."
+    return results.default_sentence(view, result, names)

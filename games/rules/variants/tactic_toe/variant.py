@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from ... import chance
 from ...base import Move, Outcome, Seat, State, Variant, Viewer, require_int, require_mapping
 from ...errors import RuleError
+from ...results import Names
 from ...schema import OUTCOME_SCHEMA, TO_MOVE_SCHEMA, array, integer, nullable
 from . import ai, board, describe
 from .plans import (
@@ -303,6 +304,9 @@ class TacticToe(Variant):
 
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
+
+    def describe_result(self, view: Mapping[str, Any], result: Mapping[str, Any], names: Names = None) -> str:
+        return describe.describe_result(view, result, names)
 
     def build_board(
         self, view: dict[str, Any], legal: list[dict[str, Any]], seat: Viewer, my_turn: bool
