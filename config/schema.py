@@ -20,6 +20,9 @@ COMMON_ERRORS = {
     "404": "No such object (or format).",
     "429": "Too many requests: try again later.",
 }
+#: And what an operation taking a body may answer: a body it cannot read (a media type
+#: it does not take, or a multipart body without its headers).
+BODY_ERRORS = {"415": "Unsupported media type: send JSON."}
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -29,7 +32,8 @@ class AutoSchema(SpectacularAutoSchema):
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         error = None
-        for code, description in COMMON_ERRORS.items():
+        common = COMMON_ERRORS | (BODY_ERRORS if self.method in ("POST", "PUT", "PATCH") else {})
+        for code, description in common.items():
             if code in responses and responses[code].get("content"):
                 continue
             if error is None:
