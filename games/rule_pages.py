@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from . import time_controls
+from .lessons import LESSONS
 from .rules import get_variant
 from .rules.base import State, Variant
 from .rules.registry import variant_slugs
@@ -163,6 +164,7 @@ def variant_page(request: HttpRequest, slug: str) -> HttpResponse:
         "standard_rules": variant.describe_rules(variant.default_options()),
         "diagrams": diagrams(slug),
         "clock": _clock_words(variant),
+        "lessons": [lesson for lesson in LESSONS if lesson.variant == slug],
     }
     return render(request, f"rules/{slug}.html", context)
 

@@ -127,3 +127,18 @@ def test_a_tournament_section_links_its_rules_in_words(alice):
     html = Client().get(url).content.decode()
     assert '<a href="/rules/tic-tac-two/">Rules</a>' in html
     assert "Meta variation: a player may pick actions the opponent chose" in html
+
+
+def test_rules_and_lessons_link_each_other():
+    """Each variant's rules page offers its guided lessons; each lesson its variant's rules."""
+    from games.lessons import LESSONS
+
+    for slug in PAGE_ORDER:
+        html = Client().get(f"/rules/{slug}/").content.decode()
+        for lesson in LESSONS:
+            linked = f'href="/learn/#lesson-{lesson.slug}"' in html
+            assert linked == (lesson.variant == slug), (slug, lesson.slug)
+    learn = Client().get("/learn/").content.decode()
+    for lesson in LESSONS:
+        assert f'href="/rules/{lesson.variant}/"' in learn
+    assert 'href="/learn/"' in Client().get("/rules/").content.decode()
