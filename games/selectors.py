@@ -121,7 +121,7 @@ def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "user": user.username if user is not None else None,
-        "name": seat_name(seat),
+        "name": seat_name(seat, lesson=bool(game.lesson)),
         "ai_level": seat.ai_level or None,
         "clock_ms": seat.clock_ms,
         "deadline": deadline.isoformat() if deadline else None,
@@ -130,11 +130,14 @@ def _seat_entry(seat: Seat, game: Game) -> dict[str, Any]:
     }
 
 
-def seat_name(seat: Seat) -> str | None:
-    """What a seat's player is called: their name, "AI (strong)", None for an open seat."""
+def seat_name(seat: Seat, *, lesson: bool = False) -> str | None:
+    """What a seat's player is called: their name, "AI (strong)" ("Coach" in a lesson),
+    None for an open seat. The one place these names are made."""
     if seat.user is not None:
         return seat.user.name
-    return f"AI ({seat.ai_level})" if seat.ai_level else None
+    if not seat.ai_level:
+        return None
+    return "Coach" if lesson else f"AI ({seat.ai_level})"
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -189,7 +192,7 @@ def finished_result_text(game: Game) -> str:
     same words as its page, from its final state (its seats prefetched)."""
     variant = get_variant(game.variant)
     result = {"result": game.result, "winner": game.winner_seat, "scores": game.scores, "reason": game.end_reason}
-    seats = [{"seat": seat.number, "name": seat_name(seat)} for seat in game.seats.all()]
+    seats = [{"seat": seat.number, "name": seat_name(seat, lesson=bool(game.lesson))} for seat in game.seats.all()]
     return result_text(variant, variant.view(variant.load(game.state), None), result, seats)
 
 
@@ -237,7 +240,7 @@ def _player_name(data: dict[str, Any]) -> str:
     if data.get("user"):
         user = User.objects.filter(pk=data["user"]).select_related("profile").first()
         return user.name if user else "?"
-    return f"AI ({data.get('ai_level')})"
+    return f"AI ({data.get('ai_level')})"  # a match's seat data, not a Seat row
 
 
 def load_game(game_id: int) -> Game:

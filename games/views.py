@@ -242,8 +242,7 @@ def _rematch_context(game: Game, viewer: User | None) -> dict[str, Any] | None:
     return {
         "game": offered,
         "mine": offered is not None and offered.created_by_id == viewer.pk,
-        "opponent": next((s.user.name if s.user else f"AI ({s.ai_level})" for s in game.seats_in_hand
-                          if s.number != seat), ""),
+        "opponent": next((selectors.seat_name(s) or "" for s in game.seats_in_hand if s.number != seat), ""),
     }
 
 
@@ -313,7 +312,10 @@ def board_context(
         "template": variant.board_template,
         "board_script": variant.board_script,
         "variant_name": variant.display_name,
-        "seats": [dict(s, letter=_letter(view, s["seat"]), clock=_clock(s, payload)) for s in payload["seats"]],
+        # A lesson is learnt at the learner's pace: no clock face, no idle warning.
+        "seats": [dict(s, letter=_letter(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
+                  for s in payload["seats"]],
+        "lesson_game": bool(game.lesson),
         "time_control": payload["rules"]["time_control"],
         "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),

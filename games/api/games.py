@@ -50,7 +50,7 @@ class LobbySeatSerializer(serializers.Serializer):
     ai_level = serializers.CharField(allow_blank=True)
 
     def get_name(self, seat: Any) -> str | None:
-        return seat.user.name if seat.user_id else (f"AI ({seat.ai_level})" if seat.ai_level else None)
+        return selectors.seat_name(seat)
 
 
 class LobbyGameSerializer(serializers.Serializer):

@@ -178,3 +178,22 @@ def test_the_steps_move_under_another_name_is_taken(learner):
         services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 3, "side": "right"})
     services.submit_move(game_id=game.pk, user=learner, ply=game.ply, move={"type": "wall", "cell": 8, "side": "left"})
     assert LessonProgress.objects.get(user=learner, lesson="tic-tac-two-wall").steps_done == 4
+
+
+def test_the_coach_is_called_the_coach(learner):
+    """A lesson's AI seat reads "Coach" on the page and in the payload; a real game's AI
+    keeps its level."""
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    names = [s["name"] for s in selectors.game_payload(selectors.load_game(game.pk), 0)["seats"]]
+    assert names == [learner.name, "Coach"]
+    Game.objects.filter(pk=game.pk).update(lesson="")
+    names = [s["name"] for s in selectors.game_payload(selectors.load_game(game.pk), 0)["seats"]]
+    assert names[1].startswith("AI (")
+
+
+def test_a_lesson_page_shows_no_clock_and_no_idle_warning(client, learner):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    client.force_login(learner)
+    html = client.get(f"/play/{game.pk}/").content.decode()
+    assert 'class="clock' not in html and "idle-note" not in html
+    assert "Coach" in html
