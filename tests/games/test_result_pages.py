@@ -43,6 +43,9 @@ def test_every_page_says_the_same_sentence(variant, alice, bob):
     for name, response in pages.items():
         assert response.status_code == 200, name
         assert sentence in text_of(response.content.decode()), name
+    # Said once on a page: the replay's last step leaves it to the page's head.
+    assert text_of(pages["replay"].content.decode()).count(sentence) == 1
+    assert text_of(pages["game"].content.decode()).count(sentence) == 1
     api = viewer.get(f"/api/v1/games/{game.pk}/").json()
     assert api["result"]["text"] == sentence
 
