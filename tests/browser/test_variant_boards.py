@@ -74,12 +74,14 @@ def test_finished_board_in_words_with_its_last_move_in_view(world, browser, vari
     with signed_in_pages(browser, base_url) as open_as:
         for width_name, width in WIDTHS.items():
             page = open_as("sam", {"width": width, "height": 860})
-            for kind, path, area in (
-                ("game", f"/play/{game['game']}/", "#board-host"),
-                ("replay", f"/play/{game['game']}/replay/", "#replay-page"),
+            # The game page says the result on the board's status line; the replay once,
+            # in its head (its status line follows the step shown).
+            for kind, path, area, said in (
+                ("game", f"/play/{game['game']}/", "#board-host", "#turn-status"),
+                ("replay", f"/play/{game['game']}/replay/", "#replay-page", ".game-head"),
             ):
                 page.goto(path)
-                expect(page.locator("#turn-status")).to_contain_text(game["result"])
+                expect(page.locator(said)).to_contain_text(game["result"])
                 if kind == "game":
                     # Once live, the socket's first frame swaps the board in again: look after it.
                     expect(page.locator("#connection")).to_have_text("Live")
@@ -96,7 +98,8 @@ def test_finished_board_in_words_with_its_last_move_in_view(world, browser, vari
             _check(_fits(page), variant, "replay step", width, middle)
             # Stepping (htmx swaps the step in) keeps following: End goes to the last move.
             page.keyboard.press("End")
-            expect(page.locator("#turn-status")).to_contain_text(game["result"])
+            expect(page.locator("#turn-status")).to_contain_text(f"Move {game['moves']}:")
+            expect(page.locator("#turn-status")).to_contain_text("Game over")
             _check(_fits(page), variant, "replay after End", width, game["moves"])
 
 
