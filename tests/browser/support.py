@@ -58,8 +58,9 @@ def signed_in_pages(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]
     SHOTS.mkdir(parents=True, exist_ok=True)
     contexts = []
 
-    def open_as(username: str, viewport: dict = LAPTOP) -> Any:
-        context = browser.new_context(viewport=viewport, base_url=base_url)
+    def open_as(username: str, viewport: dict = LAPTOP, **options: Any) -> Any:
+        """``options`` go to the context (``has_touch=True, is_mobile=True`` for a phone)."""
+        context = browser.new_context(viewport=viewport, base_url=base_url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

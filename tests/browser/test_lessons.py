@@ -129,3 +129,23 @@ def test_a_lesson_on_a_phone_refuses_a_move_off_the_lesson_with_its_hint(sign_in
     start(page, "classic")
     assert page.url == url
     wait_for_step(page, 2, 4)
+
+
+def test_on_a_touch_phone_the_page_stays_on_the_board_after_each_move(sign_in):
+    """Each update swaps the board in anew; the page must not scroll away from it (the
+    browser's scroll anchoring once threw a 390 px phone to the page's bottom)."""
+    page = sign_in("mei", PHONE_390, has_touch=True, is_mobile=True)
+    lesson = BY_SLUG["tic-tac-two-wall"]
+    start(page, lesson.slug)
+    total = len(lesson.steps)
+    wait_for_step(page, 1, total)
+    page.locator("#sq-5").scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 200)")
+    before = page.evaluate("window.scrollY")
+    page.locator("#sq-5").tap()
+    wait_for_step(page, 2, total)
+    page.wait_for_timeout(500)  # the coach's reply and its render have landed
+    after = page.evaluate("window.scrollY")
+    assert abs(after - before) < 40, (before, after)
+    box = page.locator("#sq-5").bounding_box()
+    assert box is not None and 0 <= box["y"] <= PHONE_390["height"] - box["height"], box
