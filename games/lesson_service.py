@@ -46,11 +46,11 @@ def steps_done(lesson: Lesson, moves: list[Move] | Any) -> int:
 def _rule_set(lesson: Lesson) -> RuleSet:
     """The lesson's own house rules, without a clock (made once, then found by name)."""
     name = f"Lesson: {lesson.title}"[:120]
-    found = RuleSet.objects.filter(name=name, variant=lesson.variant, created_by=None, is_current=True).first()
+    found = RuleSet.objects.filter(name=name, variant=lesson.variant, for_lessons=True, is_current=True).first()
     if found is not None:
         return found
     return rule_sets.create_rule_set(
-        name=name, variant=lesson.variant, options=lesson.options, no_show_seconds=NO_SHOW_SECONDS,
+        name=name, variant=lesson.variant, options=lesson.options, no_show_seconds=NO_SHOW_SECONDS, for_lessons=True,
     )
 
 

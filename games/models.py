@@ -54,6 +54,8 @@ class RuleSet(models.Model):
     # The platform's own rules for the variant (games/ownership.py): set only by
     # rule_sets.standard_rule_set, never by a name a player can choose.
     is_standard = models.BooleanField(default=False, editable=False)
+    #: A guided lesson's own rules (games/lesson_service.py): never offered for a real game.
+    for_lessons = models.BooleanField(default=False, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 

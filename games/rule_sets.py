@@ -45,6 +45,7 @@ def create_rule_set(
     next_first: str = RuleSet.NextFirst.LOSER,
     created_by: User | None = None,
     is_standard: bool = False,
+    for_lessons: bool = False,
 ) -> RuleSet:
     """A new set, kept by ``created_by`` (None: the platform's; games/ownership.py).
     ``is_standard`` only from standard_rule_set."""
@@ -63,6 +64,7 @@ def create_rule_set(
         next_first=next_first,
         created_by=created_by,
         is_standard=is_standard,
+        for_lessons=for_lessons,
     )
 
 

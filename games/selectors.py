@@ -279,11 +279,11 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
 
 
 def current_rule_sets() -> QuerySet[RuleSet]:
-    """The latest version of every house-rule set, for choosing one: the platform's
+    """The latest version of every house-rule set (not the lessons' own), for choosing one: the platform's
     standard sets first, so a player's set that borrows a standard name is never
     listed as if it were one (docs/security.md)."""
     return (
-        RuleSet.objects.filter(is_current=True).select_related("created_by").order_by("-is_standard", "variant", "name")
+        RuleSet.objects.filter(is_current=True, for_lessons=False).select_related("created_by").order_by("-is_standard", "variant", "name")
     )
 
 

@@ -94,6 +94,8 @@ def create_game(
         _check_ai_level(ai_level)
     if opponent is not None:
         _check_can_play(opponent)
+    if rule_set is not None and rule_set.for_lessons:
+        raise ServiceError("lesson-rules", "That rule set is a guided lesson's own: choose another for a real game.")
     if rule_set is None:
         if variant is None:
             raise ServiceError("bad-request", "Choose a variant or a house-rule set.")

@@ -131,7 +131,7 @@ class SectionCreateSerializer(serializers.Serializer):
 
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     name = serializers.CharField(max_length=120)
-    rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True), required=False,
+    rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True, for_lessons=False), required=False,
                                                   allow_null=True, help_text="A house-rule set (current version).")
     variant = serializers.CharField(required=False, help_text="Without a rule set: this variant's standard rules.")
     format = serializers.ChoiceField(choices=Section.Format.choices)

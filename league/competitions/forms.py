@@ -69,7 +69,7 @@ class SectionForm(forms.Form):
     name = forms.CharField(max_length=120, initial="Open")
     variant = forms.ChoiceField(choices=(), initial="classic",
                                 help_text="Played by its standard rules unless you choose a house-rule set.")
-    rule_set = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_current=True).order_by("variant", "name"),
+    rule_set = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_current=True, for_lessons=False).order_by("variant", "name"),
                                       label="House-rule set", required=False,
                                       help_text="Brings its own variant, time control and match format.")
     format = forms.ChoiceField(choices=Section.Format.choices)

@@ -197,3 +197,18 @@ def test_a_lesson_page_shows_no_clock_and_no_idle_warning(client, learner):
     html = client.get(f"/play/{game.pk}/").content.decode()
     assert 'class="clock' not in html and "idle-note" not in html
     assert "Coach" in html
+
+
+def test_a_lessons_rule_set_is_never_offered_nor_taken_for_a_real_game(client, learner, make_player):
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    lesson_rules = game.rule_set
+    assert lesson_rules.for_lessons
+    assert lesson_rules not in selectors.current_rule_sets()
+    client.force_login(learner)
+    assert f'value="{lesson_rules.pk}"' not in client.get("/play/").content.decode()
+    before = Game.objects.count()
+    response = client.post("/play/new/", {"rule_set": lesson_rules.pk, "opponent": "ai", "ai_level": "casual"})
+    assert response.status_code == 400 and Game.objects.count() == before
+    with pytest.raises(ServiceError) as refused:
+        services.create_game(creator=learner, rule_set=lesson_rules, opponent=make_player())
+    assert refused.value.code == "lesson-rules"
