@@ -45,7 +45,7 @@ LESSON = Lesson(
             instruction=(
                 "O holds 14 and 18: a diagonal that wins on 10 or on 22. Two threats at once, but one "
                 "Iron Curtain cuts both. A curtain runs along a whole inner line; h3 runs between rows 3 "
-                "and 4, between 14 and 18. Pick the Iron Curtain tool above the board, then the line h3 (or choose \u201cIron Curtain on h3\u201d in the action list and press Play). "
+                "and 4, between 14 and 18. Pick the Iron Curtain tool above the board, then the line h3 (on a touch screen, tap it twice: the first tap shows it; or choose \u201cIron Curtain on h3\u201d in the action list and press Play). "
                 "For two full turns (the next four moves) nobody can snip it."
             ),
             move={"action": "curtain", "line": "h3"},

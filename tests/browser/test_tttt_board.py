@@ -135,6 +135,8 @@ def test_every_action_is_played_on_the_board(players):
     mei.tap("#tool-checkpoint")
     target = mei.locator(".ttt-layer[data-layer='checkpoint'] .ttt-target[data-move*='16|21']")
     expect(target).to_be_visible()
+    # Said before the first tap: a touch screen (hover: none) cannot hover to see a target.
+    expect(mei.locator("#ttt-hint")).to_contain_text("tap a target once to see it")
     assert fits(mei)
     target.tap()
     expect(target).to_have_class(re.compile(r"\barmed\b"))

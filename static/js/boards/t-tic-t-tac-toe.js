@@ -17,6 +17,9 @@
     destroy: "Pick the blockage to destroy: wire cutters for an Iron Curtain, Ronald Reagan for a Berlin Wall.",
   };
 
+  const TOUCH = window.matchMedia("(hover: none)");
+  const TOUCH_HINT = "On a touch screen: tap a target once to see it, then again to play it.";
+
   // The script's state survives re-renders of #board (every socket update swaps it).
   let tool = "place";
   let firstPick = null; // the first side of a straight wall, "8|13"
@@ -72,7 +75,11 @@
     });
     renderPicks();
     const hint = document.getElementById("ttt-hint");
-    if (hint) hint.textContent = HINTS[tool === "wall" && firstPick ? "wallSecond" : tool];
+    if (hint) {
+      const text = HINTS[tool === "wall" && firstPick ? "wallSecond" : tool];
+      // A finger has no hover: say at once that a target takes two taps (see "touch" below).
+      hint.textContent = tool !== "place" && TOUCH.matches ? `${text} ${TOUCH_HINT}` : text;
+    }
     setRoving(null);
     if (announce) {
       const first = targets().find((t) => t.tabIndex === 0);
