@@ -40,7 +40,9 @@ def learn(request: HttpRequest) -> HttpResponse:
         if lesson.slug in unfinished and button == "Replay":
             button = "Continue"  # a replay under way
         rows.append({"lesson": lesson, "variant_name": get_variant(lesson.variant).display_name,
-                     "steps": total, "state": state, "button": button, "done": state == "Done"})
+                     "steps": total, "state": state, "button": button, "done": state == "Done",
+                     # A game under way can be left for a fresh start (a done Nine-Square plays on).
+                     "can_restart": lesson.slug in unfinished})
     return render(request, "games/learn.html", {"rows": rows})
 
 
@@ -50,7 +52,9 @@ def learn_variant(request: HttpRequest, slug: str) -> HttpResponse:
     if get_lesson(slug) is None:
         raise Http404("There is no such lesson.")
     try:
-        game = lesson_service.start_lesson(user=request.user, slug=slug)  # type: ignore[arg-type]
+        game = lesson_service.start_lesson(
+            user=request.user, slug=slug, again=request.POST.get("again") == "1"  # type: ignore[arg-type]
+        )
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect(reverse("games:learn"))

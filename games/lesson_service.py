@@ -63,9 +63,10 @@ def unfinished_lesson_game(user: User, slug: str) -> Game | None:
 
 
 @transaction.atomic
-def start_lesson(*, user: User, slug: str) -> Game:
+def start_lesson(*, user: User, slug: str, again: bool = False) -> Game:
     """The player's lesson game of ``slug``: the unfinished one if there is one, else a
-    new one set up at the lesson's position, the coach in the other seat."""
+    new one set up at the lesson's position, the coach in the other seat. ``again``: a
+    new one even so (the unfinished one is resigned: a lesson is never rated)."""
     lesson = get_lesson(slug) if isinstance(slug, str) else None
     if lesson is None:
         raise ServiceError("no-such-lesson", "There is no such lesson.")
@@ -75,8 +76,10 @@ def start_lesson(*, user: User, slug: str) -> Game:
     # One player's lesson at a time: their own row lock keeps two quick clicks to one game.
     User.objects.select_for_update().filter(pk=user.pk).first()
     existing = unfinished_lesson_game(user, slug)
-    if existing is not None:
+    if existing is not None and not again:
         return existing
+    if existing is not None:
+        services.resign(game_id=existing.pk, user=user)
     game = starting.new_game_row(rule_set=_rule_set(lesson), created_by=user, seed=lesson.seed or None)
     game.lesson = lesson.slug
     game.save(update_fields=["lesson"])

@@ -212,3 +212,16 @@ def test_a_lessons_rule_set_is_never_offered_nor_taken_for_a_real_game(client, l
     with pytest.raises(ServiceError) as refused:
         services.create_game(creator=learner, rule_set=lesson_rules, opponent=make_player())
     assert refused.value.code == "lesson-rules"
+
+
+def test_a_lesson_under_way_can_be_started_again(client, learner):
+    first = lesson_service.start_lesson(user=learner, slug="nine-square")
+    client.force_login(learner)
+    assert "Start again" in client.get("/learn/").content.decode()
+    response = client.post("/learn/nine-square/", {"again": "1"})
+    first.refresh_from_db()
+    second = lesson_service.unfinished_lesson_game(learner, "nine-square")
+    assert first.status == Game.Status.FINISHED and second is not None and second.pk != first.pk
+    assert response["Location"] == f"/play/{second.pk}/"
+    # Without "again" the game under way is resumed.
+    assert client.post("/learn/nine-square/")["Location"] == f"/play/{second.pk}/"
