@@ -220,11 +220,16 @@ def test_the_migration_marks_only_the_platforms_standard_sets(make_player):
         OldRuleSet.objects.filter(pk=real.pk).update(is_current=False)
         tactic = OldRuleSet.objects.create(name="Standard tactic-toe", variant="tactic-toe", options={})
         # Up to the mark only: games 0004 then gives the standard sets their clocks.
-        MigrationExecutor(connection).migrate([("games", "0002_rule_set_is_standard")])
-        marked = set(RuleSet.objects.filter(is_standard=True).values_list("pk", flat=True))
+        executor = MigrationExecutor(connection)
+        executor.migrate([("games", "0002_rule_set_is_standard")])
+        # Read with the model as it stood then: later migrations add columns.
+        MarkedRuleSet = executor.loader.project_state([("games", "0002_rule_set_is_standard")]).apps.get_model(
+            "games", "RuleSet"
+        )
+        marked = set(MarkedRuleSet.objects.filter(is_standard=True).values_list("pk", flat=True))
         assert marked == {real.pk, revised.pk, tactic.pk}
-        assert RuleSet.objects.get(is_standard=True, variant="classic", is_current=True).pk == revised.pk
-        assert not RuleSet.objects.get(pk=fake.pk).is_standard
+        assert MarkedRuleSet.objects.get(is_standard=True, variant="classic", is_current=True).pk == revised.pk
+        assert not MarkedRuleSet.objects.get(pk=fake.pk).is_standard
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
