@@ -81,9 +81,9 @@ def notify_section_finished(section: Section) -> None:
         if mine is None:
             yours = "You withdrew before it started."
         elif len(result.winners) == 1 and result.winners[0].user_id == user_id:
-            yours = f"Congratulations: you placed 1 of {len(result.table)} with {mine.points:g} points."
+            yours = f"Congratulations: you placed 1 of {len(result.table)} with {mine.points_words}."
         else:
-            yours = f"You placed {mine.rank} of {len(result.table)} with {mine.points:g} points."
+            yours = f"You placed {mine.rank} of {len(result.table)} with {mine.points_words}."
         specs.append(NoticeSpec(
             recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
             cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",

@@ -35,6 +35,10 @@ class Finisher:
     child: bool
 
     @property
+    def points_words(self) -> str:
+        return f"{self.points:g} point" + ("" if self.points == 1 else "s")
+
+    @property
     def public_name(self) -> str:
         """The name for the image and the link card, which anyone may be shown."""
         return JUNIOR if self.child else self.name

@@ -117,7 +117,7 @@ def draw_results(result: Podium) -> bytes:
         label, font = _fit(draw, ordinal(step.place), 64, right - left - 20)
         draw.text(((left + right) / 2, top + 20), label, fill="white", font=font, anchor="ma")
         names = step.players[:2]
-        lines = [f"{p.public_name} · {p.points:g} pts" for p in names]
+        lines = [f"{p.public_name} · {p.points_words}" for p in names]
         if len(step.players) > 2:
             lines.append(f"and {len(step.players) - 2} more")
         y = top - 16 - 44 * len(lines)

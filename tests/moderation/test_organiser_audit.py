@@ -216,3 +216,22 @@ def test_a_refused_action_writes_no_audit_entry(world, client, entry, action, do
     assert AuditEntry.objects.count() == before
     if action.endswith(".create") or action == "prize.add":
         assert target is None  # nothing made either
+
+
+def test_a_prize_added_and_edited_in_the_admin_is_audited_through_the_service(world, client, make_player):
+    from django.contrib.auth import get_user_model
+
+    root = get_user_model().objects.create_superuser("root", "root@example.org", "x-long-password-1")
+    client.force_login(root)
+    form = {"section": world.section.pk, "kind": "place", "place": "1", "label": "Gold", "value": ""}
+    assert client.post("/admin/league/prize/add/", form).status_code == 302
+    prize = Prize.objects.get(section=world.section)
+    added = AuditEntry.objects.get(action="prize.add")
+    assert (added.actor, added.target_id, added.club) == (root, str(prize.pk), world.club)
+    client.post(f"/admin/league/prize/{prize.pk}/change/", {**form, "label": "Golden cup"})
+    changed = AuditEntry.objects.get(action="prize.change")
+    assert changed.details["changed"] == ["label"]
+    # The service's refusal, in the admin too: an age prize without its group is not made.
+    client.post("/admin/league/prize/add/", {**form, "kind": "age", "label": "Junior"})
+    assert Prize.objects.filter(section=world.section).count() == 1
+    assert AuditEntry.objects.filter(action="prize.add").count() == 1
