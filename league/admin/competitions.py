@@ -19,7 +19,6 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from league import competitions
 from league.competitions import audit
-
 from league.models import (
     League,
     Prize,
@@ -110,10 +109,10 @@ class PrizeForm(forms.ModelForm):
 
     class Meta:
         model = Prize
-        fields = "__all__"
+        fields = ["section", "label", "kind", "place", "value", "age_under", "age_over", "rating_below"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.instance.pk is None and not self.errors:
             try:
                 with transaction.atomic():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -41,7 +42,7 @@ def _card_description(result: Podium) -> str:
 def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The results page; before the section finishes it says when they come."""
     section, result = _finished_podium(request, club_slug, tournament_slug, section_slug)
-    context = {"club": section.tournament.club, "tournament": section.tournament, "section": section,
+    context: dict[str, Any] = {"club": section.tournament.club, "tournament": section.tournament, "section": section,
                "podium": result}
     if result is not None:
         context.update(

@@ -5,14 +5,16 @@ notice of their place in the inbox. Screenshots at a laptop's and a phone's widt
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
+from PIL import Image
 
-from tests.browser.support import BROWSER_MARKS, chromium, shoot, signed_in_pages
+from tests.browser.support import BROWSER_MARKS, SHOTS, chromium, shoot, signed_in_pages
 from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 pytestmark = BROWSER_MARKS
@@ -79,7 +81,6 @@ def test_a_finished_section_shows_its_podium_and_tells_its_players(platform):
             expect(podium.locator(".podium-3 .podium-player")).to_have_count(1)  # the third-place match was played
             expect(podium.locator(".podium-prizes")).to_contain_text(f"Winner's cup (a silver cup) · 1st place: {world['first']}")
             assert fits(page)
-            page.screenshot(path=f"/tmp/announce-section-{label}.png", full_page=True)
             shoot(page, f"results-section-{label}")
 
             podium.get_by_role("link", name="The results page to share").click()
@@ -96,12 +97,13 @@ def test_a_finished_section_shows_its_podium_and_tells_its_players(platform):
             assert card.startswith(f"Podium cup, Open: {world['first']} won. 1st: {world['first']}; "
                                    f"2nd: {world['second']}; 3rd: "), card
             assert fits(page)
-            page.screenshot(path=f"/tmp/announce-results-{label}.png", full_page=True)
             shoot(page, f"results-page-{label}")
             if label == "laptop":
                 png = page.request.get(og_image)
                 assert png.ok and png.headers["content-type"] == "image/png"
-                open("/tmp/announce-card.png", "wb").write(png.body())
+                card_image = Image.open(io.BytesIO(png.body()))
+                assert (card_image.format, card_image.size) == ("PNG", (1200, 630))
+                (SHOTS / "results-card.png").write_bytes(png.body())
             context.close()
 
         # An entrant signed in: the notice of the result is in the inbox.
@@ -114,5 +116,4 @@ def test_a_finished_section_shows_its_podium_and_tells_its_players(platform):
                 expect(notice).to_contain_text(f"{world['first']} won")
                 expect(notice).to_contain_text("You placed" if world["first"] != "Mei" else "Congratulations")
                 assert fits(mei)
-                mei.screenshot(path=f"/tmp/announce-notice-{label}.png", full_page=True)
                 shoot(mei, f"results-notice-{label}")
