@@ -8,6 +8,7 @@ from accounts.converters import AnyUsername
 from .views import clubs as club_views
 from .views import competitions as competition_views
 from .views import ratings as rating_views
+from .views import results as result_views
 
 register_converter(AnyUsername, "username")
 
@@ -46,4 +47,6 @@ competition_urlpatterns = [
     path(_section + "standings.csv", competition_views.section_standings_csv, name="section-standings-csv"),
     path(_section + "bracket.json", competition_views.section_json, {"kind": "bracket"}, name="section-bracket-json"),
     path(_section + "crosstable.json", competition_views.section_json, {"kind": "crosstable"}, name="section-crosstable-json"),
+    path(_section + "results/", result_views.results, name="section-results"),
+    path(_section + "results.png", result_views.results_image, name="section-results-image"),
 ]

@@ -12,6 +12,7 @@ class ModerationConfig(AppConfig):
 
         from games.observing import register_watch_gate
         from games.ownership import register_claim, register_recorder
+        from league.competitions import audit as league_audit
         from league.models import ClubMembership
 
         from . import permissions, selectors, services, signals, watching
@@ -22,6 +23,8 @@ class ModerationConfig(AppConfig):
         # Which club keeps a house-rule set (its organisers revise it); every revision is audited.
         register_claim("moderation", selectors.claim_rule_set)
         register_recorder("moderation", services.record_rule_set_revision)
+        # The organisers' own actions (pages, API) are audited by league's services through this.
+        league_audit.register_recorder("moderation", services.record)
         # A club role of organiser, arbiter or owner opens the console; losing it closes it.
         post_save.connect(signals.on_membership_changed, sender=ClubMembership,
                           dispatch_uid="moderation.membership_saved")

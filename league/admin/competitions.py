@@ -9,8 +9,16 @@ The admins of tournaments, sections, entries, rounds and pairings are registered
 moderation/admin.py, on subclasses that scope them to the user's clubs and add the
 tournament operations; the others register here."""
 
-from django.contrib import admin
+from typing import Any
 
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from accounts.errors import ServiceError
+from league import competitions
+from league.competitions import audit
 from league.models import (
     League,
     Prize,
@@ -91,8 +99,51 @@ class StandingAdmin(ReadOnlyAdmin):
     list_filter = ("final",)
 
 
+class _Trial(Exception):
+    """Undoes a trial run of a service (its savepoint rolls back)."""
+
+
+class PrizeForm(forms.ModelForm):
+    """A new prize is judged by the service (add_prize) in a trial undone at once, so a
+    refusal reads as its sentence beside the form; save_model then makes it for real."""
+
+    class Meta:
+        model = Prize
+        fields = ["section", "label", "kind", "place", "value", "age_under", "age_over", "rating_below"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None and not self.errors:
+            try:
+                with transaction.atomic():
+                    competitions.add_prize(**_prize_fields(data))
+                    raise _Trial
+            except _Trial:
+                pass
+            except ServiceError as err:
+                raise ValidationError(err.message, code=err.code) from None
+        return data
+
+
+def _prize_fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {name: data.get(name) for name in ("section", "label", "kind", "place", "age_under", "age_over",
+                                              "rating_below")} | {"value": data.get("value") or ""}
+
+
 @admin.register(Prize)
 class PrizeAdmin(admin.ModelAdmin):
+    form = PrizeForm
     list_display = ("section", "label", "kind", "place", "age_under", "age_over", "rating_below", "winner")
     list_filter = ("kind",)
     readonly_fields = ("winner", "awarded_at")
+
+    def save_model(self, request, obj: Prize, form, change: bool) -> None:
+        """A new prize goes through the service (its checks, and the audit log); an edit
+        is audited too."""
+        if change:
+            super().save_model(request, obj, form, change)
+            audit.record(actor=request.user, action="prize.change", target=obj, club=obj.section.tournament.club,
+                         details={"section": obj.section_id, "changed": sorted(form.changed_data)})
+            return
+        made = competitions.add_prize(**_prize_fields(form.cleaned_data), by=request.user)
+        obj.pk = made.pk

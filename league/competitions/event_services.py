@@ -20,6 +20,7 @@ from games.models import RuleSet
 from league import competitions as cs
 from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
 
+from . import audit
 from . import selectors as core
 from .formats import format_of
 
@@ -43,6 +44,8 @@ def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, s
         if draft:
             tournament.status = Tournament.Status.DRAFT
             tournament.save(update_fields=["status"])
+        audit.record(actor=by, action="tournament.create", target=tournament, club=club,
+                     details={"name": tournament.name, "starts_at": starts_at.isoformat(), "draft": draft})
     return tournament
 
 
@@ -55,7 +58,11 @@ def create_section(*, by: User, tournament: Tournament, name: str, format: str, 
         if not variant:
             raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
         rule_set = game_rule_sets.standard_rule_set(variant)
-    return cs.create_section(tournament=tournament, name=name, rule_set=rule_set, format=format, **settings)
+    section = cs.create_section(tournament=tournament, name=name, rule_set=rule_set, format=format, **settings)
+    audit.record(actor=by, action="section.create", target=section, club=tournament.club,
+                 details={"tournament": tournament.pk, "format": format, "rule_set": rule_set.pk,
+                          "variant": rule_set.variant})
+    return section
 
 
 def _locked_tournament(tournament: Tournament) -> Tournament:
@@ -76,6 +83,7 @@ def open_registration(*, by: User, tournament: Tournament, now: datetime | None 
         section.registration_opens_at = None
         section.registration_closes_at = None  # until round 1 starts
         section.save(update_fields=["registration_opens_at", "registration_closes_at"])
+    audit.record(actor=by, action="tournament.open-registration", target=tournament, club=tournament.club)
     return tournament
 
 
@@ -90,6 +98,8 @@ def close_registration(*, by: User, tournament: Tournament, now: datetime | None
     for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
         section.registration_closes_at = now
         section.save(update_fields=["registration_closes_at"])
+    audit.record(actor=by, action="tournament.close-registration", target=tournament, club=tournament.club,
+                 details={"closed_at": now.isoformat()})
     return tournament
 
 
@@ -111,6 +121,9 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
     round_ = cs.start_round(section_id=section.pk, number=1, now=now, force=True)
     if round_ is None:  # cannot happen with force; a clear error rather than a silent no-op
         raise ServiceError("not-started", f"{section.name} could not start.")
+    audit.record(actor=by, action="section.start", target=section, club=section.tournament.club,
+                 details={"tournament": section.tournament_id, "round": round_.number,
+                          "boards": round_.pairings.count()})
     return round_
 
 

@@ -11,7 +11,9 @@ from django.urls import reverse
 
 from accounts.broadcast import send_to_groups
 from accounts.notices import Kind, NoticeSpec, notify_many
-from league.models import Pairing, Round, Section, Tournament
+from league.models import Pairing, Round, Section
+
+from .podium import podium
 
 
 def section_group(section_id: int) -> str:
@@ -56,22 +58,41 @@ def section_url(section: Section) -> str:
     return reverse("competitions:section", args=[tournament.club.slug, tournament.slug, section.slug])
 
 
-def notify_tournament_finished(tournament: Tournament) -> None:
-    """Each player of a finished tournament: the final standings of their section and their place."""
-    url = reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug])
+def results_url(section: Section) -> str:
+    tournament = section.tournament
+    return reverse("competitions:section-results", args=[tournament.club.slug, tournament.slug, section.slug])
+
+
+def notify_section_finished(section: Section) -> None:
+    """Every entrant of a finished section (withdrawn ones too), once: the winner, their own
+    place and the podium, with a link to the results. Per section, so a section that ends
+    before the others of its tournament announces itself; the cause makes a retried
+    task write nothing more."""
+    result = podium(section)
+    if result is None:
+        return
+    tournament = section.tournament
+    url = results_url(section)
+    places = {f.user_id: f for f in result.table}
+    top = ", ".join(f"{f.rank}. {f.name} ({f.points:g})" for f in result.table[:3])
     specs = []
-    for section in tournament.sections.filter(status=Section.Status.FINISHED):
-        table = list(section.standings.select_related("user__profile").order_by("rank", "user__username"))
-        top = ", ".join(f"{row.rank}. {row.user.name} ({row.points:g})" for row in table[:3])
-        for row in table:
-            specs.append(NoticeSpec(
-                recipient_id=row.user_id, kind=Kind.TOURNAMENT_FINISHED,
-                cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
-                message=(f"{tournament.name} is over: you placed {row.rank} of {len(table)} in {section.name} "
-                         f"with {row.points:g} points. Final standings: {top}."),
-                url=url, data={"tournament": tournament.pk, "section": section.pk, "place": row.rank,
-                               "players": len(table), "points": row.points},
-            ))
+    for user_id in section.entries.values_list("user_id", flat=True):
+        mine = places.get(user_id)
+        if mine is None:
+            yours = "You withdrew before it started."
+        elif len(result.winners) == 1 and result.winners[0].user_id == user_id:
+            yours = f"Congratulations: you placed 1 of {len(result.table)} with {mine.points_words}."
+        else:
+            yours = f"You placed {mine.rank} of {len(result.table)} with {mine.points_words}."
+        specs.append(NoticeSpec(
+            recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
+            cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
+            message=f"{tournament.name}: {section.name} is over. {result.headline()}. {yours} Final standings: {top}.",
+            url=url, data={"tournament": tournament.pk, "section": section.pk,
+                           "place": mine.rank if mine else None, "players": len(result.table),
+                           "points": mine.points if mine else None,
+                           "winners": [w.username for w in result.winners]},
+        ))
     notify_many(specs)
 
 

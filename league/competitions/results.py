@@ -22,7 +22,7 @@ from league.models import Pairing, PairingPlayer, Prize, Round, Section, Standin
 from league.ratings import services as rating_services
 
 from .formats import Next, format_of
-from .notices import broadcast_section, notify_players, notify_tournament_finished
+from .notices import broadcast_section, notify_players, notify_section_finished
 from .pairings import create_games, pairing_for_game, score
 from .scheduling import next_round_time, queue_arena_pairing, schedule_round, send_task
 from .sections import locked_section
@@ -163,6 +163,7 @@ def finish_section(section: Section, now: datetime) -> None:
     section.save(update_fields=["status", "finished_at"])
     table = update_standings(section, final=True)
     _award_prizes(section, table, now)
+    notify_section_finished(section)
     broadcast_section(section, {"event": "section-finished"})
     finish_tournament_if_done(section.tournament, now)
 
@@ -203,7 +204,6 @@ def finish_tournament_if_done(tournament: Tournament, now: datetime) -> None:
     if tournament.sections.exclude(status__in=[Section.Status.FINISHED, Section.Status.CANCELLED]).exists():
         return
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED, finished_at=now)
-    notify_tournament_finished(tournament)
     if tournament.rating_period == Tournament.RatingPeriod.TOURNAMENT:
         tournament_id = tournament.pk
         transaction.on_commit(lambda: send_task("league.rate_tournament", tournament_id))

@@ -17,6 +17,7 @@ from games.models import RuleSet
 from league.formats import tiebreaks
 from league.models import Club, Prize, Season, Section, Tournament
 
+from . import audit
 from .formats import SECTION_SETTINGS, check_format_settings, format_of
 from .scheduling import schedule_round, schedule_task
 
@@ -168,9 +169,13 @@ def add_prize(
     age_under: int | None = None,
     age_over: int | None = None,
     rating_below: int | None = None,
+    by: User | None = None,
 ) -> Prize:
-    """A prize of a section, awarded when it finishes (docs/competitions.md: one each)."""
+    """A prize of a section, awarded when it finishes (docs/competitions.md: one each).
+    ``by``: the organiser setting it (audited); None for a script or a test's setup."""
     section = locked_section(section.pk)
+    if by is not None and not by.has_perm("league.organise_club", section.tournament.club):
+        raise ServiceError("not-organiser", f"Only {section.tournament.club.name}'s owners and organisers set prizes.")
     if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
         raise ServiceError("section-over", "Prizes are set before the section ends.")
     if kind not in Prize.Kind.values:
@@ -185,10 +190,14 @@ def add_prize(
         raise ServiceError("bad-prize", "Senior groups are 50+ and 65+.")
     if kind == Prize.Kind.RATING and not rating_below:
         raise ServiceError("bad-prize", "A rating prize needs the rating it is below.")
-    return Prize.objects.create(section=section, kind=kind, place=place, label=label.strip(), value=value,
-                                age_under=age_under if kind == Prize.Kind.AGE else None,
-                                age_over=age_over if kind == Prize.Kind.AGE else None,
-                                rating_below=rating_below if kind == Prize.Kind.RATING else None)
+    prize = Prize.objects.create(section=section, kind=kind, place=place, label=label.strip(), value=value,
+                                 age_under=age_under if kind == Prize.Kind.AGE else None,
+                                 age_over=age_over if kind == Prize.Kind.AGE else None,
+                                 rating_below=rating_below if kind == Prize.Kind.RATING else None)
+    if by is not None:
+        audit.record(actor=by, action="prize.add", target=prize, club=section.tournament.club,
+                     details={"section": section.pk, "kind": kind, "place": place, "label": prize.label})
+    return prize
 
 
 def locked_section(section_id: int) -> Section:

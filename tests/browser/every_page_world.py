@@ -57,6 +57,21 @@ def build() -> None:
         paths[f"section-{format}"] = f"/clubs/{CLUB}/{tournament.slug}/{section.slug}/"
     paths["tournament-started"] = f"/clubs/{CLUB}/{Tournament.objects.get(pk=tournament.pk).slug}/"
 
+    # A finished knockout: its podium, results page and results image (Celery eager here).
+    from tests.league.support import eager_tasks, run_decided
+
+    finished_cup = event_services.create_tournament(by=organiser, club=club, name="Finished cup",
+                                                    starts_at=timezone.now() + timedelta(hours=1))
+    knockout = event_services.create_section(by=organiser, tournament=finished_cup, name="Knockout",
+                                             format=Section.Format.SINGLE_ELIMINATION, variant="classic")
+    for username in PLAYERS:
+        entries.register(section=knockout, user=people[username])
+    with eager_tasks():
+        event_services.start_section(by=organiser, section=knockout)
+        run_decided(knockout)
+    paths["section-finished"] = f"/clubs/{CLUB}/{finished_cup.slug}/{knockout.slug}/"
+    paths["results-finished"] = paths["section-finished"] + "results/"
+
     registration = account_services.register_player(
         username="young", password="tictactoe-demo", email="young@example.com", display_name="Young",
         date_of_birth=date.today().replace(year=date.today().year - 9), country="GB",
