@@ -26,6 +26,7 @@ from .notices import broadcast_section, notify_players, notify_tournament_finish
 from .pairings import create_games, pairing_for_game, score
 from .scheduling import next_round_time, queue_arena_pairing, schedule_round, send_task
 from .sections import locked_section
+from .stages import after_stage
 
 
 @transaction.atomic
@@ -163,6 +164,7 @@ def finish_section(section: Section, now: datetime) -> None:
     section.save(update_fields=["status", "finished_at"])
     table = update_standings(section, final=True)
     _award_prizes(section, table, now)
+    after_stage(section)  # a multi-stage event: the next stage takes the top players
     broadcast_section(section, {"event": "section-finished"})
     finish_tournament_if_done(section.tournament, now)
 

@@ -193,7 +193,7 @@ def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
 def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
-    form = SectionForm(request.POST or None)
+    form = SectionForm(request.POST or None, tournament=the_tournament)
     if request.method == "POST" and form.is_valid():
         try:
             created = event_services.create_section(by=request.user, tournament=the_tournament,
