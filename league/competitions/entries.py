@@ -19,7 +19,6 @@ from .formats import format_of
 from .pairings import score, stop_games
 from .results import after_result
 from .scheduling import queue_arena_pairing
-from . import stages
 from .sections import locked_section
 
 
@@ -36,8 +35,8 @@ def register(*, section: Section, user: User, now: datetime | None = None) -> En
     now = now or timezone.now()
     section = locked_section(section.pk)
     late_round: int | None = None
-    if stages.registration_refusal(section):
-        raise ServiceError("later-stage", stages.registration_refusal(section))
+    if selectors.stage_refusal(section):
+        raise ServiceError("later-stage", selectors.stage_refusal(section))
     if section.status == Section.Status.RUNNING:
         late_round = _late_entry_round(section, now)
         if late_round is None:

@@ -14,6 +14,7 @@ from games.models import Game, Match
 from league.competitions import selectors
 from league.models import Entry, Pairing, Round, Section, Tournament
 
+from . import stages
 from .formats import TIMED_FORMATS, format_of
 from .notices import announce_round, notify_players
 from .pairings import create_boards, create_games
@@ -24,7 +25,6 @@ from .results import (
     forfeit_no_show,
     record_game_result,
 )
-from . import stages
 from .sections import locked_section
 
 

@@ -5,8 +5,8 @@ one with seeds carried over (league/formats/stages.py), and it starts.
 
 Low in the services' order (only ``scheduling`` below it): ``sections`` checks a stage
 with ``check_stage``, ``results`` calls ``after_stage`` when a section finishes,
-``rounds`` carries players over and seeds them at a stage's start, ``entries`` refuses
-registrations with ``registration_refusal``.
+``rounds`` carries players over and seeds them at a stage's start. Registrations are
+refused by ``selectors.stage_refusal``.
 """
 
 from __future__ import annotations
@@ -64,22 +64,18 @@ def check_stage(section: Section) -> None:
 def after_stage(section: Section) -> None:
     """A section finished: its next stage takes its top players (a task, after commit)."""
     for next_id in section.next_stages.values_list("pk", flat=True):
-        transaction.on_commit(lambda next_id=next_id: send_task("league.carry_over", next_id))
+        _carry_over_after_commit(next_id)
 
 
 def stage_created(section: Section) -> None:
     """A stage made after the one it follows finished: carry over at once (after commit)."""
     previous = section.previous_stage
     if previous is not None and previous.status == Section.Status.FINISHED:
-        section_id = section.pk
-        transaction.on_commit(lambda: send_task("league.carry_over", section_id))
+        _carry_over_after_commit(section.pk)
 
 
-def registration_refusal(section: Section) -> str:
-    """Why nobody registers in ``section`` ("": they may)."""
-    if section.previous_stage_id is None:
-        return ""
-    return f"This is a later stage: the top players of {section.previous_stage} go through to it."
+def _carry_over_after_commit(section_id: int) -> None:
+    transaction.on_commit(lambda: send_task("league.carry_over", section_id))
 
 
 def waiting(section: Section) -> bool:

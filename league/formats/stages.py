@@ -82,7 +82,7 @@ def knockout_seeds(groups: Sequence[Sequence[P]]) -> list[P]:
         if place == 0:
             best = list(tier)
         elif len(tier) <= EXACT_UP_TO:
-            best = list(max(itertools.permutations(tier), key=lambda order: (clashes(order), _keeps(order, tier))))
+            best = list(max(itertools.permutations(tier), key=lambda order: (clashes(tuple(order)), _keeps(tuple(order), tier))))
         else:
             best = []
             for k in range(len(tier)):

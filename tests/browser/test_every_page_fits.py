@@ -68,6 +68,9 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "{section-round-robin}"),
     ("sam", "{section-swiss}"),
     ("sam", "{section-arena}"),
+    ("sam", "{tournament-stages}"),
+    ("sam", "{stage-groups}"),
+    ("sam", "{stage-knockout}"),
     ("sam", "{season}"),
     ("sam", "/ratings/"),
     ("sam", "/ratings/nine-square/"),  # a tab with nobody rated yet

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.errors import ServiceError
@@ -16,7 +17,7 @@ from league.formats.stages import knockout_seeds, snake_groups
 from league.models import Entry, Section, Standing, Tournament
 from tests.factories import ClubFactory, players
 
-from .support import play_out
+from .support import play_out, text_of, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,7 +69,7 @@ def test_groups_then_a_knockout_of_the_top_two_of_each_group(make_player, eager_
     for members in snake_groups(8, 2):
         ids = {seeds[s] for s in members}
         ranked = sorted(Standing.objects.filter(section=groups, user_id__in=ids).values_list("rank", "user_id"),
-                        key=lambda row: (row[0], [k for k, v in seeds.items() if v == row[1]][0]))
+                        key=lambda row: (row[0], next(k for k, v in seeds.items() if v == row[1])))
         assert ranked[0][0] == 1
         tables.append([user_id for _, user_id in ranked][:2])
     assert _seeds(ko) == knockout_seeds(tables)
@@ -125,7 +126,7 @@ def test_a_withdrawn_player_does_not_go_through(make_player, eager_celery):
 
 
 def test_nobody_registers_in_a_later_stage(make_player):
-    swiss, ko = _two_stages(make_player, 4, "swiss", advance=2)
+    _, ko = _two_stages(make_player, 4, "swiss", advance=2)
     with pytest.raises(ServiceError) as refused:
         cs.register(section=ko, user=make_player(username="late"))
     assert refused.value.code == "later-stage" and "Stage one" in refused.value.message
@@ -180,3 +181,72 @@ def _tournament_two():
     club = ClubFactory.create(name="Other club", slug="other-club")
     return cs.create_tournament(club=club, name="Other", starts_at=timezone.now() + timedelta(hours=1))
 
+
+
+# -- pages and the API ----------------------------------------------------------------------
+
+
+def test_an_organiser_runs_a_two_stage_championship_from_the_pages(client, club, organiser, make_player,
+                                                                    eager_celery):
+    client.force_login(organiser)
+    tournament = cs.create_tournament(club=club, name="Club championship",
+                                      starts_at=timezone.now() + timedelta(days=1))
+    new_section = reverse("competitions:section-new", args=[club.slug, tournament.slug])
+    form = {"variant": "classic", "rated": "on", "observer_policy": "anyone", "grand_final": "reset", "cycles": "1",
+            "bye_points": "1", "late_entry_rounds": "0"}
+    assert client.post(new_section, {**form, "name": "Groups", "format": "round-robin", "groups": "2"}).status_code == 302
+    groups = tournament.sections.get(name="Groups")
+    refused = client.post(new_section, {**form, "name": "Knockout", "format": "single-elimination",
+                                        "previous_stage": groups.pk})
+    assert "Say how many players go through" in refused.content.decode()
+    assert client.post(new_section, {**form, "name": "Knockout", "format": "single-elimination",
+                                     "previous_stage": groups.pk, "advance": "2"}).status_code == 302
+    knockout = tournament.sections.get(name="Knockout")
+    assert (knockout.previous_stage, knockout.advance, groups.groups) == (groups, 2, 2)
+
+    page = text_of(client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode())
+    assert page.index("Stage 1 of 2") < page.index("Stage 2 of 2")  # stages in order
+    assert "Stage 1 of 2: the top 2 of each group go through to Knockout" in page
+    assert "Stage 2 of 2: single elimination of the top 2 of each group of Groups" in page
+    later = client.get(url("section", knockout)).content.decode()
+    assert "Previous stage:" in later and "This is a later stage" in later and ">Register<" not in later
+
+    for user in players(make_player, 8):
+        cs.register(section=groups, user=user)
+    client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "start"})
+    knockout.refresh_from_db()
+    assert knockout.status == Section.Status.REGISTRATION  # "Start now" leaves the later stage waiting
+    client.post(url("section-start", knockout))
+    knockout.refresh_from_db()
+    assert knockout.status == Section.Status.REGISTRATION  # refused: the groups are being played
+    play_out([groups.pk])
+    first = text_of(client.get(url("section", groups)).content.decode())
+    assert "Group A (final)" in first and "Group B (final)" in first and "Next stage: Knockout" in first
+    # The qualifiers are in at once; the knockout keeps its own start time, or starts now.
+    assert Entry.objects.filter(section=knockout).count() == 4
+    client.post(url("section-start", knockout))
+    play_out([knockout.pk])
+    knockout.refresh_from_db()
+    assert knockout.status == Section.Status.FINISHED
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_the_api_refuses_a_stage_of_another_tournament(club, organiser, make_player):
+    from rest_framework.test import APIClient
+
+    elsewhere = _section(_tournament_two(), "Elsewhere", "swiss")
+    tournament = cs.create_tournament(club=club, name="Cup", starts_at=timezone.now() + timedelta(days=1))
+    client = APIClient()
+    client.force_authenticate(organiser)
+    answer = client.post("/api/v1/sections/", {
+        "tournament": tournament.pk, "name": "Knockout", "variant": "classic", "format": "single-elimination",
+        "previous_stage": elsewhere.pk, "advance": 2}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "bad-stage"
+    assert not tournament.sections.exists()
+    first = _section(tournament, "Swiss", "swiss")
+    answer = client.post("/api/v1/sections/", {
+        "tournament": tournament.pk, "name": "Knockout", "variant": "classic", "format": "single-elimination",
+        "previous_stage": first.pk, "advance": 4}, format="json")
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["previous_stage"] == first.pk and answer.json()["advance"] == 4

@@ -36,7 +36,7 @@ class RoundRobinFormat(FormatBase):
         seeds = selectors.seeded_users(section)
         table = round_robin.grouped_round(len(seeds), section.groups, round_.number, section.cycles)
         withdrawn = set(seeds.values()) - selectors.active_user_ids(section, round_.number)
-        boards = []
+        boards: list[Board] = []
         for group, a, b in table:
             first = seeds[a]
             flags = (f"Group {group_letter(group)}",) if section.groups > 1 else ()
