@@ -58,7 +58,8 @@ def check_stage(section: Section) -> None:
                                           f"{previous.capacity} players.")
     if groups > 1 and previous.capacity is not None and section.advance > previous.capacity // groups:
         raise ServiceError("bad-advance", f"{section.advance} cannot go through from each group of "
-                                          f"{previous.name}: its groups hold at most {-(-previous.capacity // groups)}.")
+                                          f"{previous.name}: its smallest group may hold only "
+                                          f"{previous.capacity // groups}.")
 
 
 def after_stage(section: Section) -> None:

@@ -250,3 +250,13 @@ def test_the_api_refuses_a_stage_of_another_tournament(club, organiser, make_pla
         "previous_stage": first.pk, "advance": 4}, format="json")
     assert answer.status_code == 201, answer.content
     assert answer.json()["previous_stage"] == first.pk and answer.json()["advance"] == 4
+
+
+def test_a_stage_followed_by_another_is_not_deleted_alone_but_its_tournament_is(make_player):
+    from django.db.models import RestrictedError
+
+    first, later = _two_stages(make_player, 4, "swiss", advance=2)
+    with pytest.raises(RestrictedError):
+        first.delete()
+    first.tournament.delete()
+    assert not Section.objects.filter(pk__in=[first.pk, later.pk]).exists()
