@@ -81,7 +81,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     }
     # Groups: each group's table instead of one crosstable with mostly empty cells.
     context["group_tables"] = event_selectors.group_tables(section, standings)
-    if context["group_tables"]:
+    if section.groups > 1:
         context["crosstable"] = []
     return context
 
