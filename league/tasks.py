@@ -72,6 +72,12 @@ def rate_tournament(tournament_id: int) -> None:
     competition_services.rate_tournament(tournament_id=tournament_id)
 
 
+@shared_task(name="league.carry_over", **_COMPETITION_TASK)
+def carry_over(section_id: int) -> None:
+    """A stage finished: enter its top players in the next stage and start it when due."""
+    competition_services.carry_over_stage(section_id=section_id)
+
+
 @shared_task(name="league.competition_sweep", ignore_result=True)
 def competition_sweep() -> dict[str, int]:
     """Catch up on anything a lost task left: due rounds, unscored results, ended arenas."""

@@ -116,6 +116,7 @@ class SectionSerializer(serializers.ModelSerializer):
             "check_in_opens_at", "check_in_closes_at",
             "age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min", "rating_max",
             "members_only",
+            "groups", "previous_stage", "advance",
             "current_round", "total_rounds", "started_at", "finished_at", "paused_at",
         ]
 
@@ -163,6 +164,12 @@ class SectionCreateSerializer(serializers.Serializer):
     rating_min = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     rating_max = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     members_only = serializers.BooleanField(required=False)
+    groups = serializers.IntegerField(required=False, min_value=1, max_value=SMALL["max_value"])
+    previous_stage = serializers.PrimaryKeyRelatedField(
+        queryset=Section.objects.all(), required=False, allow_null=True,
+        help_text="A later stage: the section (same tournament) whose top players go through to it.")
+    advance = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=SMALL["max_value"],
+                                       help_text="How many go through (from groups: per group).")
 
 
 class EntrySerializer(serializers.ModelSerializer):

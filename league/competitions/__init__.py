@@ -15,7 +15,7 @@ end (games' game_finished signal -> league.record_game_result task) scores its p
 -> the round's last result schedules the next round, or finishes the section.
 
 Modules, one concern each (lower ones never import higher ones): ``notices`` (what
-players and pages hear), ``scheduling`` (beat tasks, sends), ``sections`` (tournaments,
+players and pages hear), ``scheduling`` (beat tasks, sends), ``stages`` (multi-stage events), ``sections`` (tournaments,
 sections, prizes, the section lock), ``pairings`` (a pairing's rows, games and score),
 ``results``, ``rounds``, ``entries``, ``operations`` (the arbiter's decisions).
 """
@@ -34,9 +34,10 @@ from .pairings import pairing_for_game
 from .results import forfeit_no_show, rate_tournament, record_game_result, tournament_games
 from .rounds import finish_arena, pair_arena, restart_aborted, start_round, sweep
 from .sections import add_prize, create_section, create_tournament
+from .stages import carry_over_stage
 
 __all__ = [
-    "add_prize", "adjudicate_pairing", "check_in", "correct_result", "create_section", "create_tournament",
+    "add_prize", "adjudicate_pairing", "carry_over_stage", "check_in", "correct_result", "create_section", "create_tournament",
     "finish_arena", "forfeit_no_show", "forfeit_pairing", "pair_arena", "pairing_for_game", "pause_section",
     "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
     "section_group", "start_round", "sweep", "tournament_games", "withdraw",

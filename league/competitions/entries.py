@@ -35,6 +35,8 @@ def register(*, section: Section, user: User, now: datetime | None = None) -> En
     now = now or timezone.now()
     section = locked_section(section.pk)
     late_round: int | None = None
+    if selectors.stage_refusal(section):
+        raise ServiceError("later-stage", selectors.stage_refusal(section))
     if section.status == Section.Status.RUNNING:
         late_round = _late_entry_round(section, now)
         if late_round is None:

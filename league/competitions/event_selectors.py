@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
+from league.formats.stages import group_letter, snake_group
 from league.models import (
     ORGANISER_ROLES,
     CalendarFeed,
@@ -545,3 +546,82 @@ def calendar_owner(token: str) -> User | None:
     """Whose rounds a private calendar link shows; None for a wrong or replaced token."""
     feed = CalendarFeed.objects.select_related("user").filter(token=token, user__is_active=True).first()
     return feed.user if feed else None
+
+
+# -- multi-stage events (docs/competitions.md, "Multi-stage events") -----------------------
+
+
+@dataclass(frozen=True)
+class StageInfo:
+    """Where a section stands in its tournament's stages, in words."""
+
+    number: int
+    of: int
+    text: str  # "Stage 2 of 2: single elimination of the top 8 from Groups"
+    previous: Section | None
+    next: Section | None
+
+
+def _going_through(section: Section, *, named: bool = True) -> str:
+    """Who goes through to ``section`` from its previous stage, in words (``named``:
+    saying which stage they come from)."""
+    previous = section.previous_stage
+    assert previous is not None  # a later stage
+    source = f" of {previous.name}" if named else ""
+    if previous.format == Section.Format.ROUND_ROBIN and previous.groups > 1:
+        if section.advance == 1:
+            return f"the winner of each group{source}"
+        return f"the top {section.advance} of each group{source}"
+    return f"the top {section.advance}{source}"
+
+
+def stage_info(section: Section) -> StageInfo | None:
+    """The section's place among its tournament's stages (None: a section on its own)."""
+    following = section.next_stages.order_by("pk").first()
+    if section.previous_stage_id is None and following is None:
+        return None
+    before, stage = 0, section.previous_stage
+    while stage is not None:
+        before, stage = before + 1, stage.previous_stage
+    after, later = 0, following
+    while later is not None:
+        after, later = after + 1, later.next_stages.order_by("pk").first()
+    number, of = before + 1, before + 1 + after
+    if section.previous_stage is not None:
+        text = f"Stage {number} of {of}: {format_of(section).describe(section).lower()} of {_going_through(section)}"
+    else:
+        assert following is not None  # a stage with neither end is no stage (above)
+        going = _going_through(following, named=False)
+        verb = "goes" if going.startswith("the winner") else "go"
+        text = f"Stage {number} of {of}: {going} {verb} through to {following.name}"
+    return StageInfo(number, of, text, section.previous_stage, following)
+
+
+def in_stage_order(sections: list[Section]) -> list[Section]:
+    """A tournament's sections with each later stage right after the one it follows,
+    each given its ``stage`` (stage_info) for the tournament page."""
+    by_id = {s.pk: s for s in sections}
+    ordered: list[Section] = []
+
+    def place(section: Section) -> None:
+        if section in ordered:
+            return
+        if section.previous_stage_id in by_id:
+            place(by_id[section.previous_stage_id])
+        ordered.append(section)
+
+    for section in sections:
+        place(section)
+    for section in ordered:
+        section.stage = stage_info(section)  # type: ignore[attr-defined]  # shown on the page
+    return ordered
+
+
+def group_tables(section: Section, rows: list[StandingRow]) -> list[tuple[str, list[StandingRow]]]:
+    """A section played in groups: each group's standings ("A", rows by rank); [] otherwise."""
+    if section.groups <= 1 or not rows or any(row.person.seed is None for row in rows):
+        return []
+    tables: dict[int, list[StandingRow]] = defaultdict(list)
+    for row in rows:
+        tables[snake_group(row.person.seed or 0, section.groups)].append(row)
+    return [(group_letter(group), sorted(tables[group], key=lambda row: row.rank)) for group in sorted(tables)]

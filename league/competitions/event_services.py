@@ -112,6 +112,9 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
     check_organiser(user=by, club=section.tournament.club)
     if section.status != Section.Status.REGISTRATION:
         raise ServiceError("section-started", f"{section.name} has already started or is over.")
+    previous = section.previous_stage
+    if previous is not None and previous.status != Section.Status.FINISHED:
+        raise ServiceError("later-stage", f"{section.name} starts when {previous.name} finishes.")
     if core.active_entries(section).count() < 2:
         raise ServiceError("too-few-players", f"{section.name} needs at least two players to start.")
     if format_of(section).timed:
@@ -130,7 +133,8 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
 def start_tournament(*, by: User, tournament: Tournament, now: datetime | None = None) -> list[Round]:
     """Start every section still open for registration (each in its own transaction)."""
     check_organiser(user=by, club=tournament.club)
-    sections = list(tournament.sections.filter(status__in=OPEN_SECTION))
+    # A later stage starts when the stage before it finishes (league/competitions/stages.py).
+    sections = list(tournament.sections.filter(status__in=OPEN_SECTION, previous_stage__isnull=True))
     if not sections:
         raise ServiceError("nothing-to-start", "Every section has already started.")
     return [start_section(by=by, section=section, now=now) for section in sections]

@@ -21,6 +21,7 @@ from .formats.section_settings import (
     BYE_POINTS,
     CYCLES,
     GRAND_FINAL,
+    GROUPS,
     LATE_ENTRY_ROUNDS,
     LONGEST,
     ROUNDS,
@@ -107,6 +108,15 @@ class SectionForm(forms.Form):
                                            max_value=LATE_ENTRY_ROUNDS.max_value, initial=LATE_ENTRY_ROUNDS.default,
                                            required=False, label=LATE_ENTRY_ROUNDS.label)
     streak_bonus = forms.BooleanField(required=False, initial=STREAK_BONUS.default, label=STREAK_BONUS.label)
+    groups = forms.IntegerField(min_value=GROUPS.min_value, max_value=GROUPS.max_value, initial=GROUPS.default,
+                                required=False, label=GROUPS.label, help_text=GROUPS.help_text)
+    # A later stage of a multi-stage event (league/competitions/stages.py).
+    previous_stage = forms.ModelChoiceField(queryset=Section.objects.none(), required=False,
+                                            label="Stage after", help_text="Its top players go through to this one; "
+                                            "nobody registers here.")
+    advance = forms.IntegerField(min_value=1, max_value=SMALL["max_value"], required=False,
+                                 label="Players going through",
+                                 help_text="After a stage: its top N (from groups: the top N of each group).")
     tiebreaks = forms.CharField(required=False, label="Tie-breaks, in order (comma-separated)",
                                 help_text=f"From: {', '.join(TIEBREAKS)}. Empty: the format's default.")
     # Eligibility.
@@ -123,10 +133,13 @@ class SectionForm(forms.Form):
     rating_max = forms.IntegerField(**WHOLE, required=False)
     members_only = forms.BooleanField(required=False, label="Club members only")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         variant = cast(forms.ChoiceField, self.fields["variant"])  # the field declared above (a copy)
         variant.choices = [(slug, get_variant(slug).display_name) for slug in variant_slugs()]
+        if tournament is not None:  # a stage follows a section of the same tournament
+            previous = cast(forms.ModelChoiceField, self.fields["previous_stage"])
+            previous.queryset = tournament.sections.order_by("starts_at", "pk")
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as league.competitions.create_section's keyword arguments."""
@@ -136,6 +149,7 @@ class SectionForm(forms.Form):
         data["round_starts"] = [line.strip() for line in (data["round_starts"] or "").splitlines() if line.strip()]
         data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
         data["late_entry_rounds"] = data["late_entry_rounds"] or 0
+        data["groups"] = data["groups"] or 1
         # A setting some format needs (no default) is that format's alone: not sent for another.
         own = FORMATS[data["format"]].settings
         for setting in FORMAT_SETTINGS:

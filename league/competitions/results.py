@@ -26,6 +26,7 @@ from .notices import broadcast_section, notify_players, notify_section_finished
 from .pairings import create_games, pairing_for_game, score
 from .scheduling import next_round_time, queue_arena_pairing, schedule_round, send_task
 from .sections import locked_section
+from .stages import after_stage
 
 
 @transaction.atomic
@@ -164,6 +165,7 @@ def finish_section(section: Section, now: datetime) -> None:
     table = update_standings(section, final=True)
     _award_prizes(section, table, now)
     notify_section_finished(section)
+    after_stage(section)  # a multi-stage event: the next stage takes the top players
     broadcast_section(section, {"event": "section-finished"})
     finish_tournament_if_done(section.tournament, now)
 

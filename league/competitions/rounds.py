@@ -14,6 +14,7 @@ from games.models import Game, Match
 from league.competitions import selectors
 from league.models import Entry, Pairing, Round, Section, Tournament
 
+from . import stages
 from .formats import TIMED_FORMATS, format_of
 from .notices import announce_round, notify_players
 from .pairings import create_boards, create_games
@@ -47,6 +48,8 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
         return None
     if not force and section.tournament.status == Tournament.Status.DRAFT:
         return None  # not published yet: the sweep starts the round once it is
+    if number == 1 and stages.waiting(section):
+        return None  # a later stage waits for the stage before it (the sweep tries again)
     if number == 1 and section.status == Section.Status.REGISTRATION and not _begin_section(section, now):
         return round_
     round_.status, round_.started_at = Round.Status.PAIRING, now
@@ -75,14 +78,15 @@ def _begin_section(section: Section, now: datetime) -> bool:
             entry.status, entry.withdrawn_at, entry.withdrawn_reason = (
                 Entry.Status.WITHDRAWN, now, "Did not check in.")
             entry.save(update_fields=["status", "withdrawn_at", "withdrawn_reason"])
+    stages.carry_over(section, now)  # a later stage: the previous stage's qualifiers (if not in yet)
     entries = list(selectors.active_entries(section).select_related("user"))
     if len(entries) < 2:
         section.status, section.finished_at = Section.Status.CANCELLED, now
         section.save(update_fields=["status", "finished_at"])
         finish_tournament_if_done(section.tournament, now)
         return False
-    # Seeds: highest frozen rating first, unrated after the rated, then by registration.
-    entries.sort(key=lambda e: (e.rating is None, -(e.rating or 0), e.registered_at, e.pk))
+    entries = stages.seeded(section, entries)
+    stages.fit_groups(section, len(entries))
     for seed, entry in enumerate(entries, start=1):
         entry.seed = seed
     Entry.objects.bulk_update(entries, ["seed"])

@@ -20,6 +20,7 @@ from league.models import Club, Prize, Season, Section, Tournament
 from . import audit
 from .formats import SECTION_SETTINGS, check_format_settings, format_of
 from .scheduling import schedule_round, schedule_task
+from .stages import check_stage, stage_created
 
 #: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
 #: section given one would be shadowed by the route, so the slug takes a number instead.
@@ -97,6 +98,7 @@ def create_section(
     _check_section(section)
     section.save()
     schedule_round(section, 1, section.starts_at)
+    stage_created(section)
     closes = format_of(section).closes_at(section)
     if closes is not None:  # a timed format (the arena) ends on the clock
         schedule_task(f"league: end arena {section.pk}", "league.finish_arena", [section.pk], closes)
@@ -121,6 +123,7 @@ def _check_section(section: Section) -> None:
     if section.capacity is not None and section.capacity < 2:
         refuse("bad-capacity", "A section needs room for at least two players.")
     check_format_settings(section)  # the format settings, as their declarations say
+    check_stage(section)  # a later stage of a multi-stage event, or groups
     if section.observer_policy not in Section.ObserverPolicy.values:
         refuse("bad-observer-policy", f"Observer policies are {', '.join(Section.ObserverPolicy.values)}.")
     for name in section.tiebreaks or []:

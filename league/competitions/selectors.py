@@ -50,11 +50,22 @@ def frozen_rating(*, user: User, variant: str) -> float | None:
     return None if row is None else row.rating
 
 
+def stage_refusal(section: Section) -> str:
+    """Why nobody registers in ``section``: a later stage of a multi-stage event ("": none)."""
+    if section.previous_stage_id is None:
+        return ""
+    previous = section.previous_stage
+    assert previous is not None  # previous_stage_id is set
+    return f"This is a later stage: the top players of {previous.name} go through to it."
+
+
 def eligibility_refusal(*, section: Section, user: User, rating: float | None) -> str:
     """Why ``user`` may not enter ``section``, in words; "" when they may.
 
     Capacity, windows and duplicates are the register service's; this is the player.
     """
+    if stage_refusal(section):
+        return stage_refusal(section)
     play = play_eligibility(user=user)
     if not play.allowed:
         return play.reason

@@ -14,6 +14,8 @@ with ``p - (b - 1)``, both counted round the circle 1 .. m - 1.
 
 from __future__ import annotations
 
+from .stages import snake_groups
+
 Pair = tuple[int, int | None]
 Round = list[Pair]
 
@@ -80,3 +82,21 @@ def _with_bye(pair: tuple[int, int], n: int) -> Pair:
 def _reverse(pair: Pair) -> Pair:
     first, second = pair
     return pair if second is None else (second, first)
+
+
+def grouped_round_count(n: int, groups: int, cycles: int = 1) -> int:
+    """Rounds of a round robin in ``groups`` snake-seeded groups: the largest group's."""
+    return max(round_count(len(members), cycles) for members in snake_groups(n, groups))
+
+
+def grouped_round(n: int, groups: int, number: int, cycles: int = 1) -> list[tuple[int, int, int | None]]:
+    """Round ``number`` of ``n`` seeds in ``groups`` snake-seeded groups, each a Berger
+    table of its own, all groups playing their round ``number`` together: (group,
+    first seed, second seed or None for a bye), group A's boards first. A smaller group
+    whose table is over has no boards."""
+    boards: list[tuple[int, int, int | None]] = []
+    for group, members in enumerate(snake_groups(n, groups), start=1):
+        table = berger(len(members), cycles)
+        if number <= len(table):
+            boards.extend((group, members[a - 1], None if b is None else members[b - 1]) for a, b in table[number - 1])
+    return boards

@@ -189,6 +189,13 @@ class Section(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True, help_text="Set while the section is paused.")
     resumed_at = models.DateTimeField(null=True, blank=True,
                                       help_text="Last resume: the no-show grace counts from here.")
+    # Multi-stage events (docs/competitions.md, "Multi-stage events"): a later stage names
+    # the earlier one and takes its top players when it finishes; it takes no registrations.
+    previous_stage = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT,
+                                       related_name="next_stages", help_text="The stage whose top players play here.")
+    advance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="How many go through from the previous stage (per group from groups).")
+    groups = models.PositiveSmallIntegerField(default=1, help_text="Round robin: groups, snake-seeded (1: one table).")
 
     class Meta:
         constraints = [

@@ -53,7 +53,7 @@ def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: 
 
 def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_tournament = _tournament(club_slug, tournament_slug, request.user)
-    sections = list(event_selectors.tournament_sections(the_tournament))
+    sections = event_selectors.in_stage_order(list(event_selectors.tournament_sections(the_tournament)))
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
@@ -65,18 +65,25 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
 def _section_context(request: HttpRequest, section: Section) -> dict:
     live = section.status == Section.Status.RUNNING
     fmt = format_of(section)
-    return {
+    standings = event_selectors.standings(section)
+    context = {
         "club": section.tournament.club, "tournament": section.tournament, "section": section,
         "section_format": fmt, "format_description": fmt.describe(section),
         "bracket": event_selectors.bracket(section),
         "crosstable": event_selectors.crosstable(section) if fmt.has_crosstable else [],
-        "standings": event_selectors.standings(section),
+        "standings": standings,
         "tiebreak_columns": event_selectors.tiebreak_columns(section),
+        "stage": event_selectors.stage_info(section),
         "rounds": event_selectors.rounds(section),
         "next_round": event_selectors.next_scheduled_round(section),
         "my_game": event_selectors.next_game_view(section=section, user=request.user),
         "live": live, "refresh": LIVE_REFRESH_SECONDS,
     }
+    # Groups: each group's table instead of one crosstable with mostly empty cells.
+    context["group_tables"] = event_selectors.group_tables(section, standings)
+    if section.groups > 1:
+        context["crosstable"] = []
+    return context
 
 
 def section(request: Request, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
@@ -193,7 +200,7 @@ def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
 def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
-    form = SectionForm(request.POST or None)
+    form = SectionForm(request.POST or None, tournament=the_tournament)
     if request.method == "POST" and form.is_valid():
         try:
             created = event_services.create_section(by=request.user, tournament=the_tournament,

@@ -27,6 +27,35 @@ CLUB = "demo-noughts-crosses-club"
 PLAYERS = ["sam", "mei", "kofi", "lucia"]
 
 
+def build_stages(organiser: User, players: list[User]) -> dict[str, str]:
+    """A two-stage championship: round robin groups (two groups of two: one round),
+    played (every game resigned by its first player) and carried over into a knockout of
+    the group winners, which waits for its start time. Paths: the tournament, both stages."""
+    from games.models import Game
+    from league import competitions
+
+    club = Club.objects.get(slug=CLUB)
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Club championship",
+                                                  starts_at=timezone.now() + timedelta(hours=1))
+    groups = event_services.create_section(by=organiser, tournament=tournament, name="Groups", format="round-robin",
+                                           variant="classic", groups=2)
+    knockout = event_services.create_section(by=organiser, tournament=tournament, name="Knockout",
+                                             format="single-elimination", variant="classic", previous_stage=groups,
+                                             advance=1)
+    for player in players:
+        entries.register(section=groups, user=player)
+    event_services.start_section(by=organiser, section=groups)
+    for pairing in groups.pairings.filter(game__isnull=False).select_related("first"):
+        assert pairing.game_id is not None  # the filter
+        game_services.resign(game_id=pairing.game_id, user=pairing.first)
+        assert Game.objects.get(pk=pairing.game_id).status == Game.Status.FINISHED
+        competitions.record_game_result(game_id=pairing.game_id)
+    competitions.carry_over_stage(section_id=knockout.pk)  # what the worker's league.carry_over does
+    base = f"/clubs/{CLUB}/{tournament.slug}/"
+    return {"tournament-stages": base, "stage-groups": base + f"{groups.slug}/",
+            "stage-knockout": base + f"{knockout.slug}/"}
+
+
 def build() -> None:
     people = {user.username: user for user in User.objects.filter(username__in=[*PLAYERS, "organiser"])}
     sam, organiser = people["sam"], people["organiser"]
@@ -56,6 +85,7 @@ def build() -> None:
         event_services.start_section(by=organiser, section=section)
         paths[f"section-{format}"] = f"/clubs/{CLUB}/{tournament.slug}/{section.slug}/"
     paths["tournament-started"] = f"/clubs/{CLUB}/{Tournament.objects.get(pk=tournament.pk).slug}/"
+    paths.update(build_stages(organiser, [people[username] for username in PLAYERS]))
 
     # A finished knockout: its podium, results page and results image (Celery eager here).
     from tests.league.support import eager_tasks, run_decided
@@ -79,3 +109,9 @@ def build() -> None:
     assert registration.consent is not None
     paths["consent"] = f"/accounts/consent/{account_services.consent_token(registration.consent)}/"
     print(json.dumps(paths))
+
+
+def build_stages_only() -> None:
+    """Only the two-stage championship (tests/browser/test_multi_stage_pages.py)."""
+    people = {user.username: user for user in User.objects.filter(username__in=[*PLAYERS, "organiser"])}
+    print(json.dumps(build_stages(people["organiser"], [people[username] for username in PLAYERS])))

@@ -71,6 +71,9 @@ PAGES: list[tuple[str | None, str]] = [
     (None, "{section-finished}"),
     (None, "{results-finished}"),
     ("sam", "{results-finished}"),
+    ("sam", "{tournament-stages}"),
+    ("sam", "{stage-groups}"),
+    ("sam", "{stage-knockout}"),
     ("sam", "{season}"),
     ("sam", "/ratings/"),
     ("sam", "/ratings/nine-square/"),  # a tab with nobody rated yet

@@ -43,6 +43,7 @@ COMMON_SETTINGS = (
     "tiebreaks", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
     "check_in_opens_at", "check_in_closes_at", "age_under", "age_over", "age_year", "age_cutoff", "min_age",
     "max_age", "rating_min", "rating_max", "members_only", "observer_policy",
+    "previous_stage", "advance",  # a later stage of a multi-stage event (league/competitions/stages.py)
 )
 
 Refusal = tuple[str, str]  # (code, reason in words), as a ServiceError carries them
@@ -141,3 +142,8 @@ ARENA_DURATION = Setting(
     refusal=("bad-duration", "An arena needs a duration."),
 )
 STREAK_BONUS = Setting("streak_bonus", "Arena: streak bonus")
+GROUPS = Setting(
+    "groups", "Round robin: groups", help_text="Players are snake-seeded into the groups; 1: one table.",
+    min_value=1, max_value=SMALL["max_value"], refusal=("bad-groups", "A round robin has at least one group."),
+    elsewhere=Elsewhere.REFUSED, elsewhere_refusal=("bad-groups", "Only a round robin is played in groups."),
+)
