@@ -37,7 +37,7 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     expect(organiser.locator("h1")).to_contain_text("Browser cup: a new section")
     organiser.fill("input[name=name]", "Knockout")
     organiser.select_option("select[name=format]", "single-elimination")
-    organiser.check("input[name=third_place]")
+    organiser.select_option("select[name=placements]", "third")
     organiser.fill("input[name=tiebreaks]", "median")  # not a tie-break: refused in words, nothing made
     organiser.click("button:has-text('Create the section')")
     expect(organiser.locator(".error")).to_contain_text("Unknown tie-break 'median'")
