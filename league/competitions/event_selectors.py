@@ -13,8 +13,8 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from league.formats.bracket import Match
 from games.models import Game
+from league.formats.bracket import Match
 from league.models import (
     ORGANISER_ROLES,
     CalendarFeed,
@@ -266,13 +266,14 @@ def bracket(section: Section) -> list[BracketColumn]:
         key = ("", "winners", final_round) if match.places == (3, 4) and not block else (block, slot.bracket, slot.round)
         column = columns.get(key)
         if column is None:
-            title = _round_title(key[1], key[2], last[key[0], key[1]], double)
+            # A placement block's columns hold several finals (5-6, 7-8): titled by the event's round.
+            title = f"Round {key[2]}" if key[1] == "placement" else _round_title(key[1], key[2], last[key[0], key[1]], double)
             column = columns[key] = BracketColumn(title, key[1], key[2], block)
         bye = slot.walkover and slot.decided
         sides = []
-        for user_id in slot.players:
+        for user_id, known in zip(slot.players, match.ready, strict=True):
             if user_id is None:
-                label = "bye" if bye else "to be decided"
+                label = "bye" if bye or known else "to be decided"  # known: a place left empty
                 sides.append(BracketSide(None, label))
             else:
                 person = who.get(user_id)
@@ -283,7 +284,8 @@ def bracket(section: Section) -> list[BracketColumn]:
             slot.match_id, slot.bracket, slot.round, sides, slot.decided, bye,
             pairing_id=slot.pairing_id, game_id=_watch_game_id(pairing) if pairing else None,
             result=_result_words(pairing, who.get(pairing.first_id), who.get(pairing.second_id or -1))
-            if pairing else "", label=_match_label(match),
+            if pairing else "",
+            label="Consolation final" if key[1] == "consolation" and key[2] == last[key[0], key[1]] else _match_label(match),
         ))
     return list(columns.values())
 

@@ -92,7 +92,8 @@ def test_placement_and_consolation_brackets_are_blocks_of_their_own(client, club
     data = json.loads(client.get(url("section-bracket-json", section)).content)
     consolation = [c for c in data["columns"] if c["block"] == "Consolation"]
     assert [c["title"] for c in consolation] == ["Semi-finals", "Final"]
-    assert sum(side["winner"] for side in consolation[-1]["matches"][0]["sides"]) == 1
+    consolation_final = consolation[-1]["matches"][0]
+    assert consolation_final["label"] == "Consolation final" and sum(s["winner"] for s in consolation_final["sides"]) == 1
     assert "Consolation</h3>" in client.get(url("section", section)).content.decode()
 
 

@@ -118,8 +118,8 @@ class SingleEliminationFormat(EliminationFormat):
     settings = (PLACEMENTS, CONSOLATION)
 
     def describe(self, section: Section) -> str:
-        extras = {Section.Placements.THIRD: ["a third-place match"],
-                  Section.Placements.ALL: ["every place played for"]}.get(section.placements, [])
+        placements = {"third": "a third-place match", "all": "every place played for"}.get(section.placements)
+        extras = [placements] if placements else []
         if section.consolation:
             extras.append("a consolation bracket")
         return f"{self.label}, with {' and '.join(extras)}" if extras else self.label

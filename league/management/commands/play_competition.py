@@ -3,6 +3,7 @@ round 1 is started by django-celery-beat, rounds are paired and results recorded
 Celery worker, and this process only makes the players' moves (as bot clients would).
 
     python manage.py play_competition --format swiss --players 256 --rounds 8
+    python manage.py play_competition --format single-elimination --players 12 --placements all
 
 Prints one JSON line: wall time, games, moves, moves/s and the final standings' top.
 Used by tests/league/test_competitions_worker.py and bench/competitions.py. It creates
@@ -60,6 +61,9 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=900.0)
         parser.add_argument("--rated", action="store_true")
         parser.add_argument("--drivers", type=int, default=1, help="Processes making the players' moves.")
+        # Single elimination's placement matches and consolation bracket.
+        parser.add_argument("--placements", choices=Section.Placements.values, default=None)
+        parser.add_argument("--consolation", action="store_true")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         users = ensure_players(opts["prefix"], opts["players"])
@@ -71,6 +75,10 @@ class Command(BaseCommand):
             options["arena_duration"] = timedelta(seconds=opts["arena_seconds"])
         if opts["rounds"]:
             options["rounds"] = opts["rounds"]
+        if opts["placements"]:
+            options["placements"] = opts["placements"]
+        if opts["consolation"]:
+            options["consolation"] = True
         # Registration closes at the start: register before it.
         section = cs.create_section(
             tournament=tournament, name="Open", rule_set=game_rule_sets.standard_rule_set(opts["variant"]),

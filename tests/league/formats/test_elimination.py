@@ -87,7 +87,7 @@ def test_third_place_match_between_semi_final_losers():
 
 def _play_rounds(event, rnd: random.Random, better_wins: bool = False) -> list[list]:
     """Round by round: every match playable at a round's start is played in it."""
-    rounds = []
+    rounds: list[list] = []
     while event.playable():
         batch = list(event.playable())
         seen = [p for m in batch for p in m.players]
