@@ -68,7 +68,7 @@ def swiss_round(n: int, seed: int = 2026) -> dict[str, float]:
 
 def brackets(n: int = 4096, seed: int = 1) -> dict[str, float]:
     start = time.perf_counter()
-    SingleElimination(n, third_place=True)
+    SingleElimination(n, placements="third")
     single = time.perf_counter() - start
     start = time.perf_counter()
     de = DoubleElimination(n)

@@ -7,6 +7,8 @@ with its code and reason by config.api.exception_handler."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -110,7 +112,7 @@ class SectionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "tournament", "name", "slug", "variant", "rule_set", "format", "status", "rated", "capacity",
             "observer_policy", "entries",
-            "third_place", "grand_final", "cycles", "rounds", "bye_points", "arena_duration", "streak_bonus",
+            "placements", "consolation", "grand_final", "cycles", "rounds", "bye_points", "arena_duration", "streak_bonus",
             "tiebreaks", "late_entry_rounds",
             "starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
             "check_in_opens_at", "check_in_closes_at",
@@ -140,7 +142,10 @@ class SectionCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=True)
     capacity = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     observer_policy = serializers.CharField(required=False)
-    third_place = serializers.BooleanField(required=False)
+    placements = serializers.CharField(required=False)
+    consolation = serializers.BooleanField(required=False)
+    third_place = serializers.BooleanField(required=False, write_only=True,
+                                           help_text='The old name: true is placements "third", false "none".')
     grand_final = serializers.CharField(required=False)
     cycles = serializers.IntegerField(required=False, **SMALL)
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
@@ -170,6 +175,15 @@ class SectionCreateSerializer(serializers.Serializer):
         help_text="A later stage: the section (same tournament) whose top players go through to it.")
     advance = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=SMALL["max_value"],
                                        help_text="How many go through (from groups: per group).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The old ``third_place`` becomes ``placements``; both given must agree."""
+        if "third_place" in attrs:
+            placements = Section.Placements.THIRD if attrs.pop("third_place") else Section.Placements.NONE
+            if attrs.setdefault("placements", placements) != placements:
+                raise serializers.ValidationError(
+                    {"third_place": 'It is the old name of placements "third": give one or the other.'})
+        return attrs
 
 
 class EntrySerializer(serializers.ModelSerializer):

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
+from league.formats.bracket import Match
 from league.formats.stages import group_letter, snake_group
 from league.models import (
     ORGANISER_ROLES,
@@ -174,10 +175,11 @@ class BracketMatch:
     pairing_id: int | None = None
     game_id: int | None = None
     result: str = ""
+    label: str = ""  # a placement match's places ("Third place", "Places 5-6")
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "bracket": self.bracket, "round": self.round, "bye": self.bye,
-                "decided": self.decided, "result": self.result, "game": self.game_id,
+                "decided": self.decided, "result": self.result, "game": self.game_id, "label": self.label,
                 "sides": [side.as_dict() for side in self.sides]}
 
 
@@ -186,16 +188,32 @@ class BracketColumn:
     title: str
     bracket: str
     round: int
+    block: str = ""  # the bracket it belongs to beside the main one: "Places 5-8", "Consolation"
     matches: list[BracketMatch] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "bracket": self.bracket, "round": self.round,
+        return {"title": self.title, "bracket": self.bracket, "round": self.round, "block": self.block,
                 "matches": [m.as_dict() for m in self.matches]}
 
 
+def _block_of(match: Match) -> tuple[int, str]:
+    """Where a single elimination's match is drawn: (order, title); the main bracket's
+    (and its third-place match, beside the final) first, with no title."""
+    if match.bracket == "consolation":
+        return 10**9, "Consolation"
+    if match.bracket == "placement" and match.block is not None and match.block != (3, 4):
+        return match.block[0], f"Places {match.block[0]}-{match.block[1]}"
+    return 0, ""
+
+
+def _match_label(match: Match) -> str:
+    if match.bracket != "placement" or match.places is None:
+        return ""
+    low, high = match.places
+    return "Third place" if (low, high) == (3, 4) else f"Places {low}-{high}" if high == low + 1 else ""
+
+
 def _round_title(bracket: str, number: int, last: int, double: bool) -> str:
-    if bracket == "third-place":
-        return "Third place"
     if bracket == "final":
         return "Grand final"
     if bracket == "reset":
@@ -219,7 +237,9 @@ def bracket_is_drawn(section: Section) -> bool:
 
 def bracket(section: Section) -> list[BracketColumn]:
     """The bracket as columns, first round on the left: byes shown as byes, winners
-    marked, the third-place match, the grand final and its reset in their own columns.
+    marked, the grand final and its reset in their own columns, the third-place match
+    beside the final; then single elimination's other placement brackets ("Places 5-8")
+    and its consolation bracket, each a block of columns of its own.
     Empty until the section starts (seeds are set then)."""
     fmt = format_of(section)
     played = fmt.bracket(section) if bracket_is_drawn(section) else None
@@ -229,22 +249,32 @@ def bracket(section: Section) -> list[BracketColumn]:
     pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False)}
     slots = core.bracket_view(section, played)
     double = fmt.has_losers_bracket
-    last: defaultdict[str, int] = defaultdict(int)
+    blocks = {slot.match_id: _block_of(played.matches[slot.match_id]) for slot in slots}
+    last: defaultdict[tuple[str, str], int] = defaultdict(int)
     for slot in slots:
-        last[slot.bracket] = max(last[slot.bracket], slot.round)
-    columns: dict[tuple[str, int], BracketColumn] = {}
-    order = {"winners": 0, "losers": 1, "third-place": 2, "final": 3, "reset": 4}
-    for slot in sorted(slots, key=lambda s: (order.get(s.bracket, 9), s.round, s.match_id)):
-        # A single-elimination third-place match sits beside the final.
-        key = ("winners", last["winners"]) if slot.bracket == "third-place" else (slot.bracket, slot.round)
+        last[blocks[slot.match_id][1], slot.bracket] = max(last[blocks[slot.match_id][1], slot.bracket], slot.round)
+    final_round = last["", "winners"]
+    columns: dict[tuple[str, str, int], BracketColumn] = {}
+    order = {"winners": 0, "losers": 1, "final": 3, "reset": 4}
+    def drawn_order(slot: core.BracketSlot) -> tuple:
+        places = played.matches[slot.match_id].places or (0, 0)  # 5-6 above 7-8
+        return blocks[slot.match_id], order.get(slot.bracket, 9), slot.round, places, slot.match_id
+
+    for slot in sorted(slots, key=drawn_order):
+        match = played.matches[slot.match_id]
+        block = blocks[slot.match_id][1]
+        # The third-place match sits beside the final.
+        key = ("", "winners", final_round) if match.places == (3, 4) and not block else (block, slot.bracket, slot.round)
         column = columns.get(key)
         if column is None:
-            column = columns[key] = BracketColumn(_round_title(key[0], key[1], last[key[0]], double), *key)
+            # A placement block's columns hold several finals (5-6, 7-8): titled by the event's round.
+            title = f"Round {key[2]}" if key[1] == "placement" else _round_title(key[1], key[2], last[key[0], key[1]], double)
+            column = columns[key] = BracketColumn(title, key[1], key[2], block)
         bye = slot.walkover and slot.decided
         sides = []
-        for user_id in slot.players:
+        for user_id, known in zip(slot.players, match.ready, strict=True):
             if user_id is None:
-                label = "bye" if bye else "to be decided"
+                label = "bye" if bye or known else "to be decided"  # known: a place left empty
                 sides.append(BracketSide(None, label))
             else:
                 person = who.get(user_id)
@@ -256,6 +286,7 @@ def bracket(section: Section) -> list[BracketColumn]:
             pairing_id=slot.pairing_id, game_id=_watch_game_id(pairing) if pairing else None,
             result=_result_words(pairing, who.get(pairing.first_id), who.get(pairing.second_id or -1))
             if pairing else "",
+            label="Consolation final" if key[1] == "consolation" and key[2] == last[key[0], key[1]] else _match_label(match),
         ))
     return list(columns.values())
 

@@ -19,15 +19,16 @@ from .formats import FORMAT_SETTINGS, FORMATS
 from .formats.section_settings import (
     ARENA_DURATION,
     BYE_POINTS,
+    CONSOLATION,
     CYCLES,
     GRAND_FINAL,
     GROUPS,
     LATE_ENTRY_ROUNDS,
     LONGEST,
+    PLACEMENTS,
     ROUNDS,
     SMALL,
     STREAK_BONUS,
-    THIRD_PLACE,
     WHOLE,
 )
 from .sections import EVENT_YEARS
@@ -97,7 +98,10 @@ class SectionForm(forms.Form):
     check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
                                              validators=[within_event_years])
     # Format settings.
-    third_place = forms.BooleanField(required=False, initial=THIRD_PLACE.default, label=THIRD_PLACE.label)
+    placements = forms.TypedChoiceField(choices=PLACEMENTS.choices, initial=PLACEMENTS.default, required=False,
+                                        empty_value=PLACEMENTS.default, label=PLACEMENTS.label)
+    consolation = forms.BooleanField(required=False, initial=CONSOLATION.default, label=CONSOLATION.label,
+                                     help_text=CONSOLATION.help_text)
     grand_final = forms.ChoiceField(choices=GRAND_FINAL.choices, initial=GRAND_FINAL.default, label=GRAND_FINAL.label)
     cycles = forms.TypedChoiceField(choices=CYCLES.choices, coerce=int, initial=CYCLES.default, label=CYCLES.label)
     rounds = forms.IntegerField(min_value=ROUNDS.min_value, max_value=ROUNDS.max_value, required=False,

@@ -12,16 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-Source = tuple[str, int]  # ("seed", seed number) | ("winner", match id) | ("loser", match id)
+#: ("seed", seed number) | ("winner", match id) | ("loser", match id) | ("first-loss", match id):
+#: the loser of that match if it was the loser's first played match (they came through byes).
+Source = tuple[str, int]
 EMPTY: Source = ("empty", 0)
+Places = tuple[int, int]  # the best and worst place a match's two players contend for
 
 
 @dataclass
 class Match:
     id: int
-    bracket: str  # "winners", "losers", "final", "third-place", "reset"
+    bracket: str  # "winners", "losers", "final", "reset", "placement", "consolation"
     round: int
     sources: tuple[Source, Source]
+    places: Places | None = None  # single elimination: the places at stake (its loser gets the lower half)
+    block: Places | None = None  # a placement match: the places its placement bracket decides
     players: list[int | None] = field(default_factory=lambda: [None, None])
     ready: list[bool] = field(default_factory=lambda: [False, False])
     winner: int | None = None
@@ -62,11 +67,12 @@ class Bracket:
         self.matches: list[Match] = []
         self._consumers: dict[int, list[tuple[int, int]]] = {}
 
-    def add(self, bracket: str, round_: int, a: Source, b: Source) -> Match:
-        match = Match(len(self.matches), bracket, round_, (a, b))
+    def add(self, bracket: str, round_: int, a: Source, b: Source,
+            places: Places | None = None, block: Places | None = None) -> Match:
+        match = Match(len(self.matches), bracket, round_, (a, b), places, block)
         self.matches.append(match)
         for slot, (kind, ref) in enumerate((a, b)):
-            if kind in ("winner", "loser"):
+            if kind in ("winner", "loser", "first-loss"):
                 self._consumers.setdefault(ref, []).append((match.id, slot))
         return match
 
@@ -106,4 +112,16 @@ class Bracket:
         match.winner, match.loser, match.decided = winner, loser, True
         for consumer_id, slot in self._consumers.get(match.id, []):
             kind = self.matches[consumer_id].sources[slot][0]
-            self._fill(self.matches[consumer_id], slot, winner if kind == "winner" else loser)
+            if kind == "first-loss":
+                player = loser if loser is not None and self._first_played(match, loser) else None
+            else:
+                player = winner if kind == "winner" else loser
+            self._fill(self.matches[consumer_id], slot, player)
+
+    def _first_played(self, match: Match, player: int) -> bool:
+        """Whether ``match`` is the first ``player`` played: every earlier one was a walkover."""
+        kind, ref = match.sources[match.players.index(player)]
+        if kind == "seed":
+            return True
+        feeder = self.matches[ref]
+        return feeder.walkover and self._first_played(feeder, player)

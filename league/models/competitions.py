@@ -115,6 +115,11 @@ class Section(models.Model):
         RESET = "reset", "With a reset (the losers' champion must win twice)"
         SINGLE = "single", "A single match"
 
+    class Placements(models.TextChoices):
+        NONE = "none", "None"
+        THIRD = "third", "A third-place match"
+        ALL = "all", "Every place (3rd-4th, 5th-8th, ...)"
+
     class ObserverPolicy(models.TextChoices):
         ANYONE = "anyone", "Anyone, signed in or not"
         SIGNED_IN = "signed-in", "Signed-in users"
@@ -137,7 +142,10 @@ class Section(models.Model):
     invited_observers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
 
     # Format settings (each format reads its own; docs/competitions.md).
-    third_place = models.BooleanField(default=False, help_text="Single elimination: a match for third place.")
+    placements = models.CharField(max_length=8, choices=Placements.choices, default=Placements.NONE,
+                                  help_text="Single elimination: the placement matches played.")
+    consolation = models.BooleanField(default=False,
+                                      help_text="Single elimination: a bracket for the first match's losers.")
     grand_final = models.CharField(max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET,
                                    help_text="Double elimination.")
     cycles = models.PositiveSmallIntegerField(default=1, help_text="Round robin: 1 single, 2 double.")

@@ -33,11 +33,11 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     organiser.fill("input[name=starts_at]", "2030-06-01T10:00")
     organiser.click("button:has-text('Create the tournament')")
 
-    # The section form: a knockout with a third-place match, then an under-12 round robin.
+    # The section form: a knockout with every place played for, then an under-12 round robin.
     expect(organiser.locator("h1")).to_contain_text("Browser cup: a new section")
     organiser.fill("input[name=name]", "Knockout")
     organiser.select_option("select[name=format]", "single-elimination")
-    organiser.check("input[name=third_place]")
+    organiser.select_option("select[name=placements]", "all")
     organiser.fill("input[name=tiebreaks]", "median")  # not a tie-break: refused in words, nothing made
     organiser.click("button:has-text('Create the section')")
     expect(organiser.locator(".error")).to_contain_text("Unknown tie-break 'median'")
@@ -81,13 +81,18 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     expect(byes).to_have_count(2)
     expect(byes.nth(0)).to_contain_text("Sam")
     expect(byes.nth(1)).to_contain_text("Mei")
-    expect(organiser.locator(".bracket-column").last.locator(".match-label")).to_have_text("Third place")
+    final = organiser.locator(".bracket-column", has=organiser.get_by_role("heading", name="Final", exact=True, level=3))
+    expect(final.locator(".match-label")).to_have_text("Third place")
+    # The quarter-finals' losers play for places 5-8 in a block of their own.
+    expect(organiser.locator(".bracket-block-title")).to_have_text("Places 5-8")
+    expect(organiser.locator(".bracket-column").last.locator(".match-label")).to_have_text(["Places 5-6", "Places 7-8"])
     shoot(organiser, "bracket-laptop")
 
     # Mei, on a phone, sees the same bracket and the page does not scroll sideways.
     mei = pages["mei"]
     mei.goto(knockout_url)
     expect(mei.locator(".bracket-match.is-bye")).to_have_count(2)
+    expect(mei.locator(".bracket-block-title")).to_have_text("Places 5-8")
     assert no_sideways_scroll(mei)
     shoot(mei, "bracket-phone")
 

@@ -73,6 +73,32 @@ def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_play
     assert api().get("/api/v1/tournaments/", {"club": "elsewhere"}).json()["results"] == []
 
 
+def test_placement_matches_and_consolation_settings(club, organiser):
+    starts = (timezone.now() + timedelta(days=1)).isoformat()
+    tournament_id = api(organiser).post("/api/v1/tournaments/", {"club": "harbour", "name": "Knockouts",
+                                                                 "starts_at": starts}, format="json").json()["id"]
+
+    def post(name, **settings):
+        return api(organiser).post("/api/v1/sections/", {"tournament": tournament_id, "name": name, "variant": "classic",
+                                                         "format": "single-elimination", **settings}, format="json")
+
+    made = post("Every place", placements="all")
+    assert made.status_code == 201, made.content
+    assert (made.json()["placements"], made.json()["consolation"]) == ("all", False)
+    old_name = post("Old name", third_place=True)  # third_place is placements' old name
+    assert old_name.status_code == 201 and old_name.json()["placements"] == "third"
+    assert "third_place" not in old_name.json()
+    assert post("Both", third_place=True, placements="all").status_code == 400
+    both = post("Both", placements="all", consolation=True)
+    assert both.status_code == 400 and both.json()["code"] == "consolation-with-all-places"
+    nonsense = post("Fourth", placements="fourth")
+    assert nonsense.status_code == 400 and nonsense.json()["code"] == "bad-placements"
+    made = post("Consolation", placements="third", consolation=True)
+    assert made.status_code == 201 and made.json()["consolation"] is True
+    assert sorted(Section.objects.filter(tournament_id=tournament_id).values_list("name", flat=True)) == [
+        "Consolation", "Every place", "Old name"]
+
+
 def test_drafts_are_for_organisers_only(club, organiser):
     draft = api(organiser).post("/api/v1/tournaments/", {
         "club": "harbour", "name": "Hidden", "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),

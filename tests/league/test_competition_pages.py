@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 
 def test_six_player_bracket_gives_the_two_byes_to_seeds_1_and_2(client, club, organiser, make_player):
     people = [make_player(username=f"ko{i}") for i in range(1, 7)]
-    section = make_section(club, organiser, format="single-elimination", players=people, third_place=True)
+    section = make_section(club, organiser, format="single-elimination", players=people, placements="third")
     event_services.start_section(by=organiser, section=section)
 
     page = client.get(url("section", section))
@@ -56,7 +56,7 @@ def test_six_player_bracket_gives_the_two_byes_to_seeds_1_and_2(client, club, or
     play_to_the_end(section)
     data = json.loads(client.get(url("section-bracket-json", section)).content)
     final_column = data["columns"][-1]
-    assert {m["bracket"] for m in final_column["matches"]} == {"winners", "third-place"}
+    assert {m["bracket"] for m in final_column["matches"]} == {"winners", "placement"}
     for match in (m for c in data["columns"] for m in c["matches"]):
         assert match["decided"]
         assert sum(side["winner"] for side in match["sides"]) == 1
@@ -64,6 +64,37 @@ def test_six_player_bracket_gives_the_two_byes_to_seeds_1_and_2(client, club, or
     table = list(csv.DictReader(io.StringIO(client.get(url("section-standings-csv", section)).content.decode())))
     assert table[0]["username"] == champion and table[0]["rank"] == "1"
     assert "Third place" in client.get(url("section", section)).content.decode()
+
+
+def test_placement_and_consolation_brackets_are_blocks_of_their_own(client, club, organiser, make_player):
+    people = [make_player(username=f"pl{i}") for i in range(1, 13)]
+    section = make_section(club, organiser, format="single-elimination", players=people, placements="all")
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+    data = json.loads(client.get(url("section-bracket-json", section)).content)
+    blocks = list(dict.fromkeys(c["block"] for c in data["columns"]))
+    assert blocks == ["", "Places 5-8", "Places 9-16"]
+    main = [c for c in data["columns"] if not c["block"]]
+    assert [c["title"] for c in main] == ["Round 1", "Quarter-finals", "Semi-finals", "Final"]
+    assert [m["label"] for m in main[-1]["matches"]] == ["", "Third place"]
+    labels = [m["label"] for c in data["columns"] if c["block"] == "Places 5-8" for m in c["matches"]]
+    assert labels == ["", "", "Places 5-6", "Places 7-8"]
+    html = client.get(url("section", section)).content.decode()
+    assert '<h3 class="bracket-block-title" id="bracket-block-2">Places 5-8</h3>' in html
+    ranks = [row["rank"] for row in csv.DictReader(io.StringIO(
+        client.get(url("section-standings-csv", section)).content.decode()))]
+    assert ranks == [str(rank) for rank in range(1, 13)]
+
+    people = [make_player(username=f"co{i}") for i in range(1, 9)]
+    section = make_section(club, organiser, format="single-elimination", players=people, consolation=True)
+    event_services.start_section(by=organiser, section=section)
+    play_to_the_end(section)
+    data = json.loads(client.get(url("section-bracket-json", section)).content)
+    consolation = [c for c in data["columns"] if c["block"] == "Consolation"]
+    assert [c["title"] for c in consolation] == ["Semi-finals", "Final"]
+    consolation_final = consolation[-1]["matches"][0]
+    assert consolation_final["label"] == "Consolation final" and sum(s["winner"] for s in consolation_final["sides"]) == 1
+    assert "Consolation</h3>" in client.get(url("section", section)).content.decode()
 
 
 def test_double_elimination_shows_losers_bracket_and_grand_final(client, club, organiser, make_player):

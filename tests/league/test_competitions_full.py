@@ -52,7 +52,7 @@ def test_swiss_of_nine_plays_the_recommended_rounds_without_rematches(make_playe
 
 
 def test_single_elimination_of_six_gives_byes_to_the_top_seeds_and_a_champion(make_player, eager_celery):
-    section = section_with(players(make_player, 6), format="single-elimination", third_place=True)
+    section = section_with(players(make_player, 6), format="single-elimination", placements="third")
     play_out([section.pk])
     section.refresh_from_db()
     assert section.status == Section.Status.FINISHED
@@ -61,6 +61,39 @@ def test_single_elimination_of_six_gives_byes_to_the_top_seeds_and_a_champion(ma
     assert {seeds[p.first_id] for p in first_round} | {seeds[p.second_id] for p in first_round} == {3, 4, 5, 6}
     table = _standings(section)
     assert [row[1] for row in table] == [1, 2, 3, 4, 5, 5]
+
+
+def test_single_elimination_playing_every_place_ranks_everyone_apart(make_player, eager_celery):
+    section = section_with(players(make_player, 7), format="single-elimination", placements="all")
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    assert Round.objects.filter(section=section).count() == 3  # no longer than the main bracket
+    assert [row[1] for row in _standings(section)] == [1, 2, 3, 4, 5, 6, 7]
+    # The table is the bracket's outcome: the final's and the placement finals' winners and losers.
+    rank = dict(Standing.objects.filter(section=section).values_list("user_id", "rank"))
+    finals = Pairing.objects.filter(section=section, round__number=3).exclude(second__isnull=True)
+    assert len(finals) == 3  # the final, 3rd-4th, 5th-6th (7th's opponent is a bye)
+    for pairing in finals:
+        won = pairing.first if pairing.first_points > pairing.second_points else pairing.second
+        lost = pairing.second if won == pairing.first else pairing.first
+        assert rank[lost.pk] == rank[won.pk] + 1
+    assert {p.bracket for p in finals} == {"winners", "placement"}
+
+
+def test_single_elimination_consolation_crowns_a_first_round_loser(make_player, eager_celery):
+    section = section_with(players(make_player, 8), format="single-elimination", consolation=True)
+    play_out([section.pk])
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    first_round_losers = {p.first_id if p.first_points < p.second_points else p.second_id
+                          for p in Pairing.objects.filter(section=section, round__number=1)}
+    consolation = Pairing.objects.filter(section=section, bracket="consolation")
+    assert {u for p in consolation for u in (p.first_id, p.second_id)} == first_round_losers
+    assert len(consolation) == 3 and Round.objects.filter(section=section).count() == 3
+    # No place for it: the first round's losers share 5th.
+    assert {r for u, r in Standing.objects.filter(section=section).values_list("user_id", "rank")
+            if u in first_round_losers} == {5}
 
 
 def test_double_elimination_of_eight_ends_with_everyone_placed(make_player, eager_celery):

@@ -19,7 +19,7 @@ from league.models import Section
 
 #: create_section's own arguments, which the form and the create serializer also have.
 FORM_ARGUMENTS = {"name", "variant", "rule_set", "format", "rated", "capacity", "starts_at"}
-API_ARGUMENTS = FORM_ARGUMENTS | {"tournament"}
+API_ARGUMENTS = FORM_ARGUMENTS | {"tournament", "third_place"}  # third_place: placements' old name
 
 #: The protocol's members: its properties and methods.
 PROTOCOL = {name: member for name, member in vars(SectionFormat).items() if not name.startswith("_")}

@@ -15,10 +15,10 @@ from league.formats.single_elimination import SingleElimination
 from league.models import Pairing, Round, Section
 
 from .base import Board, FormatBase, Ranked, Stats
-from .section_settings import GRAND_FINAL, THIRD_PLACE
+from .section_settings import CONSOLATION, GRAND_FINAL, PLACEMENTS
 
 #: Exits by bracket, for places: later brackets rank higher.
-_EXIT_ORDER = {"winners": 0, "losers": 0, "third-place": 1, "final": 2, "reset": 3}
+_EXIT_ORDER = {"winners": 0, "losers": 0, "final": 2, "reset": 3}
 
 
 class EliminationFormat(FormatBase, ABC):
@@ -88,7 +88,7 @@ class EliminationFormat(FormatBase, ABC):
 
     def _places(self, section: Section) -> dict[int, int]:
         """Final places from the bracket: later exits rank higher; exits in the same round
-        share a place (a played third-place match splits its two)."""
+        share a place (double elimination; single elimination's are its bracket's own)."""
         bracket = self.bracket(section)
         seeds = selectors.seeded_users(section)
         last_exit: dict[int, tuple[int, int, int]] = {}
@@ -96,11 +96,6 @@ class EliminationFormat(FormatBase, ABC):
             if not match.decided or match.void or match.loser is None:
                 continue
             user = seeds[match.loser]
-            if match.bracket == "third-place":
-                assert match.winner is not None  # played: it has a loser, so a winner
-                last_exit[user] = (max(m.round for m in bracket.matches if m.bracket == "winners") - 1, 1, 0)
-                last_exit[seeds[match.winner]] = (last_exit[user][0], 1, 1)
-                continue
             key = (match.round if match.bracket in ("winners", "losers") else 10**3, _EXIT_ORDER[match.bracket], 0)
             if self.has_losers_bracket and match.bracket == "winners":
                 continue  # a winners' bracket loss is not an exit when there is a losers' bracket
@@ -120,13 +115,22 @@ class EliminationFormat(FormatBase, ABC):
 
 class SingleEliminationFormat(EliminationFormat):
     key = Section.Format.SINGLE_ELIMINATION
-    settings = (THIRD_PLACE,)
+    settings = (PLACEMENTS, CONSOLATION)
 
     def describe(self, section: Section) -> str:
-        return f"{self.label}, with a third-place match" if section.third_place else self.label
+        placements = {"third": "a third-place match", "all": "every place played for"}.get(section.placements)
+        extras = [placements] if placements else []
+        if section.consolation:
+            extras.append("a consolation bracket")
+        return f"{self.label}, with {' and '.join(extras)}" if extras else self.label
 
-    def new_bracket(self, section: Section, players: int) -> Knockout:
-        return SingleElimination(players, third_place=section.third_place)
+    def new_bracket(self, section: Section, players: int) -> SingleElimination:
+        return SingleElimination(players, placements=section.placements, consolation=section.consolation)
+
+    def _places(self, section: Section) -> dict[int, int]:
+        """The bracket's places (SingleElimination.places), by user."""
+        seeds = selectors.seeded_users(section)
+        return {seeds[seed]: place for seed, place in cast(SingleElimination, self.bracket(section)).places().items()}
 
 
 class DoubleEliminationFormat(EliminationFormat):

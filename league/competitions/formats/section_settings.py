@@ -72,6 +72,7 @@ class Setting:
     required: bool = False  # the formats taking it need a value (it has no default)
     elsewhere: Elsewhere = Elsewhere.IGNORED
     elsewhere_refusal: Refusal | None = None  # with Elsewhere.REFUSED
+    with_others: Callable[[Section], Refusal | None] | None = None  # a refusal given the section's other settings
 
     @property
     def default(self) -> Any:
@@ -103,13 +104,26 @@ def check_settings(section: Section, own: Iterable[Setting], every: Iterable[Set
         if setting in mine or setting.elsewhere is Elsewhere.CHECKED:
             if setting.refusal is not None and not setting.admits(value):
                 raise ServiceError(*setting.refusal)
+            if setting in mine and setting.with_others is not None and (refusal := setting.with_others(section)):
+                raise ServiceError(*refusal)
         elif setting.elsewhere is Elsewhere.REFUSED and setting.elsewhere_refusal and setting.is_set(value):
             raise ServiceError(*setting.elsewhere_refusal)
 
 
 # -- the format settings (which format takes which: each format class's ``settings``) --------
 
-THIRD_PLACE = Setting("third_place", "Single elimination: a third-place match")
+PLACEMENTS = Setting(
+    "placements", "Single elimination: placement matches", choices=tuple(Section.Placements.choices),
+    refusal=("bad-placements", 'Placement matches are "none", "third" (a third-place match) or "all" (every place).'),
+    elsewhere=Elsewhere.CHECKED,
+)
+CONSOLATION = Setting(
+    "consolation", "Single elimination: a consolation bracket",
+    help_text="The first match's losers play on for a consolation winner (fields of 5 or more).",
+    with_others=lambda section: None if not (section.consolation and section.placements == Section.Placements.ALL)
+    else ("consolation-with-all-places",
+          "With every place played for, the first round's losers already play on: no consolation bracket too."),
+)
 GRAND_FINAL = Setting(
     "grand_final", "Double elimination: grand final", choices=tuple(Section.GrandFinal.choices),
     refusal=("bad-grand-final", 'The grand final is "reset" or "single".'), elsewhere=Elsewhere.CHECKED,

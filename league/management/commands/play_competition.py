@@ -4,6 +4,7 @@ Celery worker, and this process only makes the players' moves (as bot clients wo
 
     python manage.py play_competition --format swiss --players 256 --rounds 8
     python manage.py play_competition --stages groups-knockout --players 16
+    python manage.py play_competition --format single-elimination --players 12 --placements all
 
 ``--stages`` plays a two-stage event instead (docs/competitions.md, "Multi-stage
 events"): ``groups-knockout`` (round robin groups of 4, the top 2 of each into a
@@ -75,6 +76,9 @@ class Command(BaseCommand):
         parser.add_argument("--drivers", type=int, default=1, help="Processes making the players' moves.")
         parser.add_argument("--stages", choices=list(STAGES), default=None,
                             help="A two-stage event (then a single-elimination knockout) instead of --format.")
+        # Single elimination's placement matches and consolation bracket.
+        parser.add_argument("--placements", choices=Section.Placements.values, default=None)
+        parser.add_argument("--consolation", action="store_true")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         users = ensure_players(opts["prefix"], opts["players"])
@@ -90,6 +94,10 @@ class Command(BaseCommand):
             options["rounds"] = opts["rounds"]
         if opts["stages"] == "groups-knockout":
             options["groups"] = max(1, opts["players"] // 4)
+        if opts["placements"]:
+            options["placements"] = opts["placements"]
+        if opts["consolation"]:
+            options["consolation"] = True
         # Registration closes at the start: register before it.
         rule_set = game_rule_sets.standard_rule_set(opts["variant"])
         section = cs.create_section(

@@ -62,7 +62,7 @@ def _play(event, rnd: random.Random) -> list:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=2, max_value=70), st.booleans(), st.integers(min_value=0, max_value=10**6))
 def test_single_elimination_plays_n_minus_one_matches(n, third, seed):
-    event = SingleElimination(n, third_place=third)
+    event = SingleElimination(n, placements="third" if third else "none")
     played = _play(event, random.Random(seed))
     assert event.is_over and event.champion is not None
     assert len(played) == n - 1 + (1 if third and n >= 4 else 0)
@@ -75,12 +75,97 @@ def test_single_elimination_plays_n_minus_one_matches(n, third, seed):
 
 
 def test_third_place_match_between_semi_final_losers():
-    event = SingleElimination(8, third_place=True)
+    event = SingleElimination(8, placements="third")
     while event.playable():
         m = event.playable()[0]
         event.record(m.id, min(m.players))  # the better seed always wins
     assert event.champion == 1 and event.final.loser == 2
     assert sorted(event.third_place.players) == [3, 4] and event.third_place.winner == 3
+    # The quarter-finals' losers share 5th, as without placement matches.
+    assert event.places() == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 5, 7: 5, 8: 5}
+
+
+def _play_rounds(event, rnd: random.Random, better_wins: bool = False) -> list[list]:
+    """Round by round: every match playable at a round's start is played in it."""
+    rounds: list[list] = []
+    while event.playable():
+        batch = list(event.playable())
+        seen = [p for m in batch for p in m.players]
+        assert len(seen) == len(set(seen)), f"a player in two matches of round {len(rounds) + 1}"
+        for m in batch:
+            event.record(m.id, min(m.players) if better_wins else rnd.choice(m.players))
+        rounds.append(batch)
+    return rounds
+
+
+@pytest.mark.parametrize("n", range(4, 17))
+@pytest.mark.parametrize("seed", range(5))
+def test_every_place_decided_with_all_placements(n, seed):
+    event = SingleElimination(n, placements="all")
+    rounds = _play_rounds(event, random.Random(seed))
+    assert event.is_over
+    assert sorted(event.places().values()) == list(range(1, n + 1))
+    assert len(rounds) == event.rounds  # no longer than the main bracket
+    assert event.places()[event.champion] == 1 and event.places()[event.final.loser] == 2
+
+
+@pytest.mark.parametrize("n", range(4, 17))
+def test_places_follow_the_seeds_when_the_better_seed_always_wins(n):
+    event = SingleElimination(n, placements="all")
+    _play_rounds(event, random.Random(0), better_wins=True)
+    assert event.places() == {seed: seed for seed in range(1, n + 1)}
+
+
+def test_places_5_to_8_are_played_in_the_semi_finals_round_then_the_final_round():
+    event = SingleElimination(8, placements="all")
+    placement = [m for m in event.matches if m.bracket == "placement"]
+    assert sorted((m.round, m.places, m.block) for m in placement) == [
+        (2, (5, 8), (5, 8)), (2, (5, 8), (5, 8)), (3, (3, 4), (3, 4)), (3, (5, 6), (5, 8)), (3, (7, 8), (5, 8)),
+    ]
+
+
+def test_consolation_bracket_of_first_round_losers():
+    event = SingleElimination(8, consolation=True)
+    _play_rounds(event, random.Random(0), better_wins=True)
+    consolation = [m for m in event.matches if m.bracket == "consolation"]
+    assert sorted(p for m in consolation if m.round == 2 for p in m.players) == [5, 6, 7, 8]
+    assert event.consolation_winner == 5 and event.champion == 1
+    # The consolation decides no place: the first round's losers still share 5th.
+    assert {event.places()[seed] for seed in (5, 6, 7, 8)} == {5}
+
+
+def test_bye_holder_losing_their_first_match_joins_the_consolation():
+    event = SingleElimination(6, consolation=True)  # seeds 1 and 2 have byes
+    for m in event.playable():  # round 1: 4 beats 5, 3 beats 6
+        event.record(m.id, min(m.players))
+    for m in event.playable():
+        if m.bracket == "winners":  # round 2: the lower seeds win, 1 and 2 lose their first match
+            event.record(m.id, max(m.players))
+    assert sorted(sorted(m.players) for m in event.playable() if m.bracket == "consolation") == [[1, 5], [2, 6]]
+
+
+def test_bye_holder_winning_round_two_stays_out_of_the_consolation():
+    event = SingleElimination(6, consolation=True)
+    _play_rounds(event, random.Random(0), better_wins=True)
+    played = {p for m in event.matches if m.bracket == "consolation" and not m.walkover for p in m.players}
+    assert played == {5, 6} and event.consolation_winner == 5
+
+
+@pytest.mark.parametrize("n", range(5, 17))
+@pytest.mark.parametrize("seed", range(5))
+def test_consolation_and_third_place_one_match_a_round(n, seed):
+    event = SingleElimination(n, placements="third", consolation=True)
+    rounds = _play_rounds(event, random.Random(seed))  # it asserts one match a round each
+    assert event.is_over and event.consolation_winner is not None
+    assert len(rounds) <= event.rounds + 1  # a bye's holder joins the consolation a round late
+
+
+def test_small_fields_have_no_consolation_and_all_places_refuse_one():
+    assert SingleElimination(4, consolation=True).consolation_final is None
+    with pytest.raises(ValueError):
+        SingleElimination(8, placements="all", consolation=True)
+    with pytest.raises(ValueError):
+        SingleElimination(8, placements="fourth")
 
 
 @settings(max_examples=60, deadline=None)
