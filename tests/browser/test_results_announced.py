@@ -33,7 +33,7 @@ from tests.factories import section_with
 from tests.league.support import eager_tasks, run_decided
 users = [User.objects.get(username=name) for name in ("sam", "mei", "kofi", "lucia")]
 with eager_tasks():
-    section = section_with(users, format="single-elimination", third_place=True, start=False, tournament="Podium cup")
+    section = section_with(users, format="single-elimination", placements="third", start=False, tournament="Podium cup")
     competitions.add_prize(section=section, label="Winner's cup", value="a silver cup")
     competitions.start_round(section_id=section.pk, number=1, force=True)
     run_decided(section)

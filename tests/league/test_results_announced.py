@@ -45,10 +45,10 @@ def test_no_podium_before_the_end(make_player):
     assert podium(section) is None
 
 
-@pytest.mark.parametrize("third_place,thirds", [(False, 2), (True, 1)])
-def test_an_elimination_has_two_thirds_unless_a_third_place_match_was_played(make_player, third_place, thirds):
+@pytest.mark.parametrize("placements,thirds", [("none", 2), ("third", 1)])
+def test_an_elimination_has_two_thirds_unless_a_third_place_match_was_played(make_player, placements, thirds):
     users = rated(make_player, 4)
-    section = section_with(users, format="single-elimination", third_place=third_place)
+    section = section_with(users, format="single-elimination", placements=placements)
     run_decided(section)  # the higher seed wins every match
     result = podium(section)
     assert result is not None
@@ -133,7 +133,7 @@ def test_a_section_that_ends_first_announces_itself_before_the_tournament_ends(m
 def test_the_results_page_shows_the_podium_the_table_and_a_link_card(client, make_player):
     users = rated(make_player, 4)
     GuardianConsent.objects.create(user=users[1], guardian_name="Parent", guardian_email="parent@example.org")
-    section = section_with(users, format="single-elimination", third_place=True)
+    section = section_with(users, format="single-elimination", placements="third")
     run_decided(section)
     page = client.get(results_url(section))
     assert page.status_code == 200
