@@ -14,6 +14,7 @@ from accounts.notices import Kind, NoticeSpec, notify_many
 from league.models import Pairing, Round, Section
 
 from .podium import podium
+from .stages import qualifiers
 
 
 def section_group(section_id: int) -> str:
@@ -68,6 +69,10 @@ def notify_section_finished(section: Section) -> None:
     place and the podium, with a link to the results. Per section, so a section that ends
     before the others of its tournament announces itself; the cause makes a retried
     task write nothing more."""
+    following = section.next_stages.first()
+    if following is not None:
+        notify_stage_finished(section, following)
+        return
     result = podium(section)
     if result is None:
         return
@@ -92,6 +97,31 @@ def notify_section_finished(section: Section) -> None:
                            "place": mine.rank if mine else None, "players": len(result.table),
                            "points": mine.points if mine else None,
                            "winners": [w.username for w in result.winners]},
+        ))
+    notify_many(specs)
+
+
+def notify_stage_finished(section: Section, following: Section) -> None:
+    """Every entrant of a finished earlier stage, once: whether they go through to
+    ``following`` (and as which seed), or where they finished."""
+    tournament = section.tournament
+    through = {user_id: seed for seed, user_id in enumerate(qualifiers(section, following.advance or 0), start=1)}
+    ranks = dict(section.standings.values_list("user_id", "rank"))
+    specs = []
+    for user_id in section.entries.values_list("user_id", flat=True):
+        if user_id in through:
+            yours = f"You go through to {following.name} as seed {through[user_id]}."
+        elif user_id in ranks:
+            yours = f"You finished {ranks[user_id]} of {len(ranks)} and do not go through to {following.name}."
+        else:
+            yours = "You withdrew before it started."
+        specs.append(NoticeSpec(
+            recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
+            cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
+            message=f"{tournament.name}: {section.name} is over. {yours}",
+            url=section_url(following),
+            data={"tournament": tournament.pk, "section": section.pk, "next_stage": following.pk,
+                  "seed": through.get(user_id), "place": ranks.get(user_id)},
         ))
     notify_many(specs)
 

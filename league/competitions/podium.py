@@ -102,8 +102,10 @@ def podium(section: Section) -> Podium | None:
     """The podium of a finished section (None before it finishes): places 1 to 3 from the
     final standings, players sharing a place together on one step (so a place may be
     missing after a shared one: two 1st, then 3rd; an elimination without a third-place
-    match has two 3rd), then its prizes with their winners, then the whole table."""
-    if section.status != Section.Status.FINISHED:
+    match has two 3rd), then its prizes with their winners, then the whole table. An
+    earlier stage of a multi-stage event has none: its result is who goes through, and
+    the last stage's podium is the event's."""
+    if section.status != Section.Status.FINISHED or section.next_stages.exists():
         return None
     rows = list(selectors.standings(section).select_related("user__profile"))
     children = set(GuardianConsent.objects.filter(user_id__in=[r.user_id for r in rows])

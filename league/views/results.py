@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 from PIL import Image, ImageDraw, ImageFont
@@ -42,6 +42,9 @@ def _card_description(result: Podium) -> str:
 def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The results page; before the section finishes it says when they come."""
     section, result = _finished_podium(request, club_slug, tournament_slug, section_slug)
+    following = section.next_stages.first()
+    if following is not None:  # an earlier stage: the event's results are the last stage's
+        return redirect("competitions:section-results", club_slug, tournament_slug, following.slug)
     context: dict[str, Any] = {"club": section.tournament.club, "tournament": section.tournament, "section": section,
                "podium": result}
     if result is not None:

@@ -11,8 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.errors import ServiceError
+from accounts.models import Notice
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
+from league.competitions.podium import podium
 from league.formats.stages import knockout_seeds, snake_groups
 from league.models import Entry, Section, Standing, Tournament
 from tests.factories import ClubFactory, players
@@ -79,6 +81,25 @@ def test_groups_then_a_knockout_of_the_top_two_of_each_group(make_player, eager_
     assert ko.tournament.status == Tournament.Status.FINISHED
     winner = _final_table(ko)[0][0]
     assert Standing.objects.get(section=ko, user_id=winner).rank == 1
+    # The event is announced once, by its last stage: the groups have no podium, and each
+    # of their entrants hears whether they went through (and as which seed).
+    assert podium(groups) is None and podium(ko).winners[0].user_id == winner
+    stage_notices = {n.recipient_id: n for n in Notice.objects.filter(cause__endswith=f"section:{groups.pk}")}
+    assert set(stage_notices) == set(Entry.objects.filter(section=groups).values_list("user_id", flat=True))
+    for seed, user_id in enumerate(_seeds(ko), start=1):
+        assert f"You go through to Final stage as seed {seed}." in stage_notices[user_id].message
+    out = set(stage_notices) - set(_seeds(ko))
+    assert len(out) == 4 and all("do not go through" in stage_notices[u].message for u in out)
+
+
+def test_an_earlier_stage_s_results_page_leads_to_the_last_stage_s(client, make_player, eager_celery):
+    swiss, ko = _two_stages(make_player, 4, "swiss", first={"rounds": 1}, advance=2)
+    cs.start_round(section_id=swiss.pk, number=1, force=True)
+    play_out([swiss.pk, ko.pk])
+    t = swiss.tournament
+    response = client.get(reverse("competitions:section-results", args=[t.club.slug, t.slug, swiss.slug]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("competitions:section-results", args=[t.club.slug, t.slug, ko.slug])
 
 
 def test_swiss_then_the_top_four(make_player, eager_celery):
