@@ -300,6 +300,9 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
         else:
             why = "a casual game (it was created without the Rated box), so it counts for no rating."
         return GameRatingNote(False, f"Unrated: {why}", [])
+    if game.ply == 0:  # services.rateable: a game ended with no move is a forfeit
+        return GameRatingNote(False, "Unrated: no move was played (a player did not show up), and a forfeit is "
+                                     "not rated (as FIDE rates no forfeits).", [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:
         link = PeriodGame.objects.filter(game_id=game.pk).select_related("period").first()

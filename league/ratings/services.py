@@ -67,16 +67,22 @@ def _in_a_period() -> Exists:
     return Exists(PeriodGame.objects.filter(Q(game=OuterRef("pk")) | Q(game__match_id=OuterRef("match_id"))))
 
 
-def rateable_games() -> QuerySet[Game]:
-    """Finished rated games between two people (AI games are never rated), outside any
-    tournament period, in the order they ended."""
+def rateable(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Of ``games``, those a rating counts: finished, rated, between two people (AI games
+    are never rated) and with at least one move played. A game that ended with no move
+    (a no-show forfeit) is a forfeit, and forfeits are not rated (FIDE), whatever its
+    flag says. The one definition: live ratings, periods and the recompute's SQL
+    (``recompute._GAMES_SQL``, the same conditions) all follow it."""
     return (
-        Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
-        .exclude(_in_a_period())
+        games.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False, ply__gt=0)
         .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
         .filter(humans=2)
-        .order_by("finished_at", "id")
     )
+
+
+def rateable_games() -> QuerySet[Game]:
+    """Rateable games outside any tournament period, in the order they ended."""
+    return rateable(Game.objects.exclude(_in_a_period())).order_by("finished_at", "id")
 
 
 #: How far back a task looks for earlier games still unrated. Each game's own task
@@ -181,7 +187,8 @@ def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
     tournament: every game with the ratings from before the period, the changes
     applied now, at its end. Idempotent per (game, player, list).
 
-    Games that are unfinished, unrated, not between two people, or already rated
+    Games that are not rateable (``rateable``: unfinished, unrated, not between two
+    people, no move played: a no-show), or already rated
     (live, or by another period) are left out. Returns how many games were rated.
     """
     with transaction.atomic():
@@ -193,11 +200,10 @@ def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
         rated_live = set(RatingChange.objects.filter(game_id__in=ids).exclude(period=key).values_list("game_id", flat=True))
         ids -= other | rated_live
         period = _link_to_period(ids, key=key, name=name)
-        todo = [
-            g for g in Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, rated=True)
-            .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(humans=2)
+        todo = list(
+            rateable(Game.objects.filter(pk__in=ids))
             .exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk")))).order_by("finished_at", "id")
-        ]
+        )
         _apply_periods(ledger, todo, period=key)
         if period.applied_at is None:
             period.applied_at = timezone.now()
