@@ -293,16 +293,13 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
     if game.status != Game.Status.FINISHED:
         return None
     if not game.rated:
-        if "forfeit" in game.end_reason.lower():
+        if "forfeit" in game.end_reason.lower() or "did not show up" in game.end_reason:
             why = "it was decided by forfeit, and a forfeit is not rated (as FIDE rates no forfeits)."
         elif game.seats.filter(user__isnull=True).exists():
             why = "a game against the computer is never rated."
         else:
             why = "a casual game (it was created without the Rated box), so it counts for no rating."
         return GameRatingNote(False, f"Unrated: {why}", [])
-    if game.ply == 0:  # services.rateable: a game ended with no move is a forfeit
-        return GameRatingNote(False, "Unrated: no move was played (a player did not show up), and a forfeit is "
-                                     "not rated (as FIDE rates no forfeits).", [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:
         link = PeriodGame.objects.filter(game_id=game.pk).select_related("period").first()

@@ -68,13 +68,13 @@ def _in_a_period() -> Exists:
 
 
 def rateable(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Of ``games``, those a rating counts: finished, rated, between two people (AI games
-    are never rated) and with at least one move played. A game that ended with no move
-    (a no-show forfeit) is a forfeit, and forfeits are not rated (FIDE), whatever its
-    flag says. The one definition: live ratings, periods and the recompute's SQL
-    (``recompute._GAMES_SQL``, the same conditions) all follow it."""
+    """Of ``games``, those a rating counts: finished, rated (a forfeit is not: games'
+    ``forfeit`` and its clock's no-show end unrate the game, as FIDE rates no forfeits)
+    and between two people (AI games are never rated). The one definition: live
+    ratings and tournament periods use it, the recompute's SQL (``recompute._GAMES_SQL``)
+    has the same conditions."""
     return (
-        games.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False, ply__gt=0)
+        games.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
         .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
         .filter(humans=2)
     )
@@ -187,8 +187,8 @@ def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
     tournament: every game with the ratings from before the period, the changes
     applied now, at its end. Idempotent per (game, player, list).
 
-    Games that are not rateable (``rateable``: unfinished, unrated, not between two
-    people, no move played: a no-show), or already rated
+    Games that are not rateable (``rateable``: unfinished, unrated, a forfeit, not
+    between two people), or already rated
     (live, or by another period) are left out. Returns how many games were rated.
     """
     with transaction.atomic():
