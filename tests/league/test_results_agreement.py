@@ -12,6 +12,7 @@ import io
 import random
 from collections import defaultdict
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 from django.utils import timezone
@@ -126,7 +127,7 @@ def assert_every_view_agrees(section, where):
     assert ranks == sorted(ranks) and ranks[:1] in ([], [1]), where
     if section.format != Section.Format.ARENA and not section.format.endswith("elimination"):
         by_rank = sorted(page, key=lambda r: r[1])
-        assert all(a[2] >= b[2] for a, b in zip(by_rank, by_rank[1:])), where  # better places, more points
+        assert all(a[2] >= b[2] for a, b in pairwise(by_rank)), where  # better places, more points
     if section.format == Section.Format.ROUND_ROBIN:
         crosstable = api().get(f"/api/v1/sections/{section.pk}/crosstable/").json()
         assert crosstable == event_selectors.crosstable_json(section)

@@ -89,7 +89,7 @@ def test_a_corrected_result_is_rated_as_if_it_had_been_the_result(make_player, p
         pairing.refresh_from_db()
         return section, pairing
 
-    corrected, pairing = played("cor", winner_first=True)
+    _, pairing = played("cor", winner_first=True)
     first, second = pairing.first, pairing.second
     before = _ratings_of(first, second)
     assert before[0] > before[1]
