@@ -20,6 +20,7 @@ from games.rules import RuleError, get_variant, variant_slugs
 from league.models import (
     LEAGUE_LIST,
     Club,
+    Pairing,
     PeriodGame,
     Rating,
     RatingChange,
@@ -300,6 +301,9 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
         else:
             why = "a casual game (it was created without the Rated box), so it counts for no rating."
         return GameRatingNote(False, f"Unrated: {why}", [])
+    if game.ply == 0 and Pairing.objects.filter(game=game).exists():  # services.rateable
+        return GameRatingNote(False, "Unrated: a tournament game that ended before any move is scored as a "
+                                     "forfeit, and a forfeit is not rated (as FIDE rates no forfeits).", [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:
         link = PeriodGame.objects.filter(game_id=game.pk).select_related("period").first()

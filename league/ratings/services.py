@@ -32,6 +32,7 @@ from games.models import Game
 from league.models import (
     LEAGUE_LIST,
     Club,
+    Pairing,
     PeriodGame,
     Rating,
     RatingAdjustment,
@@ -69,12 +70,14 @@ def _in_a_period() -> Exists:
 
 def rateable(games: QuerySet[Game]) -> QuerySet[Game]:
     """Of ``games``, those a rating counts: finished, rated (a forfeit is not: games'
-    ``forfeit`` and its clock's no-show end unrate the game, as FIDE rates no forfeits)
-    and between two people (AI games are never rated). The one definition: live
-    ratings and tournament periods use it, the recompute's SQL (``recompute._GAMES_SQL``)
-    has the same conditions."""
+    ``forfeit`` and its clock's no-show end unrate the game, as FIDE rates no forfeits),
+    between two people (AI games are never rated), and not a tournament pairing's game
+    that ended with no move (the league scores that as a forfeit, whatever ended it).
+    The one definition: live ratings and tournament periods use it, the recompute's SQL
+    (``recompute._GAMES_SQL``) has the same conditions."""
     return (
         games.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
+        .exclude(Q(ply=0) & Exists(Pairing.objects.filter(game=OuterRef("pk"))))
         .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
         .filter(humans=2)
     )

@@ -70,6 +70,22 @@ def test_a_no_show_is_left_out_of_a_tournament_rating_period(make_player):
     assert played.game_id in rated_games and len(rated_games) == 5  # six boards, one a no-show
 
 
+def test_a_tournament_game_resigned_before_any_move_is_a_forfeit_and_unrated(make_player):
+    """The league scores a game with no move as a forfeit, whatever ended it: so a
+    resignation before the first move is unrated too (a lobby game's is rated)."""
+    section = section_with(players(make_player, 2), format="swiss", rounds=1, rated=True)
+    pairing = section.pairings.get()
+    game = pairing.game
+    game_services.resign(game_id=game.pk, user=game.seats.get(number=0).user)
+    pairing.refresh_from_db()
+    assert pairing.result in (Pairing.Result.FIRST_FORFEIT_WIN, Pairing.Result.SECOND_FORFEIT_WIN)
+    assert not RatingChange.objects.filter(game=game).exists()
+    recompute.recompute_all()
+    assert not RatingChange.objects.filter(game=game).exists()
+    note = rating_selectors.game_rating_note(Game.objects.get(pk=game.pk))
+    assert note is not None and not note.rated and "forfeit" in note.text
+
+
 def _ratings_of(*users):
     return [Rating.objects.get(user=u, list_key="league").rating for u in users]
 
