@@ -445,6 +445,8 @@ def _flag_if_expired(game: Game, now: datetime) -> bool:
         expired = sorted(game.to_move)
     if not expired:
         return False
+    if game.ply == 0:
+        game.rated = False  # no move at all: a no-show is a forfeit, unrated as ``forfeit`` makes it (FIDE)
     idle_words = time_controls.duration_words(time_controls.idle_seconds())
     if len(expired) == 2:
         reason = (f"The game was abandoned: neither player moved for {idle_words}." if abandoned

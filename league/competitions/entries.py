@@ -120,7 +120,8 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         Pairing.objects.select_for_update()
         .filter(Q(first=user) | Q(second=user), section=section).exclude(status=Pairing.Status.FINISHED)
     ):
-        stop_games(pairing, user, reason=f"{user.username} withdrew from the section.")
+        # Scored as a forfeit below, so unrated like every forfeit, even with moves played.
+        stop_games(pairing, user, rated=False, reason=f"{user.username} withdrew from the section.")
         first_lost = pairing.first_id == user.pk
         if pairing.is_bye:
             score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, None, played=False, now=now)

@@ -319,31 +319,24 @@ class CrosstableRow:
 
 def crosstable(section: Section) -> list[CrosstableRow]:
     """Round robin: one row per player in seed order; each cell what the row's player
-    scored against the column's (both cycles of a double round robin, space-separated)."""
+    scored against the column's (both cycles of a double round robin, space-separated).
+    Cells from the section's results, points and places from its table: one computation
+    (core.section_results), so the crosstable and the standings always agree."""
     seeds = core.seeded_users(section)
     if not seeds:
         return []
     who = people(section)
-    number_of = {user_id: seed for seed, user_id in seeds.items()}
-    scored: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    totals: dict[int, float] = defaultdict(float)
-    for user_id, opponent_id, points, played in (
-        PairingPlayer.objects.filter(round__section=section, points__isnull=False)
-        .order_by("round__number").values_list("user_id", "opponent_id", "points", "played")
-    ):
-        assert points is not None  # the filter: points__isnull=False
-        totals[user_id] += points
-        if opponent_id is not None:
-            scored[user_id][opponent_id].append(_cell(points, played))
-    ranks = dict(section.standings.values_list("user_id", "rank"))
+    against = core.section_results(section).against
+    table = {row.user_id: row for row in core.standings(section)}
     rows = []
     for seed in sorted(seeds):
         user_id = seeds[seed]
-        cells = []
-        for other_seed in sorted(seeds):
-            other = seeds[other_seed]
-            cells.append("X" if other == user_id else " ".join(scored[user_id].get(other, [])))
-        rows.append(CrosstableRow(who[user_id], number_of[user_id], cells, totals[user_id], ranks.get(user_id)))
+        mine = against.get(user_id, {})
+        cells = ["X" if other == user_id else " ".join(_cell(points, played) for points, played in mine.get(other, []))
+                 for other in (seeds[s] for s in sorted(seeds))]
+        standing = table.get(user_id)
+        rows.append(CrosstableRow(who[user_id], seed, cells, standing.points if standing else 0.0,
+                                  standing.rank if standing else None))
     return rows
 
 
@@ -382,23 +375,17 @@ def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
 
 
 def standings(section: Section) -> list[StandingRow]:
-    """The section's table; a running arena's is counted live from its games (the
-    format's ``live_standings``)."""
+    """The section's table (Standing rows, rewritten with every result); a running
+    arena marks who is on a winning streak (the format's ``live_standings``)."""
     who = people(section)
     ratings = dict(section.entries.values_list("user_id", "rating"))
     live = format_of(section).live_standings(section)
-    if live is not None:
-        return [
-            StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, "?", "?", None), row.points, [],
-                        row.played, row.wins, row.draws, row.losses, ratings.get(row.user_id), False,
-                        on_fire=row.on_fire)
-            for row in live
-        ]
+    on_fire = {row.user_id for row in live or () if row.on_fire}
     names = [name for name, _ in tiebreak_columns(section)]
     return [
         StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
                     row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
-                    row.draws, row.losses, ratings.get(row.user_id), row.final)
+                    row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire)
         for row in core.standings(section)
     ]
 

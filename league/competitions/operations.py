@@ -137,8 +137,7 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         game_services.correct_result(game_id=game.pk, winner_seat=seat, reason=reason)
         if game.rated:
             rating_services.queue_recompute(requested_by=requested_by)
-    if pairing.round.status == Round.Status.FINISHED:
-        update_standings(section, final=section.status == Section.Status.FINISHED)
+    update_standings(section, final=section.status == Section.Status.FINISHED)  # a result counts at once
     return pairing
 
 

@@ -18,7 +18,7 @@ from games.rules import match as match_rules
 from games.rules.variants.t_tic_t_tac_toe.match import TTTMatch
 from league.competitions import selectors
 from league.formats.matches import pairing_points
-from league.models import Pairing, PairingPlayer, Prize, Round, Section, Standing, Tournament
+from league.models import Pairing, Prize, Round, Section, Standing, Tournament
 from league.ratings import services as rating_services
 
 from .formats import Next, format_of
@@ -103,9 +103,10 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
 
 
 def after_result(section: Section, round_: Round, now: datetime) -> None:
-    """Move the section on after a result: close the round when its last pairing is
-    scored; then, as the format says, the table and the next round (or the end), or a
-    pairing wave."""
+    """Move the section on after a result (or a round paired with byes and forfeits):
+    the table counts it at once; close the round when its last pairing is scored; then,
+    as the format says, the next round (or the end), or a pairing wave."""
+    update_standings(section, final=False)
     round_over = round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
         status=Pairing.Status.FINISHED).exists()
     if round_over:
@@ -117,7 +118,6 @@ def after_result(section: Section, round_: Round, now: datetime) -> None:
     elif step is Next.FINISH:
         finish_section(section, now)
     elif step in (Next.NEXT_ROUND, Next.LAST_ROUND):
-        update_standings(section, final=False)
         if step is Next.NEXT_ROUND:
             number = round_.number + 1
             schedule_round(section, number, next_round_time(section, number, round_, now))
@@ -127,8 +127,10 @@ def after_result(section: Section, round_: Round, now: datetime) -> None:
 
 
 def update_standings(section: Section, *, final: bool) -> list[Standing]:
-    """The section's table, ranked by its format, with each player's game counts."""
-    stats = _game_stats(section)
+    """The section's table, ranked by its format, with each player's game counts, from
+    the one computation of its results (selectors.section_results). Rewritten with
+    every result, so the table, the crosstable, the bracket, exports and the API agree."""
+    stats = selectors.section_results(section).stats
     rows = [
         Standing(section=section, user_id=r.user_id, rank=r.rank, points=r.points, tiebreaks=r.tiebreaks,
                  final=final, **stats.get(r.user_id, {}))
@@ -137,24 +139,6 @@ def update_standings(section: Section, *, final: bool) -> list[Standing]:
     Standing.objects.filter(section=section).delete()
     Standing.objects.bulk_create(rows)
     return rows
-
-
-def _game_stats(section: Section) -> dict[int, dict[str, int]]:
-    stats: dict[int, dict[str, int]] = {}
-    for user_id, points in (
-        PairingPlayer.objects.filter(round__section=section, points__isnull=False, opponent__isnull=False,
-                                     played=True).values_list("user_id", "points")
-    ):
-        assert points is not None  # the filter: points__isnull=False
-        row = stats.setdefault(user_id, {"played": 0, "wins": 0, "draws": 0, "losses": 0})
-        row["played"] += 1
-        if points >= 1:
-            row["wins"] += 1
-        elif points > 0:
-            row["draws"] += 1
-        else:
-            row["losses"] += 1
-    return stats
 
 
 def finish_section(section: Section, now: datetime) -> None:

@@ -116,26 +116,61 @@ def active_user_ids(section: Section, number: int) -> set[int]:
     return set(active_entries(section).filter(joined_round__lte=number).values_list("user_id", flat=True))
 
 
-# -- results as the pure layers want them -----------------------------------------------
+# -- results: the one computation every table, crosstable, export and the API reads ------
 
 
-def round_results(section: Section, *, up_to: int | None = None) -> dict[int, list[tiebreaks.RoundResult]]:
-    """user id -> one RoundResult per round (1..up_to), absent rounds unplayed with 0."""
+@dataclass(frozen=True)
+class SectionResults:
+    """A section's results as they count now. A result counts in every view the moment
+    its pairing is scored (a bye, or a forfeit against a withdrawn player, when its round
+    is paired); the Standing table is rewritten from this with each one
+    (results.update_standings)."""
+
+    #: user id -> one RoundResult per round 1..rounds (rounds without a result: unplayed, 0)
+    by_round: dict[int, list[tiebreaks.RoundResult]]
+    #: user id -> games over the board: {"played", "wins", "draws", "losses"}
+    stats: dict[int, dict[str, int]]
+    #: user id -> opponent id -> [(points, played over the board)] in round order (crosstable cells)
+    against: dict[int, dict[int, list[tuple[float, bool]]]]
+
+    def points(self, user_id: int) -> float:
+        return sum(r.points for r in self.by_round.get(user_id, ()))
+
+
+def section_results(section: Section, *, up_to: int | None = None) -> SectionResults:
+    """Every scored result of the section's rounds 1..``up_to`` (default: every round
+    started), from the players' sides of its pairings."""
     last = up_to if up_to is not None else section.current_round
     rows = PairingPlayer.objects.filter(round__section=section, round__number__lte=last, points__isnull=False)
     by_player: dict[int, dict[int, tiebreaks.RoundResult]] = defaultdict(dict)
-    for user_id, opponent_id, points, played, number in rows.values_list(
+    stats: dict[int, dict[str, int]] = {}
+    against: dict[int, dict[int, list[tuple[float, bool]]]] = defaultdict(lambda: defaultdict(list))
+    for user_id, opponent_id, points, played, number in rows.order_by("round__number").values_list(
         "user_id", "opponent_id", "points", "played", "round__number"
     ):
         assert points is not None  # the filter: points__isnull=False
-        by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, played and opponent_id is not None)
+        over_the_board = played and opponent_id is not None
+        by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, over_the_board)
+        if opponent_id is not None:
+            against[user_id][opponent_id].append((points, over_the_board))
+        if over_the_board:
+            row = stats.setdefault(user_id, {"played": 0, "wins": 0, "draws": 0, "losses": 0})
+            row["played"] += 1
+            row["wins" if points >= 1 else "draws" if points > 0 else "losses"] += 1
     entrants = set(section.entries.exclude(status=Entry.Status.WITHDRAWN, seed__isnull=True)
                    .values_list("user_id", flat=True))
     absent = tiebreaks.RoundResult(None, 0.0, False)
-    return {
+    by_round = {
         user_id: [by_player[user_id].get(n, absent) for n in range(1, last + 1)]
         for user_id in entrants | set(by_player)
     }
+    return SectionResults(by_round, stats, {user: dict(row) for user, row in against.items()})
+
+
+def round_results(section: Section, *, up_to: int | None = None) -> dict[int, list[tiebreaks.RoundResult]]:
+    """user id -> one RoundResult per round (1..up_to), absent rounds unplayed with 0:
+    the FIDE tie-breaks' input (section_results)."""
+    return section_results(section, up_to=up_to).by_round
 
 
 # -- brackets ---------------------------------------------------------------------------
@@ -186,18 +221,6 @@ def bracket_view(section: Section, bracket: Knockout) -> list[BracketSlot]:
 
 def standings(section: Section) -> QuerySet[Standing]:
     return section.standings.select_related("user").order_by("rank", "user__username")
-
-
-def crosstable(section: Section) -> dict[int, dict[int, list[float]]]:
-    """Round robin: user id -> opponent id -> the points scored against them (one per cycle)."""
-    table: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for user_id, opponent_id, points in (
-        PairingPlayer.objects.filter(round__section=section, opponent__isnull=False, points__isnull=False)
-        .order_by("round__number").values_list("user_id", "opponent_id", "points")
-    ):
-        assert points is not None  # the filter: points__isnull=False
-        table[user_id][opponent_id].append(points)
-    return {user: dict(row) for user, row in table.items()}
 
 
 def rounds(section: Section) -> QuerySet[Round]:

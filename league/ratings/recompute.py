@@ -44,6 +44,7 @@ JOIN games_seat s0 ON s0.game_id = g.id AND s0.number = 0
 JOIN games_seat s1 ON s1.game_id = g.id AND s1.number = 1
 WHERE g.status = 'finished' AND g.rated AND g.finished_at IS NOT NULL
   AND s0.user_id IS NOT NULL AND s1.user_id IS NOT NULL
+  AND NOT (g.ply = 0 AND EXISTS (SELECT 1 FROM league_pairing lp WHERE lp.game_id = g.id))
   AND NOT EXISTS (SELECT 1 FROM league_periodgame p
       JOIN league_ratingperiod r ON r.id = p.period_id AND r.applied_at IS NULL
       JOIN games_game pg ON pg.id = p.game_id

@@ -20,6 +20,7 @@ from games.rules import RuleError, get_variant, variant_slugs
 from league.models import (
     LEAGUE_LIST,
     Club,
+    Pairing,
     PeriodGame,
     Rating,
     RatingChange,
@@ -293,13 +294,16 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
     if game.status != Game.Status.FINISHED:
         return None
     if not game.rated:
-        if "forfeit" in game.end_reason.lower():
+        if "forfeit" in game.end_reason.lower() or "did not show up" in game.end_reason:
             why = "it was decided by forfeit, and a forfeit is not rated (as FIDE rates no forfeits)."
         elif game.seats.filter(user__isnull=True).exists():
             why = "a game against the computer is never rated."
         else:
             why = "a casual game (it was created without the Rated box), so it counts for no rating."
         return GameRatingNote(False, f"Unrated: {why}", [])
+    if game.ply == 0 and Pairing.objects.filter(game=game).exists():  # services.rateable
+        return GameRatingNote(False, "Unrated: a tournament game that ended before any move is scored as a "
+                                     "forfeit, and a forfeit is not rated (as FIDE rates no forfeits).", [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:
         link = PeriodGame.objects.filter(game_id=game.pk).select_related("period").first()

@@ -32,6 +32,7 @@ from games.models import Game
 from league.models import (
     LEAGUE_LIST,
     Club,
+    Pairing,
     PeriodGame,
     Rating,
     RatingAdjustment,
@@ -67,16 +68,24 @@ def _in_a_period() -> Exists:
     return Exists(PeriodGame.objects.filter(Q(game=OuterRef("pk")) | Q(game__match_id=OuterRef("match_id"))))
 
 
-def rateable_games() -> QuerySet[Game]:
-    """Finished rated games between two people (AI games are never rated), outside any
-    tournament period, in the order they ended."""
+def rateable(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Of ``games``, those a rating counts: finished, rated (a forfeit is not: games'
+    ``forfeit`` and its clock's no-show end unrate the game, as FIDE rates no forfeits),
+    between two people (AI games are never rated), and not a tournament pairing's game
+    that ended with no move (the league scores that as a forfeit, whatever ended it).
+    The one definition: live ratings and tournament periods use it, the recompute's SQL
+    (``recompute._GAMES_SQL``) has the same conditions."""
     return (
-        Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
-        .exclude(_in_a_period())
+        games.filter(status=Game.Status.FINISHED, rated=True, finished_at__isnull=False)
+        .exclude(Q(ply=0) & Exists(Pairing.objects.filter(game=OuterRef("pk"))))
         .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False)))
         .filter(humans=2)
-        .order_by("finished_at", "id")
     )
+
+
+def rateable_games() -> QuerySet[Game]:
+    """Rateable games outside any tournament period, in the order they ended."""
+    return rateable(Game.objects.exclude(_in_a_period())).order_by("finished_at", "id")
 
 
 #: How far back a task looks for earlier games still unrated. Each game's own task
@@ -181,7 +190,8 @@ def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
     tournament: every game with the ratings from before the period, the changes
     applied now, at its end. Idempotent per (game, player, list).
 
-    Games that are unfinished, unrated, not between two people, or already rated
+    Games that are not rateable (``rateable``: unfinished, unrated, a forfeit, not
+    between two people), or already rated
     (live, or by another period) are left out. Returns how many games were rated.
     """
     with transaction.atomic():
@@ -193,11 +203,10 @@ def rate_period(games: Iterable[Game], *, key: str, name: str = "") -> int:
         rated_live = set(RatingChange.objects.filter(game_id__in=ids).exclude(period=key).values_list("game_id", flat=True))
         ids -= other | rated_live
         period = _link_to_period(ids, key=key, name=name)
-        todo = [
-            g for g in Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED, rated=True)
-            .annotate(humans=Count("seats", filter=Q(seats__user__isnull=False))).filter(humans=2)
+        todo = list(
+            rateable(Game.objects.filter(pk__in=ids))
             .exclude(Exists(RatingChange.objects.filter(game=OuterRef("pk")))).order_by("finished_at", "id")
-        ]
+        )
         _apply_periods(ledger, todo, period=key)
         if period.applied_at is None:
             period.applied_at = timezone.now()

@@ -32,7 +32,7 @@ def test_start_a_round_now(world):
 def test_forfeit_a_game_not_begun_scores_it_and_moves_the_standings(world):
     section = tournament_section(world, [world.player_1, world.player_2])
     pairing = Pairing.objects.get(section=section)
-    assert pairing.status == Pairing.Status.IN_PLAY and not Standing.objects.filter(section=section).exists()
+    assert pairing.status == Pairing.Status.IN_PLAY and not Standing.objects.filter(section=section, points__gt=0).exists()
     refused("reason-required", operations.forfeit, actor=world.arbiter_a, pairing_id=pairing.pk, loser="second",
             reason=" ")
     refused("not-a-moderator", operations.forfeit, actor=world.organiser_b, pairing_id=pairing.pk, loser="second",

@@ -99,6 +99,8 @@ class EliminationFormat(FormatBase, ABC):
             key = (match.round if match.bracket in ("winners", "losers") else 10**3, _EXIT_ORDER[match.bracket], 0)
             if self.has_losers_bracket and match.bracket == "winners":
                 continue  # a winners' bracket loss is not an exit when there is a losers' bracket
+            if match.bracket == "final" and any(m.bracket == "reset" and not m.void for m in bracket.matches):
+                continue  # the winners' champion's first loss: the reset match decides
             last_exit[user] = max(last_exit.get(user, key), key)
         champion = bracket.champion
         if champion is not None:
