@@ -179,6 +179,12 @@ class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
+class ReasonSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="score-group, float, first-move, first-move-relaxed, rematch, bye, arena, "
+                                           "arena-first-move, seed-path or arbiter (docs/formats.md).")
+    text = serializers.CharField(help_text="The reason in words, with the players' names.")
+
+
 class PairingSerializer(serializers.Serializer):
     board = serializers.IntegerField()
     first = serializers.CharField(source="first.username", allow_null=True, help_text="Moves first.")
@@ -194,6 +200,7 @@ class PairingSerializer(serializers.Serializer):
     bracket = serializers.CharField(source="pairing.bracket")
     bracket_round = serializers.IntegerField(source="pairing.bracket_round", allow_null=True)
     flags = serializers.ListField(source="pairing.flags", child=serializers.CharField())
+    reasons = ReasonSerializer(many=True, help_text="Why this pairing: the pairing's own decisions, in words.")
 
 
 class RoundSerializer(serializers.Serializer):
