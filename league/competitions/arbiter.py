@@ -51,6 +51,7 @@ def preview_round(*, round_: Round, now: datetime | None = None) -> Preview:
     """The boards ``round_`` would get if it started now (what start_round would pair),
     computed in a transaction that is always rolled back: no row is kept, no game made."""
     now = now or timezone.now()
+    round_ = Round.objects.select_related("section").get(pk=round_.pk)  # as the start will read it
     _previewable(round_.section, round_)
     try:
         with transaction.atomic():
@@ -150,8 +151,11 @@ def set_round_pairings(*, round_id: int, text: str) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_id)
     _override_refusal(section, round_)
     try:
-        pairs = trf.round_pairings(trf.read(text), round_.number)
-        names = {p.number: p.name for p in trf.read(text).players}
+        read = trf.read(text)
+        if not read.players:
+            raise trf.TrfError("it has no player lines (001).")
+        pairs = trf.round_pairings(read, round_.number)
+        names = {p.number: p.name for p in read.players}
     except trf.TrfError as err:
         raise ServiceError("bad-trf", f"This file cannot be used: {err}") from None
     seeds = {e.seed: e for e in section.entries.select_related("user__profile") if e.seed is not None}
