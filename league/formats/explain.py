@@ -101,7 +101,7 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
     (x1, x2), (o1, o2) = data["x"], data["o"]
     if rule == "board":
         return (f"{first} moves first: in the first round the higher-ranked player moves first on odd boards "
-                f"(board {data['board']}).")
+                f"and second on even ones (board {data['board']}).")
     if rule == "preferences":
         said = [f"{first} moves first and {second} second, as they preferred"]
         if data["prefers"][0]:

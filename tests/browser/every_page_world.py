@@ -56,6 +56,14 @@ def build() -> None:
         event_services.start_section(by=organiser, section=section)
         paths[f"section-{format}"] = f"/clubs/{CLUB}/{tournament.slug}/{section.slug}/"
     paths["tournament-started"] = f"/clubs/{CLUB}/{Tournament.objects.get(pk=tournament.pk).slug}/"
+    # A Swiss not started yet: its organiser's preview of round 1.
+    later = event_services.create_tournament(by=organiser, club=club, name="Previewed",
+                                             starts_at=timezone.now() + timedelta(hours=2))
+    swiss = event_services.create_section(by=organiser, tournament=later, name="Swiss", format=Section.Format.SWISS,
+                                          variant="classic")
+    for username in [*PLAYERS, "organiser"]:
+        entries.register(section=swiss, user=people[username])
+    paths["round-preview"] = f"/clubs/{CLUB}/{later.slug}/{swiss.slug}/rounds/1/preview/"
 
     registration = account_services.register_player(
         username="young", password="tictactoe-demo", email="young@example.com", display_name="Young",
