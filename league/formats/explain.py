@@ -87,7 +87,7 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
         return _seed_path_text(data)
     if code == "arbiter":
         return "Pairings set by the arbiter."
-    return code
+    return str(code)  # a code this version does not know: shown as it is
 
 
 def in_words(reasons: Sequence[Mapping[str, Any]], names: Mapping[Any, str]) -> list[dict[str, str]]:
