@@ -72,6 +72,8 @@ def test_organiser_previews_publishes_and_players_read_why(sign_in):
     why.locator("summary").click()
     expect(why.locator("li").first).to_be_visible()
     expect(why.locator("li[data-code=score-group]")).to_have_text("Both on 0 points.")
+    mei.wait_for_timeout(6_000)  # the live part refreshes every 5 s: an open "Why?" stays open
+    expect(why.locator("li").first).to_be_visible()
     assert fits(mei)
     mei.screenshot(path="/tmp/explain-why-390.png", full_page=True)
     organiser.goto(section_url)
