@@ -268,3 +268,35 @@ def test_the_import_page_takes_a_file_or_pasted_text(client, club, organiser, ma
     html = text_of(response.content.decode())
     assert "the arbiter's pairings" in html and "Pairings set by the arbiter." in html
     assert Round.objects.get(section=section, number=2).pairing_override is not None
+
+
+def test_the_file_must_pair_exactly_the_players_of_the_round(club, organiser, make_player):
+    section = swiss(club, make_player, n=5)
+    round_2 = section.round_set.get(number=2)
+    text = cs.section_trf(section)
+    bye_number = next(p.number for p in trf.read(text).players if p.rounds[0].opponent is None)
+    others = [p.number for p in trf.read(text).players if p.number != bye_number]
+    # The player who had the bye left out of the file: refused, they play round 2.
+    t = trf.read(_with_round_2(text, [(others[0], others[1]), (others[2], others[3])]))
+    t.players = [p for p in t.players if p.number != bye_number]
+    with pytest.raises(ServiceError) as err:
+        operations.set_round_pairings(actor=organiser, round_id=round_2.pk, text=trf.write(t))
+    assert err.value.code == "not-paired" and f"Start number {bye_number}" in err.value.message
+    # A player who withdrew since may not be paired.
+    gone = Entry.objects.get(section=section, seed=others[0])
+    cs.withdraw(section=section, user=gone.user, reason="Ill")
+    with pytest.raises(ServiceError) as err:
+        operations.set_round_pairings(actor=organiser, round_id=round_2.pk, text=_with_round_2(
+            text, [(others[0], others[1]), (others[2], others[3]), (bye_number, None)]))
+    assert err.value.code == "not-playing"
+    round_2.refresh_from_db()
+    assert round_2.pairing_override is None
+
+
+def test_the_schema_describes_a_pairing_s_reasons(client):
+    import yaml
+
+    schemas = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    reasons = schemas["Pairing"]["properties"]["reasons"]
+    assert reasons["type"] == "array" and reasons["items"]["$ref"].endswith("/Reason")
+    assert set(schemas["Reason"]["properties"]) == {"code", "text"}
