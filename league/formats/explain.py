@@ -103,7 +103,9 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
         return (f"{first} moves first: in the first round the higher-ranked player moves first on odd boards "
                 f"and second on even ones (board {data['board']}).")
     if rule == "preferences":
-        said = [f"{first} moves first and {second} second, as they preferred"]
+        wanted = [name for name, wants in zip((first, second), data["prefers"], strict=True) if wants]
+        said = [f"{first} moves first and {second} second, as "
+                + ("both preferred" if len(wanted) == 2 else f"{wanted[0]} preferred" if wanted else "it fell")]
         if data["prefers"][0]:
             said.append(f"{_history(first, x1, o1)} ({_STRENGTH[data['strength'][0]]} preference for first)")
         if data["prefers"][1]:

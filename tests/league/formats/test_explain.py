@@ -59,7 +59,7 @@ def test_the_first_move_reason_is_the_rule_that_decided_it():
     (p,) = swiss.pair_round([cy, di])
     assert (p.first, p.second) == ("cy", "di")
     text = words([r for r in p.reasons if r.code == "first-move"])[0]
-    assert text.startswith("Cy moves first and Di second, as they preferred; Cy moved second in rounds 2 and 3")
+    assert text.startswith("Cy moves first and Di second, as both preferred; Cy moved second in rounds 2 and 3")
     assert "(an absolute preference for first)" in text
 
 
