@@ -209,7 +209,11 @@ class RoundSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(source="round.starts_at")
     started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="round.finished_at", allow_null=True)
+    set_by_arbiter = serializers.SerializerMethodField(help_text="The pairings are the arbiter's, from a TRF file.")
     pairings = PairingSerializer(source="boards", many=True)
+
+    def get_set_by_arbiter(self, view) -> bool:
+        return view.round.pairing_override is not None
 
 
 class StandingSerializer(serializers.Serializer):

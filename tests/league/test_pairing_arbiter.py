@@ -200,6 +200,9 @@ def test_the_arbiter_s_trf_pairings_are_used_when_the_round_starts_and_audited(c
     assert all(reasons == [{"code": "arbiter", "players": [], "data": {}}] for *_, reasons in boards(round_2))
     html = text_of(client.get(url("section", section)).content.decode())
     assert "Pairings set by the arbiter." in html
+    rounds = api().get(f"/api/v1/sections/{section.pk}/rounds/").json()
+    assert [(r["number"], r["set_by_arbiter"]) for r in rounds] == [(2, True), (1, False)]
+    assert rounds[0]["pairings"][0]["reasons"] == [{"code": "arbiter", "text": "Pairings set by the arbiter."}]
 
 
 def _stranger(text: str) -> str:
