@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from accounts import views as account_views
 from league.urls import competition_urlpatterns
+from moderation.round_views import urlpatterns as arbiter_urlpatterns
 
 from . import views
 
@@ -26,6 +27,7 @@ urlpatterns = [
     path("players/", account_views.players, name="players"),
     path("ratings/", include("league.urls")),
     path("clubs/", include((competition_urlpatterns, "competitions"))),
+    path("clubs/", include((arbiter_urlpatterns, "arbiter"))),  # a round's preview, TRF out and in
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -147,3 +147,22 @@ def withdraw_player(*, actor: User, entry_id: int, reason: str, now: datetime | 
     record(actor=actor, action="entry.withdraw", target=withdrawn, club=club, reason=reason,
            details={"user": entry.user.get_username(), "section": entry.section_id})
     return withdrawn
+
+
+@transaction.atomic
+def set_round_pairings(*, actor: User, round_id: int, text: str, reason: str = "") -> Round:
+    """The arbiter's pairings for a scheduled round, read from a TRF-16 file: kept on the
+    round and used instead of the computed ones when it starts (league's
+    arbiter.set_round_pairings checks them; a bad file changes nothing)."""
+    round_ = Round.objects.select_related("section__tournament__club").filter(pk=round_id).first()
+    if round_ is None:
+        raise ServiceError("no-such-round", "There is no such round.")
+    club = round_.section.tournament.club
+    require_moderator(actor, club)
+    done = competitions.set_round_pairings(round_id=round_id, text=text)
+    assert done.pairing_override is not None  # just set
+    names = dict(Entry.objects.filter(section_id=done.section_id).values_list("user_id", "user__username"))
+    record(actor=actor, action="round.set-pairings", target=done, club=club, reason=reason.strip(),
+           details={"section": done.section_id, "round": done.number,
+                    "pairings": [[names.get(row["first"]), names.get(row["second"])] for row in done.pairing_override]})
+    return done

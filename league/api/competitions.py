@@ -200,6 +200,12 @@ class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
+class ReasonSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="score-group, float, first-move, first-move-relaxed, rematch, bye, arena, "
+                                           "arena-first-move, seed-path or arbiter (docs/formats.md).")
+    text = serializers.CharField(help_text="The reason in words, with the players' names.")
+
+
 class PairingSerializer(serializers.Serializer):
     board = serializers.IntegerField()
     first = serializers.CharField(source="first.username", allow_null=True, help_text="Moves first.")
@@ -215,6 +221,7 @@ class PairingSerializer(serializers.Serializer):
     bracket = serializers.CharField(source="pairing.bracket")
     bracket_round = serializers.IntegerField(source="pairing.bracket_round", allow_null=True)
     flags = serializers.ListField(source="pairing.flags", child=serializers.CharField())
+    reasons = ReasonSerializer(many=True, help_text="Why this pairing: the pairing's own decisions, in words.")
 
 
 class RoundSerializer(serializers.Serializer):
@@ -223,7 +230,11 @@ class RoundSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(source="round.starts_at")
     started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="round.finished_at", allow_null=True)
+    set_by_arbiter = serializers.SerializerMethodField(help_text="The pairings are the arbiter's, from a TRF file.")
     pairings = PairingSerializer(source="boards", many=True)
+
+    def get_set_by_arbiter(self, view) -> bool:
+        return view.round.pairing_override is not None
 
 
 class StandingSerializer(serializers.Serializer):

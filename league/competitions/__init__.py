@@ -17,9 +17,11 @@ end (games' game_finished signal -> league.record_game_result task) scores its p
 Modules, one concern each (lower ones never import higher ones): ``notices`` (what
 players and pages hear), ``scheduling`` (beat tasks, sends), ``stages`` (multi-stage events), ``sections`` (tournaments,
 sections, prizes, the section lock), ``pairings`` (a pairing's rows, games and score),
-``results``, ``rounds``, ``entries``, ``operations`` (the arbiter's decisions).
+``results``, ``rounds``, ``entries``, ``operations`` (the arbiter's decisions),
+``arbiter`` (a round previewed, TRF-16 out, a round's pairings set from a TRF).
 """
 
+from .arbiter import preview_round, section_trf, set_round_pairings
 from .entries import check_in, register, withdraw
 from .notices import section_group
 from .operations import (
@@ -39,6 +41,6 @@ from .stages import carry_over_stage
 __all__ = [
     "add_prize", "adjudicate_pairing", "carry_over_stage", "check_in", "correct_result", "create_section", "create_tournament",
     "finish_arena", "forfeit_no_show", "forfeit_pairing", "pair_arena", "pairing_for_game", "pause_section",
-    "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
-    "section_group", "start_round", "sweep", "tournament_games", "withdraw",
+    "preview_round", "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
+    "section_group", "section_trf", "set_round_pairings", "start_round", "sweep", "tournament_games", "withdraw",
 ]

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
+from league.formats import explain
 from league.formats.bracket import Match
 from league.formats.stages import group_letter, snake_group
 from league.models import (
@@ -422,6 +423,7 @@ class BoardView:
     shown: list[Person | None]  # the two players in the order they really move
     clocks: list[str]  # clock left of ``shown`` ("" without a game clock)
     to_move: str  # the username whose turn it is, in play
+    reasons: list[dict[str, str]] = field(default_factory=list)  # why this pairing: [{code, text}]
 
     @property
     def moves_first(self) -> str:
@@ -471,6 +473,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
     game_ids = {p.pk: _watch_game_id(p) for p in pairings}
     games = {g.pk: g for g in Game.objects.filter(pk__in=[g for g in game_ids.values() if g])
              .prefetch_related("seats")}
+    names = {user_id: person.name for user_id, person in people_by_id.items()}
     views = []
     for pairing in pairings:
         game_id = game_ids[pairing.pk]
@@ -486,6 +489,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
         views.append(BoardView(
             pairing, pairing.board, first, second, _result_words(pairing, first, second), in_play,
             game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move,
+            explain.in_words(pairing.reasons, names),
         ))
     return views
 

@@ -17,9 +17,11 @@ from .formats import Board
 
 
 def _new_pairing(section: Section, round_: Round, board: int, first: int, second: int | None, now: datetime,
-                 *, flags: list[str] | None = None, bracket: Any = None, play: bool = True) -> Pairing:
+                 *, flags: list[str] | None = None, reasons: list[dict] | None = None, bracket: Any = None,
+                 play: bool = True) -> Pairing:
     pairing = Pairing.objects.create(
         round=round_, section=section, board=board, first_id=first, second_id=second, flags=flags or [],
+        reasons=reasons or [],
         bracket_match=bracket.id if bracket is not None else None,
         bracket=bracket.bracket if bracket is not None else "",
         bracket_round=bracket.round if bracket is not None else None,
@@ -67,14 +69,14 @@ def create_boards(section: Section, round_: Round, boards: list[Board], now: dat
             _forfeit_pairing(section, round_, board, now)
         else:
             _new_pairing(section, round_, board.number, board.first, board.second, now, flags=list(board.flags),
-                         bracket=board.bracket)
+                         reasons=list(board.reasons), bracket=board.bracket)
 
 
 def _forfeit_pairing(section: Section, round_: Round, board: Board, now: datetime) -> Pairing:
     """A board with a withdrawn player: scored at once as a forfeit, not played."""
     assert board.second is not None  # a bye is never a forfeit
     pairing = _new_pairing(section, round_, board.number, board.first, board.second, now, bracket=board.bracket,
-                           play=False)
+                           reasons=list(board.reasons), play=False)
     a_out, b_out = board.first in board.withdrawn, board.second in board.withdrawn
     if a_out and b_out:
         score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, 0.0, played=False, now=now)

@@ -15,7 +15,7 @@ from league.competitions import selectors
 from league.models import Entry, Pairing, Round, Section, Tournament
 
 from . import stages
-from .formats import TIMED_FORMATS, format_of
+from .formats import TIMED_FORMATS, Board, format_of
 from .notices import announce_round, notify_players
 from .pairings import create_boards, create_games
 from .results import (
@@ -50,7 +50,7 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
         return None  # not published yet: the sweep starts the round once it is
     if number == 1 and stages.waiting(section):
         return None  # a later stage waits for the stage before it (the sweep tries again)
-    if number == 1 and section.status == Section.Status.REGISTRATION and not _begin_section(section, now):
+    if number == 1 and section.status == Section.Status.REGISTRATION and not begin_section(section, now):
         return round_
     round_.status, round_.started_at = Round.Status.PAIRING, now
     round_.save(update_fields=["status", "started_at"])
@@ -60,17 +60,32 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
     return round_
 
 
+def boards_for(section: Section, round_: Round, now: datetime) -> list[Board]:
+    """The boards a round starting now gets: the arbiter's pairings when set (from a TRF,
+    arbiter.set_round_pairings; a player withdrawn since plays a forfeit), else the
+    format's. The organiser's preview shows exactly these."""
+    if round_.pairing_override is None:
+        return format_of(section).pair_round(section, round_, now)
+    active = selectors.active_user_ids(section, round_.number)
+    return [
+        Board(row["board"], row["first"], row["second"], reasons=({"code": "arbiter", "players": [], "data": {}},),
+              withdrawn=frozenset(p for p in (row["first"], row["second"]) if p is not None and p not in active))
+        for row in round_.pairing_override
+        if row["second"] is not None or row["first"] in active  # no bye for a player who withdrew since
+    ]
+
+
 def pair_and_play(section: Section, round_: Round, now: datetime) -> None:
-    """Pair a round being paired by its format, create its games, tell the players, and
-    close it at once when it holds only byes and forfeits."""
-    create_boards(section, round_, format_of(section).pair_round(section, round_, now), now)
+    """Pair a round being paired by its format (or the arbiter), create its games, tell the
+    players, and close it at once when it holds only byes and forfeits."""
+    create_boards(section, round_, boards_for(section, round_, now), now)
     round_.status = Round.Status.IN_PLAY
     round_.save(update_fields=["status"])
     announce_round(section, round_)
     after_result(section, round_, now)  # a round of byes and forfeits only is over at once
 
 
-def _begin_section(section: Section, now: datetime) -> bool:
+def begin_section(section: Section, now: datetime) -> bool:
     """Close registration, drop who did not check in, seed, and fix the number of rounds.
     False (and the section cancelled) when fewer than two players are left."""
     if section.check_in_opens_at is not None:

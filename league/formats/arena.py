@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
+from .explain import Reason
+
 WIN, DRAW, LOSS = 2, 1, 0
 #: How many of the nearest free players in points may be chosen among to balance who
 #: moves first (the first of them is the nearest one who is not a rematch).
@@ -67,28 +69,39 @@ class Arena:
 
     def pair(self, now: float) -> list[tuple[Hashable, Hashable]]:
         """Pair the free players; returns (first, second) pairs, first moving first."""
+        return [(first, second) for first, second, _ in self.pair_explained(now)]
+
+    def pair_explained(self, now: float) -> list[tuple[Hashable, Hashable, list[Reason]]]:
+        """``pair``, each pair with the reasons it was made (explain.Reason)."""
         if not self.is_open(now):
             return []
         free = sorted(self.waiting, key=lambda p: (-self.players[p].points, self.waiting[p]))
-        pairs: list[tuple[Hashable, Hashable]] = []
+        pairs: list[tuple[Hashable, Hashable, list[Reason]]] = []
         while len(free) >= 2:
             a = free.pop(0)
             pa = self.players[a]
             # The nearest in points who is not the last opponent, if there is one.
-            pick = next(
+            nearest = next(
                 (
                     i
                     for i, b in enumerate(free)
                     if b != pa.last_opponent and self.players[b].last_opponent != a
                 ),
-                0,
+                None,
             )
-            pick = self._balancing_pick(pa, free, pick)
+            pick = self._balancing_pick(pa, free, 0 if nearest is None else nearest)
+            skipped = pa.last_opponent if pa.last_opponent in free[:pick] else None
             b = free.pop(pick)
             pb = self.players[b]
+            pairing_reason = Reason("arena", (a, b) + ((skipped,) if skipped is not None else ()), {
+                "points": [pa.points, pb.points], "balanced": pick != (nearest or 0),
+                "rematch": b == pa.last_opponent or pb.last_opponent == a, "skipped": skipped is not None})
             first, second = (a, b) if _first_moves_over(pa) <= _first_moves_over(pb) else (b, a)
-            pairs.append((first, second))
-        for first, second in pairs:
+            pf, ps = self.players[first], self.players[second]
+            first_move = Reason("arena-first-move", (first, second),
+                                {"firsts": [pf.firsts, ps.firsts], "games": [pf.games, ps.games]})
+            pairs.append((first, second, [pairing_reason, first_move]))
+        for first, second, _ in pairs:
             for p in (first, second):
                 del self.waiting[p]
                 self.playing.add(p)

@@ -14,8 +14,8 @@ How a round is paired (``pair_round``):
 1. Players are ordered by score, then by pairing number (their rank). With an odd
    number the lowest-ranked player of the lowest score group who has not had a bye
    gets it (worth ``bye_points``).
-2. Up to ``exact_up_to`` players (64): one exact matching over everybody, the bye a
-   vertex of its own. Larger fields: score groups are paired from the top. Each group is split like FIDE's Dutch system
+2. Up to ``exact_up_to`` players (64): one exact matching over everybody; when the
+   others cannot all be paired around the chosen bye, the bye becomes a vertex of its own. Larger fields: score groups are paired from the top. Each group is split like FIDE's Dutch system
    into a top half S1 and a bottom half S2 (S1's i-th player ideally meets S2's i-th)
    and cut into *blocks* of ``block_size`` players (matching halves of S1 and S2).
    Each block is paired by ``networkx.max_weight_matching`` (maximum cardinality) on
@@ -33,7 +33,9 @@ Weights, most important first: pairing a floater from above; the score differenc
 first-move preferences (clash of strong ones, then of mild ones); Dutch position
 (S1's i-th against S2's i-th); the lowest-ranked player being the one left over.
 
-Each pairing carries ``flags``: plain sentences explaining it to the players.
+Each pairing carries ``reasons`` (explain.Reason: a code, its players, its data): the
+decisions the pairing took for it (score group, float and why, first-move rule, bye
+rule, rematch), which explain.text puts into words.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
+
+from .explain import Reason
 
 X, O = "X", "O"  # noqa: E741 - the two sides, as players call them
 ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
@@ -72,6 +76,12 @@ class SwissPlayer:
     colours: list[str] = field(default_factory=list)  # X/O of games played, oldest first
     had_bye: bool = False
     active: bool = True
+    colour_rounds: list[int] = field(default_factory=list)  # the round of each entry of ``colours``
+
+    def rounds_with(self, side: str) -> list[int]:
+        """The rounds this player had ``side`` (counted 1, 2... when the rounds are not given)."""
+        rounds = self.colour_rounds if len(self.colour_rounds) == len(self.colours) else range(1, len(self.colours) + 1)
+        return [r for r, c in zip(rounds, self.colours) if c == side]
 
     @property
     def colour_difference(self) -> int:
@@ -103,7 +113,7 @@ class Pairing:
     first: Hashable  # moves first (X)
     second: Hashable | None  # None: ``first`` has the bye
     board: int = 0
-    flags: list[str] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)
 
     @property
     def is_bye(self) -> bool:
@@ -265,13 +275,8 @@ def _widen(
     raise PairingError("These players cannot all be paired.")
 
 
-def _exact_pairing(
-    ctx: _Ctx, ordered: list[SwissPlayer], bye: SwissPlayer | None
-) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None, int]:
-    """Small fields: one matching over everybody (the bye a vertex of its own), widened by level."""
-    nodes = ordered + ([bye, _BYE_NODE] if bye is not None else [])
-    nodes.sort(key=lambda p: (-p.score, p.rank))
-    # Dutch position inside each score group: S1's i-th against S2's i-th.
+def _dutch_extra(nodes: list[SwissPlayer]) -> dict[tuple[int, int], int]:
+    """Dutch position inside each score group: S1's i-th against S2's i-th (a penalty per edge)."""
     where: dict[Hashable, tuple[float, int, int]] = {}
     groups: dict[float, list[SwissPlayer]] = {}
     for p in nodes:
@@ -289,6 +294,23 @@ def _exact_pairing(
             _, ia, h = where[a.id]
             _, ib, _ = where[b.id]
             extra[(i, j)] = 100 * abs(abs(ib - ia) - h)
+    return extra
+
+
+def _exact_pairing(
+    ctx: _Ctx, ordered: list[SwissPlayer], bye: SwissPlayer | None
+) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None, int]:
+    """Small fields: one matching over everybody, widened by level. The bye stays with the
+    player the bye rule chose when the others can all be paired without relaxing a rule;
+    else it becomes a vertex of its own, so it moves up if that lets everyone be paired."""
+    if bye is not None:
+        nodes = sorted(ordered, key=lambda p: (-p.score, p.rank))
+        got, rest = _match(ctx, nodes, {}, _dutch_extra(nodes), 0)
+        if not rest:
+            return got, bye, 0
+    nodes = ordered + ([bye, _BYE_NODE] if bye is not None else [])
+    nodes.sort(key=lambda p: (-p.score, p.rank))
+    extra = _dutch_extra(nodes)
     for level in (0, 1, 2):
         got, rest = _match(ctx, nodes, {}, extra, level)
         if not rest:
@@ -306,35 +328,62 @@ def _choose_bye(ordered: list[SwissPlayer]) -> SwissPlayer:
     return ordered[-1]  # everybody has had one: the lowest-ranked gets a second
 
 
-def _allocate(a: SwissPlayer, b: SwissPlayer, ctx: _Ctx, board: int) -> tuple[SwissPlayer, SwissPlayer, str]:
-    """Who moves first, by FIDE's colour allocation rules; ``a`` ranks higher. Returns (X, O, why)."""
+def _allocate(a: SwissPlayer, b: SwissPlayer, ctx: _Ctx, board: int) -> tuple[SwissPlayer, SwissPlayer, Reason]:
+    """Who moves first, by FIDE's colour allocation rules; ``a`` ranks higher. Returns (X, O, the rule used)."""
     (pa, sa), (pb, sb) = ctx.pref[a.id], ctx.pref[b.id]
+
+    def reason(first: SwissPlayer, second: SwissPlayer, rule: str, **data: object) -> Reason:
+        return Reason("first-move", (first.id, second.id), {
+            "rule": rule, "x": [first.rounds_with(X), second.rounds_with(X)],
+            "o": [first.rounds_with(O), second.rounds_with(O)],
+            "strength": [ctx.pref[first.id][1], ctx.pref[second.id][1]], **data})
+
     if pa is None and pb is None:
         # Round one: the higher-ranked player moves first on odd boards.
-        first_a = board % 2 == 1
-        return (a, b, "first move by board number") if first_a else (b, a, "first move by board number")
+        first, second = (a, b) if board % 2 == 1 else (b, a)
+        return first, second, reason(first, second, "board", board=board)
     if pa != pb:
         if pa is None:
-            return (b, a, "") if pb == X else (a, b, "")
-        if pb is None or pa == X:
-            return (a, b, "") if pa == X else (b, a, "")
-        return (b, a, "")
+            first, second = (b, a) if pb == X else (a, b)
+        elif pb is None or pa == X:
+            first, second = (a, b) if pa == X else (b, a)
+        else:
+            first, second = b, a
+        prefers = [ctx.pref[first.id][0] == X, ctx.pref[second.id][0] == O]
+        return first, second, reason(first, second, "preferences", prefers=prefers)
     # Both want the same side.
+    rule, since = "rank", 0
     if sa != sb:
-        winner = a if sa > sb else b
+        winner, rule = (a if sa > sb else b), "stronger"
     else:
         winner = a
-        for ca, cb in zip(reversed(a.colours), reversed(b.colours)):
+        rounds_a = sorted(a.rounds_with(X) + a.rounds_with(O), reverse=True)
+        for k, (ca, cb) in enumerate(zip(reversed(a.colours), reversed(b.colours))):
             if ca != cb:  # alternate from the last time they differed
-                winner = a if ca != pa else b
+                winner, rule, since = (a if ca != pa else b), "alternate", rounds_a[k] if k < len(rounds_a) else 0
                 break
     loser = b if winner is a else a
     first, second = (winner, loser) if pa == X else (loser, winner)
-    return (
-        first,
-        second,
-        f"both wanted {'to move first' if pa == X else 'to move second'}; {winner.id} had the stronger claim",
-    )
+    return first, second, reason(first, second, rule, side="first" if pa == X else "second",
+                                 winner=0 if winner is first else 1, round=since)
+
+
+def _float_reason(ctx: _Ctx, ordered: Sequence[SwissPlayer], a: SwissPlayer, b: SwissPlayer, level: int) -> Reason:
+    """Why ``a`` floated down to ``b``: an odd count at and above a's score, else who in
+    a's group the pairing's rules kept a from meeting."""
+    why, blocked = "others", None
+    if sum(1 for p in ordered if p.score >= a.score) % 2:
+        why = "odd"
+    else:
+        mates = [m for m in ordered if m.score == a.score and m is not a]
+        rematch = [m for m in mates if m.id in a.opponents]
+        clash = [m for m in mates if not ctx.allowed(a, m, min(level, 1)) and m not in rematch]
+        if rematch:
+            why, blocked = "rematch", rematch[0]
+        elif clash:
+            why, blocked = "first-move", clash[0]
+    players = (a.id, b.id) + ((blocked.id,) if blocked is not None else ())
+    return Reason("float", players, {"from": a.score, "to": b.score, "why": why})
 
 
 def pair_round(
@@ -349,6 +398,7 @@ def pair_round(
     if len(ordered) % 2:
         bye = _choose_bye(ordered)
         ordered = [p for p in ordered if p is not bye]
+    lowest = bye
     level = 0
     if len(ordered) <= exact_up_to:
         pairs, bye, level = _exact_pairing(ctx, ordered, bye)
@@ -358,27 +408,25 @@ def pair_round(
             pairs, bye, level = _widen(ctx, pairs, left, bye)
     pairs = [(a, b) if (-a.score, a.rank) <= (-b.score, b.rank) else (b, a) for a, b in pairs]
     pairs.sort(key=lambda ab: (-ab[0].score, -ab[1].score, ab[0].rank))
+    paired = [p for pair in pairs for p in pair]
     result: list[Pairing] = []
     for board, (a, b) in enumerate(pairs, start=1):
-        first, second, why = _allocate(a, b, ctx, board)
-        flags: list[str] = []
-        if a.score != b.score:
-            flags.append(f"{a.id} floated down from {a.score:g} points to meet {b.id} on {b.score:g}")
+        first, second, colour_rule = _allocate(a, b, ctx, board)
+        reasons: list[Reason] = []
+        if a.score == b.score:
+            reasons.append(Reason("score-group", (), {"points": a.score}))
+        else:
+            reasons.append(_float_reason(ctx, paired, a, b, level))
+        reasons.append(colour_rule)
         (pf, _), (ps, _) = ctx.pref[first.id], ctx.pref[second.id]
-        if pf in (X, None) and ps in (O, None):
-            flags.append("first-move preferences met")
-        elif why:
-            flags.append(why)
         if b.id in a.opponents:
-            flags.append("rematch: no other pairing was possible")
+            reasons.append(Reason("rematch", (a.id, b.id)))
         elif level == 1 and not (pf in (X, None) and ps in (O, None)):
-            flags.append("first-move rule relaxed: no other pairing was possible")
-        result.append(Pairing(first.id, second.id, board, flags))
+            reasons.append(Reason("first-move-relaxed", (first.id, second.id)))
+        result.append(Pairing(first.id, second.id, board, reasons))
     if bye is not None:
-        why = "bye: lowest-ranked player without a bye in the lowest score group"
-        if bye.had_bye:
-            why = "bye: everyone has had one; lowest-ranked player"
-        result.append(Pairing(bye.id, None, len(result) + 1, [why]))
+        rule = "again" if bye.had_bye else "lowest" if bye is lowest else "moved-up"
+        result.append(Pairing(bye.id, None, len(result) + 1, [Reason("bye", (bye.id,), {"rule": rule})]))
     return result
 
 
@@ -438,6 +486,8 @@ class SwissTournament:
         b.opponents.add(a.id)
         a.colours.append(X)
         b.colours.append(O)
+        a.colour_rounds.append(len(self.rounds))
+        b.colour_rounds.append(len(self.rounds))
         a.score += first_points
         b.score += second_points
         record.points[a.id] = first_points

@@ -262,6 +262,10 @@ class Round(models.Model):
     # django-celery-beat's one-off task that starts the round (a ClockedSchedule).
     start_task = models.OneToOneField("django_celery_beat.PeriodicTask", null=True, blank=True,
                                       on_delete=models.SET_NULL, related_name="+")
+    pairing_override = models.JSONField(
+        null=True, blank=True,
+        help_text="The arbiter's pairings (from a TRF), used instead of the computed ones when the round starts: "
+                  "a list of {board, first, second} user ids, second null for a bye.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "number"], name="one_round_per_number")]
@@ -309,6 +313,8 @@ class Pairing(models.Model):
     bracket = models.CharField(max_length=12, blank=True, help_text='Elimination: "winners", "losers", "final"...')
     bracket_round = models.PositiveSmallIntegerField(null=True, blank=True)
     flags = models.JSONField(default=list, blank=True, help_text="Why this pairing, in words.")
+    reasons = models.JSONField(default=list, blank=True,
+                               help_text="Why this pairing: league.formats.explain reasons (code, players, data).")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -95,6 +95,7 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
         entry=event_selectors.entry_state(section=the_section, user=request.user),
         entries=event_selectors.entries(the_section),
         organiser=request.user.has_perm("league.organise_club", the_section.tournament.club),
+        moderator=request.user.has_perm("league.moderate_club", the_section.tournament.club),  # the TRF export
         prizes=the_section.prizes.select_related("winner"),
     )
     return render(request, "league/section.html", context)

@@ -102,6 +102,15 @@ def build() -> None:
     paths["section-finished"] = f"/clubs/{CLUB}/{finished_cup.slug}/{knockout.slug}/"
     paths["results-finished"] = paths["section-finished"] + "results/"
 
+    # A Swiss not started yet: its organiser's preview of round 1.
+    later = event_services.create_tournament(by=organiser, club=club, name="Previewed",
+                                             starts_at=timezone.now() + timedelta(hours=2))
+    swiss = event_services.create_section(by=organiser, tournament=later, name="Swiss", format=Section.Format.SWISS,
+                                          variant="classic")
+    for username in [*PLAYERS, "organiser"]:
+        entries.register(section=swiss, user=people[username])
+    paths["round-preview"] = f"/clubs/{CLUB}/{later.slug}/{swiss.slug}/rounds/1/preview/"
+
     registration = account_services.register_player(
         username="young", password="tictactoe-demo", email="young@example.com", display_name="Young",
         date_of_birth=date.today().replace(year=date.today().year - 9), country="GB",

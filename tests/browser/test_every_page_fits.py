@@ -91,6 +91,7 @@ PAGES: list[tuple[str | None, str]] = [
     ("organiser", CLUB + "demo-open/"),
     ("organiser", CLUB + "demo-open/new-section/"),
     ("organiser", "{section-swiss}"),
+    ("organiser", "{round-preview}"),
     ("admin", "/admin/"),
     ("admin", "/admin/games/game/"),
     ("admin", "/admin/accounts/user/"),

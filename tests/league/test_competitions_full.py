@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from league.competitions import event_selectors
 from league.models import Entry, Pairing, PairingPlayer, Round, Section, Standing
 from tests.factories import players, section_with
 
@@ -119,10 +120,12 @@ def test_arena_pairs_players_again_until_the_time_is_up(make_player, eager_celer
 def test_swiss_pairings_explain_themselves_by_name(make_player, eager_celery):
     section = section_with(players(make_player, 5, prefix="ann"), format="swiss", rounds=2)
     bye = Pairing.objects.get(section=section, round__number=1, second__isnull=True)
-    assert bye.flags and bye.flags[0].startswith("bye:")
+    assert [r["code"] for r in bye.reasons] == ["bye"] and bye.reasons[0]["players"] == [bye.first_id]
     play_out([section.pk])
-    flags = " ".join(f for p in Pairing.objects.filter(section=section) for f in p.flags)
-    assert "ann0" in flags or "first-move preferences met" in flags
+    round_2 = event_selectors.rounds(section)[0]
+    assert round_2.round.number == 2
+    texts = " ".join(r["text"] for b in round_2.boards for r in b.reasons)
+    assert "ann0" in texts and "moved" in texts  # names, and the first-move history of round 1
 
 
 def test_a_double_round_robin_reverses_who_moves_first(make_player, eager_celery):

@@ -469,6 +469,15 @@ def game_status(attr: str, status: str) -> Done:
     return expect_changed("games.game", lambda w, a: getattr(w, attr).pk, status=status)
 
 
+def round_url(attr: str, tail: str, number: int = 1) -> Callable[[W], str]:
+    def url(w: W) -> str:
+        section = getattr(w, attr)
+        return reverse(f"arbiter:{tail}", args=[section.tournament.club.slug, section.tournament.slug,
+                                                section.slug, number])
+
+    return url
+
+
 def section_url(attr: str, tail: str) -> Callable[[W], str]:
     def url(w: W) -> str:
         section = getattr(w, attr)
@@ -695,6 +704,12 @@ CASES: list[Case] = [
          ORGANISERS_A, round_started("open_section")),
     Case(("competitions:section-start", "POST"), "club-b", "page", section_url("b_section", "section-start"),
          ORGANISERS_B, round_started("b_section")),
+    # A round's preview published, and its pairings set from a TRF (issue #19 item 6): the
+    # club's organisers publish; a section not started takes no TRF pairings from anyone.
+    Case(("arbiter:round-publish", "POST"), "club-a", "page", round_url("open_section", "round-publish"),
+         ORGANISERS_A, round_started("open_section")),
+    Case(("arbiter:round-pairings", "POST"), "not-started", "page", round_url("open_section", "round-pairings"),
+         NOBODY, expect_added("moderation.auditentry"), data=lambda w: {"text": "001    1      A"}),
     # Calendar links (issue #15 item 6; helper-5): your own private link only.
     Case(("competitions:my-calendar", "POST"), "own-link", "page", lambda w: reverse("competitions:my-calendar"),
          SIGNED_IN, expect_added("league.calendarfeed", user_id=lambda w, a: user(w, a).pk)),
@@ -722,6 +737,9 @@ READ_ONLY_VIEWS: dict[str, Callable[[W], str]] = {
     "competitions:section-standings-csv": section_url("open_section", "section-standings-csv"),
     "competitions:section-bracket-json": section_url("open_section", "section-bracket-json"),
     "competitions:section-crosstable-json": section_url("open_section", "section-crosstable-json"),
+    "arbiter:round-preview": round_url("open_section", "round-preview"),
+    "arbiter:section-trf": lambda w: reverse("arbiter:section-trf", args=[w.club_a.slug, w.spring.slug,
+                                                                          w.open_section.slug]),
 }
 #: Write methods a view declares that only read (a form sent with PUT is not read).
 READ_ONLY_ENDPOINTS = {("accounts:login", "PUT")}
@@ -988,7 +1006,7 @@ ROUTE_ARGUMENTS: dict[str, Callable[[W], Any]] = {
     "tournament_slug": lambda w: w.spring.slug, "section_slug": lambda w: w.open_section.slug,
     "username": lambda w: "first", "token": lambda w: w.consent_token, "run_id": lambda w: 1,
     "variant": lambda w: "classic", "league_slug": lambda w: "league", "season_slug": lambda w: "season",
-    "slug": lambda w: w.club_a.slug,
+    "slug": lambda w: w.club_a.slug, "number": lambda w: 1,
 }
 #: ``pk`` by the route's name.
 ROUTE_PKS: dict[str, Callable[[W], Any]] = {

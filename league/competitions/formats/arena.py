@@ -33,9 +33,9 @@ class ArenaFormat(FormatBase):
 
     def pair_round(self, section: Section, round_: Round, now: datetime) -> list[Board]:
         state = self.state(section)
-        pairs = state.pair(max(now.timestamp(), state.start))
-        return [Board(number, cast(int, first), cast(int, second), ("arena: paired when free",))
-                for number, (first, second) in enumerate(pairs, start=1)]
+        pairs = state.pair_explained(max(now.timestamp(), state.start))
+        return [Board(number, cast(int, first), cast(int, second), reasons=tuple(r.as_dict() for r in reasons))
+                for number, (first, second, reasons) in enumerate(pairs, start=1)]
 
     def wave_due(self, section: Section, now: datetime) -> bool:
         return now < self.closes_at(section) and len(self.state(section).waiting) >= 2

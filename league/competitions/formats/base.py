@@ -42,7 +42,8 @@ class Board:
     number: int
     first: int  # user id; moves first
     second: int | None
-    flags: tuple[str, ...] = ()  # why, in words
+    flags: tuple[str, ...] = ()  # notes, in words
+    reasons: tuple[dict, ...] = ()  # why: league.formats.explain.Reason.as_dict, players as user ids
     bracket: Match | None = None  # the bracket match it plays (elimination)
     withdrawn: frozenset[int] = frozenset()
 

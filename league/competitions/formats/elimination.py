@@ -9,6 +9,7 @@ from typing import cast
 from django.db.models import Max
 
 from league.competitions import selectors
+from league.formats import explain
 from league.formats.bracket import Knockout
 from league.formats.double_elimination import DoubleElimination
 from league.formats.single_elimination import SingleElimination
@@ -71,7 +72,8 @@ class EliminationFormat(FormatBase, ABC):
             number += 1
             out = frozenset({a, b} & withdrawn)
             flags = () if out else (f"{match.bracket} bracket, round {match.round}",)
-            boards.append(Board(number, a, b, flags, bracket=match, withdrawn=out))
+            boards.append(Board(number, a, b, flags, reasons=(explain.seed_path(bracket, match).as_dict(),),
+                                bracket=match, withdrawn=out))
         return boards
 
     def more_rounds(self, section: Section, round_: Round) -> bool:

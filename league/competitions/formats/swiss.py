@@ -33,14 +33,13 @@ class SwissFormat(FormatBase):
         players, user_id = self._players(section, round_.number)
         return [
             Board(pairing.board, user_id[pairing.first], None if pairing.second is None else user_id[pairing.second],
-                  tuple(str(flag) for flag in pairing.flags))
+                  reasons=tuple(reason.as_dict(user_id) for reason in pairing.reasons))
             for pairing in swiss.pair_round(players)
         ]
 
     @staticmethod
     def _players(section: Section, number: int) -> tuple[list[swiss.SwissPlayer], dict[Hashable, int]]:
-        """The Swiss state from the stored rounds, keyed by username (so the pairing flags
-        read "ann floated down ... to meet bob"), and username -> user id."""
+        """The Swiss state from the stored rounds, keyed by username, and username -> user id."""
         active = selectors.active_user_ids(section, number)
         rows = section.entries.exclude(seed__isnull=True).values_list("user_id", "user__username", "seed")
         name = {user_id: username for user_id, username, _ in rows}
@@ -50,9 +49,9 @@ class SwissFormat(FormatBase):
         }
         history = (
             PairingPlayer.objects.filter(round__section=section, round__number__lt=number)
-            .order_by("round__number").values_list("user_id", "opponent_id", "points", "played", "moves_first")
+            .order_by("round__number").values_list("user_id", "opponent_id", "points", "played", "moves_first", "round__number")
         )
-        for user_id, opponent_id, points, played, moves_first in history:
+        for user_id, opponent_id, points, played, moves_first, round_number in history:
             player = players.get(user_id)
             if player is None:
                 continue
@@ -63,6 +62,7 @@ class SwissFormat(FormatBase):
             player.opponents.add(name.get(opponent_id, str(opponent_id)))
             if played:  # FIDE: forfeited games do not count for colours
                 player.colours.append(swiss.X if moves_first else swiss.O)
+                player.colour_rounds.append(round_number)
         user_ids: dict[Hashable, int] = {username: user_id for user_id, username in name.items()}
         return list(players.values()), user_ids
 

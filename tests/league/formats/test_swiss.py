@@ -130,11 +130,11 @@ def test_bye_score_is_configurable_and_goes_to_the_bottom():
     t = SwissTournament(list(range(5)), bye_points=0.5)
     pairings = t.pair_round()
     bye = [p for p in pairings if p.is_bye]
-    assert [b.first for b in bye] == [4] and "bye" in bye[0].flags[0]
+    assert [b.first for b in bye] == [4] and [r.code for r in bye[0].reasons] == ["bye"]
     assert t.players[4].score == 0.5
 
 
-def test_flags_explain_floats_and_preferences():
+def test_reasons_explain_floats_and_preferences():
     t = SwissTournament(list(range(6)))
     rnd = random.Random(3)
     _play_round(t, rnd)
@@ -142,11 +142,12 @@ def test_flags_explain_floats_and_preferences():
     pairings = t.pair_round()
     for p in pairings:
         a, b = t.players[p.first], t.players[p.second]
+        codes = [r.code for r in p.reasons]
         if a.score != b.score:
-            assert any("floated down" in f for f in p.flags)
+            assert "float" in codes
         else:
-            assert not any("floated down" in f for f in p.flags)
-        assert p.flags
+            assert "float" not in codes and "score-group" in codes
+        assert "first-move" in codes
 
 
 def test_rematch_only_as_last_resort_and_flagged():
@@ -157,7 +158,7 @@ def test_rematch_only_as_last_resort_and_flagged():
     )
     (p,) = pair_round([a, b])
     assert {p.first, p.second} == {"a", "b"}
-    assert any("rematch" in f for f in p.flags)
+    assert "rematch" in [r.code for r in p.reasons]
 
 
 def test_absolute_preferences_decide_first_move():

@@ -1,0 +1,133 @@
+"""The arbiter's pages for a section's rounds (docs/competitions.md, "Preview and manual
+override"), mounted at /clubs/ by config/urls.py (namespace "arbiter"): the next round's
+pairings previewed and published, the section as TRF-16, a round's pairings set from a
+TRF. Here, not in league's pages, because publishing and the override are audited
+operations of the console (moderation/operations.py)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.views.decorators.http import require_POST
+
+from accounts.errors import ServiceError
+from accounts.http import PlayerRequest
+from league import competitions
+from league.competitions import arbiter, event_selectors
+from league.competitions.formats import format_of
+from league.formats import explain
+from league.models import Round, Section
+
+from . import operations
+
+#: The largest TRF file read (a 10,000-player section's file is about 1.5 MB).
+MAX_TRF_BYTES = 2_000_000
+
+
+def _section(club_slug: str, tournament_slug: str, section_slug: str) -> Section:
+    return get_object_or_404(Section.objects.select_related("tournament__club", "rule_set"),
+                             tournament__club__slug=club_slug, tournament__slug=tournament_slug, slug=section_slug)
+
+
+def _require(request: HttpRequest, section: Section, perm: str) -> None:
+    if not request.user.has_perm(perm, section.tournament.club):
+        who = "organisers" if perm == "league.organise_club" else "organisers and arbiters"
+        raise PermissionDenied(f"Only the club's {who} may do this.")
+
+
+def _round(section: Section, number: int) -> Round:
+    return get_object_or_404(Round, section=section, number=number)
+
+
+@login_required
+def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str,
+            number: int) -> HttpResponse:
+    """Round N's pairings as they would be made now, with their reasons; nothing written."""
+    section = _section(club_slug, tournament_slug, section_slug)
+    _require(request, section, "league.organise_club")
+    round_ = _round(section, number)
+    refusal, boards = "", []
+    try:
+        previewed = competitions.preview_round(round_=round_)
+    except ServiceError as err:
+        refusal = err.message
+    else:
+        people = event_selectors.people(section)
+        names = {user_id: person.name for user_id, person in people.items()}
+        boards = [{"number": b.number, "first": people.get(b.first), "second": people.get(b.second or -1),
+                   "forfeit": bool(b.withdrawn), "reasons": explain.in_words(b.reasons, names)}
+                  for b in previewed.boards]
+    return render(request, "league/round_preview.html", {
+        "club": section.tournament.club, "tournament": section.tournament, "section": section, "round": round_,
+        "round_name": format_of(section).round_name, "boards": boards, "refusal": refusal,
+        "can_override": not format_of(section).has_bracket and section.status == Section.Status.RUNNING,
+    })
+
+
+@login_required
+@require_POST
+def publish(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str,
+            number: int) -> HttpResponse:
+    """Start round N now: the pairings just previewed (the same computation, now written)."""
+    section = _section(club_slug, tournament_slug, section_slug)
+    _require(request, section, "league.organise_club")
+    round_ = _round(section, number)
+    try:
+        operations.start_round_now(actor=request.user, round_id=round_.pk, reason="Published from the preview.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("arbiter:round-preview", club_slug, tournament_slug, section_slug, number)
+    messages.success(request, f"Round {number} is published: its games have started.")
+    return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+
+
+@login_required
+@require_POST
+def import_pairings(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str,
+                    number: int) -> HttpResponse:
+    """Round N's pairings from an uploaded or pasted TRF-16 file, used when it starts."""
+    section = _section(club_slug, tournament_slug, section_slug)
+    _require(request, section, "league.moderate_club")
+    round_ = _round(section, number)
+    upload = request.FILES.get("file")
+    try:
+        if upload is not None:
+            if upload.size is not None and upload.size > MAX_TRF_BYTES:
+                raise ServiceError("file-too-large", "This file is too large for a TRF.")
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise ServiceError("bad-trf", "This file cannot be used: a TRF is plain text (UTF-8).") from None
+        else:
+            text = request.POST.get("text", "")
+        if not text.strip():
+            raise ServiceError("bad-trf", "Choose a TRF file or paste its text.")
+        operations.set_round_pairings(actor=request.user, round_id=round_.pk, text=text,
+                                      reason=request.POST.get("reason", "")[:200])
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, f"Round {number} will be paired as the file says (the arbiter's pairings).")
+    return redirect("arbiter:round-preview", club_slug, tournament_slug, section_slug, number)
+
+
+def export_trf(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    """The section as a FIDE TRF-16 file, for the club's organisers and arbiters."""
+    section = _section(club_slug, tournament_slug, section_slug)
+    _require(request, section, "league.moderate_club")
+    response = HttpResponse(competitions.section_trf(section), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{arbiter.trf_filename(section)}"'
+    return response
+
+
+_section_path = "<slug:club_slug>/<slug:tournament_slug>/<slug:section_slug>/"
+urlpatterns = [
+    path(_section_path + "section.trf", export_trf, name="section-trf"),
+    path(_section_path + "rounds/<int:number>/preview/", preview, name="round-preview"),
+    path(_section_path + "rounds/<int:number>/publish/", publish, name="round-publish"),
+    path(_section_path + "rounds/<int:number>/pairings/", import_pairings, name="round-pairings"),
+]

@@ -1,0 +1,135 @@
+"""Pairing reasons: each pairer returns the decisions it took, and explain.text says
+them with the players' names."""
+
+from __future__ import annotations
+
+from league.formats import arena, explain, swiss
+from league.formats.double_elimination import DoubleElimination
+from league.formats.single_elimination import SingleElimination
+
+S = swiss.SwissPlayer
+NAMES = {"ana": "Ana", "ben": "Ben", "cy": "Cy", "di": "Di", "ed": "Ed"}
+
+
+def words(reasons) -> list[str]:
+    return [explain.text(r.as_dict(), NAMES) for r in reasons]
+
+
+def by_pair(pairings):
+    return {frozenset((p.first, p.second)): p for p in pairings}
+
+
+def test_a_float_from_an_odd_group_says_so():
+    ana = S("ana", 0, score=3, colours=["X", "O", "X"], opponents={"zed"})
+    others = [S("ben", 1, score=2, colours=["O", "O", "X"]), S("cy", 2, score=2, colours=["X", "O", "O"]),
+              S("di", 3, score=2, colours=["O", "X", "O"]), S("ed", 4, score=1, colours=["X", "X", "O"])]
+    pairings = swiss.pair_round([ana, *others])
+    (with_ana,) = [p for p in pairings if "ana" in (p.first, p.second)]
+    float_reason = next(r for r in with_ana.reasons if r.code == "float")
+    other = NAMES[with_ana.second if with_ana.first == "ana" else with_ana.first]
+    assert explain.text(float_reason.as_dict(), NAMES) == (
+        f"Ana floated down from 3 points to meet {other} on 2: the 3-point group had an odd number.")
+    same = [p for p in pairings if p.second is not None and "ana" not in (p.first, p.second)]
+    assert any(r.code == "score-group" and r.data["points"] == 2 for p in same for r in p.reasons)
+
+
+def test_a_float_to_avoid_a_rematch_names_the_player_avoided():
+    ps = [S("ana", 0, score=2, opponents={"ben"}, colours=["X", "O"]),
+          S("ben", 1, score=2, opponents={"ana"}, colours=["O", "X"]),
+          S("cy", 2, score=1, colours=["O", "X"]), S("di", 3, score=1, colours=["X", "O"])]
+    texts = [t for p in swiss.pair_round(ps) for t in words(p.reasons)]
+    assert any(t.startswith("Ana floated down from 2 points") and t.endswith("to avoid a rematch with Ben.")
+               for t in texts)
+    assert any(t.startswith("Ben floated down from 2 points") and t.endswith("to avoid a rematch with Ana.")
+               for t in texts)
+
+
+def test_the_first_move_reason_is_the_rule_that_decided_it():
+    # Both moved first last round and have the same history: the higher rank gets its wish.
+    ana = S("ana", 0, score=1, colours=["O", "X"], colour_rounds=[1, 2])
+    ben = S("ben", 1, score=1, colours=["O", "X"], colour_rounds=[1, 2])
+    (p,) = swiss.pair_round([ana, ben])
+    (colour,) = [r for r in p.reasons if r.code == "first-move"]
+    assert colour.data["rule"] == "rank"
+    assert explain.text(colour.as_dict(), NAMES) == (
+        "Both preferred to move second with the same history; Ana has the higher rank. Ben moves first.")
+    # Preferences that differ are both met, and the history is said with its rounds.
+    cy = S("cy", 0, score=2, colours=["X", "O", "O"], colour_rounds=[1, 2, 3])
+    di = S("di", 1, score=2, colours=["O", "X", "X"], colour_rounds=[1, 2, 3])
+    (p,) = swiss.pair_round([cy, di])
+    assert (p.first, p.second) == ("cy", "di")
+    text = words([r for r in p.reasons if r.code == "first-move"])[0]
+    assert text.startswith("Cy moves first and Di second, as both preferred; Cy moved second in rounds 2 and 3")
+    assert "(an absolute preference for first)" in text
+
+
+def test_round_one_first_move_is_by_board():
+    pairings = swiss.pair_round([S(n, i) for i, n in enumerate(["ana", "ben", "cy", "di"])])
+    rules = [(p.board, next(r.data["rule"] for r in p.reasons if r.code == "first-move")) for p in pairings]
+    assert rules == [(1, "board"), (2, "board")]
+
+
+def test_the_bye_reason_follows_the_bye_rule():
+    pairings = swiss.pair_round([S(n, i) for i, n in enumerate(["ana", "ben", "cy", "di", "ed"])])
+    (bye,) = [p for p in pairings if p.is_bye]
+    assert words(bye.reasons) == ["Ed has the bye: lowest ranked in the lowest score group who has not had one."]
+    # Ed had one already: the next one up gets it.
+    players = [S(n, i) for i, n in enumerate(["ana", "ben", "cy", "di", "ed"])]
+    players[4].had_bye = True
+    (bye,) = [p for p in swiss.pair_round(players) if p.is_bye]
+    assert bye.first == "di" and bye.reasons[0].data["rule"] == "lowest"
+
+
+def test_a_rematch_as_last_resort_is_said():
+    a = S("ana", 0, opponents={"ben"}, colours=["X"])
+    b = S("ben", 1, opponents={"ana"}, colours=["O"])
+    (p,) = swiss.pair_round([a, b])
+    assert "Ana and Ben meet again: no other pairing was possible." in words(p.reasons)
+
+
+def test_arena_reasons_say_free_nearest_and_who_moves_first():
+    a = arena.Arena(100)
+    for name in ["ana", "ben", "cy", "di"]:
+        a.join(name, 0)
+    first_wave = a.pair_explained(1)
+    assert [(f, s) for f, s, _ in first_wave] == a_pairs(first_wave)
+    assert words(first_wave[0][2])[0] == "Paired as both became free; closest in score (Ana 0, Ben 0); not the last opponent."
+    a.finish("ana", "ben", "ana", 5)
+    a.finish("cy", "di", "cy", 6)
+    wave = a.pair_explained(7)
+    texts = [t for _, _, reasons in wave for t in words(reasons)]
+    assert all("rematch" not in t for t in texts)
+    (ana_game,) = [(f, s, r) for f, s, r in wave if "ana" in (f, s)]
+    assert ana_game[2][1].code == "arena-first-move"
+    first = NAMES[ana_game[0]]
+    assert words([ana_game[2][1]])[0].startswith(f"{first} moves first: {first} has moved first in 0 of 1")
+
+
+def a_pairs(wave):
+    return [(f, s) for f, s, _ in wave]
+
+
+def test_arena_pair_is_pair_explained_without_the_reasons():
+    one, two = arena.Arena(100), arena.Arena(100)
+    for name in ["ana", "ben", "cy", "di", "ed"]:
+        one.join(name, 0)
+        two.join(name, 0)
+    assert one.pair(1) == a_pairs(two.pair_explained(1))
+
+
+def test_seed_path_of_a_knockout():
+    bracket = SingleElimination(8, third_place=True)
+    texts = [explain.text(explain.seed_path(bracket, m).as_dict(), {}) for m in bracket.playable()]
+    assert texts[0] == "Seed 1 v seed 8, quarter-final; the winner meets the winner of seed 4 v seed 5."
+    bracket.record(bracket.playable()[0].id, 1)
+    bracket.record(bracket.playable()[0].id, 4)
+    semi = next(m for m in bracket.playable() if m.round == 2)
+    assert explain.text(explain.seed_path(bracket, semi).as_dict(), {}) == (
+        "Seed 1 v seed 4, semi-final; the winner meets the winner from seeds 2, 3, 6, 7.")
+    small = SingleElimination(2)
+    (final,) = small.playable()
+    assert explain.text(explain.seed_path(small, final).as_dict(), {}) == (
+        "Seed 1 v seed 2, final; the winner takes the title.")
+    double = DoubleElimination(4)
+    assert explain.text(explain.seed_path(double, double.playable()[0]).as_dict(), {}).startswith(
+        "Seed 1 v seed 4, winners' semi-final; the winner meets the winner of seed 2 v seed 3")
