@@ -155,8 +155,11 @@ def _seed_path_text(data: Mapping[str, Any]) -> str:
 
 def stage_name(bracket: Knockout, match: Match) -> str:
     """"round of 8", "semi-final", "final", "losers' round 2", "grand final"..."""
-    if match.bracket == "third-place":
-        return "third-place match"
+    if match.bracket == "placement" and match.places is not None:
+        best, worst = match.places
+        return "third-place match" if match.places == (3, 4) else f"match for places {best}-{worst}"
+    if match.bracket == "consolation":
+        return "consolation match"
     if match.bracket == "final":
         return "grand final"
     if match.bracket == "reset":

@@ -118,14 +118,19 @@ def test_arena_pair_is_pair_explained_without_the_reasons():
 
 
 def test_seed_path_of_a_knockout():
-    bracket = SingleElimination(8, third_place=True)
+    bracket = SingleElimination(8, placements="all", consolation=False)
     texts = [explain.text(explain.seed_path(bracket, m).as_dict(), {}) for m in bracket.playable()]
     assert texts[0] == "Seed 1 v seed 8, quarter-final; the winner meets the winner of seed 4 v seed 5."
     bracket.record(bracket.playable()[0].id, 1)
     bracket.record(bracket.playable()[0].id, 4)
-    semi = next(m for m in bracket.playable() if m.round == 2)
+    semi = next(m for m in bracket.playable() if m.round == 2 and m.bracket == "winners")
     assert explain.text(explain.seed_path(bracket, semi).as_dict(), {}) == (
         "Seed 1 v seed 4, semi-final; the winner meets the winner from seeds 2, 3, 6, 7.")
+    places = [explain.stage_name(bracket, m) for m in bracket.matches if m.bracket == "placement"]
+    assert "third-place match" in places and "match for places 5-8" in places and "match for places 7-8" in places
+    consolation = SingleElimination(8, consolation=True)
+    assert {explain.stage_name(consolation, m) for m in consolation.matches if m.bracket == "consolation"} == {
+        "consolation match"}
     small = SingleElimination(2)
     (final,) = small.playable()
     assert explain.text(explain.seed_path(small, final).as_dict(), {}) == (
