@@ -104,7 +104,8 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
 def after_result(section: Section, round_: Round, now: datetime) -> None:
     """Move the section on after a result: close the round when its last pairing is
     scored; then, as the format says, the table and the next round (or the end), or a
-    pairing wave."""
+    pairing wave. The section's pages hear of every result (the standings follow it)."""
+    broadcast_section(section, {"event": "result", "round": round_.number})
     round_over = round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
         status=Pairing.Status.FINISHED).exists()
     if round_over:
