@@ -53,8 +53,6 @@ def check_in(*, section: Section, user: User, now: datetime | None = None) -> En
     now = now or timezone.now()
     section = locked_section(section.pk)
     entry = Entry.objects.select_for_update().filter(section=section, user=user).first()
-    if entry is not None and entry.status == Entry.Status.CHECKED_IN:
-        return entry  # checked in already: nothing to do
     refusal = refusals.check_in_refusal(section, entry, now)
     if refusal is not None:
         raise ServiceError(*refusal)

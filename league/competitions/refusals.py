@@ -85,8 +85,8 @@ def registration_refusal(section: Section, user: Any, now: datetime) -> Refusal 
 
 
 def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
-    """Why this entry may not check in now (a checked-in entry: "checked-in"; the
-    service answers that one with the entry, unchanged)."""
+    """Why this entry may not check in now (also when it has checked in already: the
+    button is gone, so the service says so too rather than answering silently)."""
     if entry is None or entry.status == Entry.Status.WITHDRAWN:
         return Refusal("not-entered", "You are not entered in this section.")
     if entry.status == Entry.Status.CHECKED_IN:
@@ -160,15 +160,17 @@ def start_section_refusal(section: Section, user: Any) -> Refusal | None:
 
 
 def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:
-    """Starting the tournament starts each of its sections still taking entries."""
+    """Starting the tournament starts each of its sections still taking entries; refused unless each can start."""
     refusal = organiser_refusal(user, tournament.club)
     if refusal is not None:
         return refusal
     if tournament.status == Tournament.Status.DRAFT:
         return Refusal("draft", "Open registration first: a draft does not start.")
-    if not tournament.sections.filter(status__in=OPEN_SECTION).exists():
+    sections = list(tournament.sections.select_related("tournament__club").filter(status__in=OPEN_SECTION))
+    if not sections:
         return Refusal("nothing-to-start", "Every section has already started.")
-    return None
+    # All or none: a section that cannot start (too few players, paused) holds the rest.
+    return next((r for r in (start_section_refusal(section, user) for section in sections) if r), None)
 
 
 def add_section_refusal(tournament: Tournament, user: Any) -> Refusal | None:

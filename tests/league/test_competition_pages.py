@@ -299,7 +299,8 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
     assert section.variant == "nine-square" and section.rule_set.name == "Standard nine-square"
 
     page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
-    assert "Juniors" in page and "Start now" in page
+    assert "Juniors" in page and "Start now" not in page  # offered once it could start
+    assert "Juniors needs at least two players to start." in page
 
     client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "close"})
     section.refresh_from_db()
