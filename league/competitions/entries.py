@@ -94,5 +94,5 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         else:
             score(pairing, Pairing.Result.SECOND_FORFEIT_WIN if first_lost else Pairing.Result.FIRST_FORFEIT_WIN,
                    0.0 if first_lost else 1.0, 1.0 if first_lost else 0.0, played=False, now=now)
-        after_result(section, pairing.round, now)
+        after_result(section, pairing.round, now, scored=pairing)
     return entry

@@ -76,7 +76,7 @@ def forfeit_pairing(*, pairing_id: int, loser: str, reason: str = "", now: datet
                 reason=f"{forfeiting.username} lost by forfeit" + (f": {reason}" if reason else "."))
     result, first_points, second_points = FORFEITS[loser]
     score(pairing, result, first_points, second_points, played=False, now=now)
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing
 
 
@@ -102,7 +102,7 @@ def adjudicate_pairing(*, pairing_id: int, result: str, reason: str = "", now: d
     code, first_points, second_points = DECISIONS[result]
     winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
     score(pairing, code, first_points, second_points, played=True, now=now, won_over_board=winner)
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing
 
 
