@@ -5,6 +5,7 @@ called (in a savepoint, rolled back) to see whether it accepts."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
@@ -44,7 +45,7 @@ def shown(client: Any, page_url: str, marker: str) -> bool:
     return marker in client.get(page_url).content.decode()
 
 
-PLAYER_BUTTONS = {
+PLAYER_BUTTONS: dict[str, tuple[Callable[..., Any], str]] = {
     "register": (cs.register, 'value="register"'),
     "check-in": (cs.check_in, 'value="check-in"'),
     "withdraw": (cs.withdraw, 'value="withdraw"'),
@@ -58,7 +59,7 @@ def assert_player_buttons_agree(client: Any, section: Section, user: Any) -> dic
     offered = {}
     for action, (service, marker) in PLAYER_BUTTONS.items():
         is_shown = shown(client, url("section", section), marker)
-        assert is_shown == accepted(lambda s=service: s(section=section, user=user)), (action, section.status)
+        assert is_shown == accepted(functools.partial(service, section=section, user=user)), (action, section.status)
         offered[action] = is_shown
     return offered
 
@@ -122,7 +123,7 @@ def test_a_late_entry_is_offered_while_the_swiss_takes_them(client, club, organi
     assert assert_player_buttons_agree(client, section, make_player(username="late"))["register"] is True
 
 
-TOURNAMENT_BUTTONS = {
+TOURNAMENT_BUTTONS: dict[str, Callable[..., Any]] = {
     "open": event_services.open_registration,
     "close": event_services.close_registration,
     "start": event_services.start_tournament,
@@ -136,7 +137,7 @@ def assert_organiser_buttons_agree(client: Any, tournament: Tournament, user: An
     offered = {}
     for action, service in TOURNAMENT_BUTTONS.items():
         is_shown = shown(client, page_url, f'name="action" value="{action}"')
-        assert is_shown == accepted(lambda s=service: s(by=user, tournament=tournament)), (action, tournament.status)
+        assert is_shown == accepted(functools.partial(service, by=user, tournament=tournament)), (action, tournament.status)
         offered[action] = is_shown
     return offered
 
