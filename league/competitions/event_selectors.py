@@ -100,9 +100,9 @@ class EntryState:
 
     @property
     def refusal(self) -> str:
-        """Why the player may not enter, when it is theirs to know (not when entered)."""
-        shown = self.register_refusal is not None and self.register_refusal.code != "already-entered"
-        return self.register_refusal.reason if shown and self.register_refusal else ""
+        """Why the player may not enter; nothing for a player entered already."""
+        entered = self.entry is not None and self.entry.status != Entry.Status.WITHDRAWN
+        return "" if entered or self.register_refusal is None else self.register_refusal.reason
 
 
 def entry_state(*, section: Section, user: User | Any, now: datetime | None = None) -> EntryState:

@@ -197,11 +197,9 @@ def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
 
 
 def _format_select(form: SectionForm, club: Club, tournament: Tournament) -> None:
-    """Choosing a format fetches its settings' fieldset (htmx) in place of the shown one."""
-    form.fields["format"].widget.attrs.update({
-        "hx-get": reverse("competitions:section-format-settings", args=[club.slug, tournament.slug]),
-        "hx-target": "#format-settings", "hx-swap": "outerHTML", "hx-trigger": "change",
-    })
+    """Choosing another format fetches its settings' fieldset (static/js/section-form.js, htmx)."""
+    form.fields["format"].widget.attrs["data-settings-url"] = reverse(
+        "competitions:section-format-settings", args=[club.slug, tournament.slug])
 
 
 @login_required

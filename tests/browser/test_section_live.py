@@ -141,3 +141,32 @@ def test_buttons_go_as_the_state_moves(platform):
         expect(buttons).to_have_count(0)
         expect(organiser.locator(".organiser")).to_contain_text("Every section has already started.")
         shoot(kofi, "section-after-start-laptop")
+
+
+def test_the_section_form_shows_the_chosen_formats_settings(platform):
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        for viewport, name in (({"width": 1280, "height": 860}, "laptop"), (PHONE_390, "phone")):
+            organiser = open_as("organiser", viewport)
+            organiser.goto(world["waiting_tournament"] + "new-section/")
+            legend = organiser.locator("#format-settings legend")
+            expect(legend).to_have_text("Single elimination settings")
+            expect(organiser.locator("input[name=third_place]")).to_be_visible()
+            expect(organiser.locator("input[name=rounds]")).to_have_count(0)
+            organiser.select_option("select[name=format]", "swiss")
+            expect(legend).to_have_text("Swiss settings")
+            expect(organiser.locator("input[name=rounds]")).to_be_visible()
+            expect(organiser.locator("input[name=third_place]")).to_have_count(0)
+            # The common settings are folded away until opened.
+            expect(organiser.locator("select[name=age_under]")).to_be_hidden()
+            assert fits(organiser)
+            shoot(organiser, f"section-form-{name}")
+        # An arena: its minutes, then created.
+        organiser.fill("input[name=name]", "Blitz arena")
+        organiser.select_option("select[name=format]", "arena")
+        expect(legend).to_have_text("Arena settings")
+        organiser.fill("input[name=arena_duration]", "30")
+        organiser.click("button:has-text('Create the section')")
+        expect(organiser.locator(".message")).to_contain_text("Section Blitz arena is created")
