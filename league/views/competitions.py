@@ -228,6 +228,7 @@ def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) ->
 
 
 @login_required
+@require_http_methods(["GET", "HEAD"])
 def section_format_settings(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     """The section form's fieldset of one format's settings (``?format=swiss``), for htmx."""
     the_club = _organised_club(request, club_slug)
