@@ -16,8 +16,11 @@
     if (!live || !live.dataset.socket) { done = true; return; }  // over: nothing follows it now
     if (window.htmx) window.htmx.trigger(live, "section-update");
   }
-  // Several updates in a burst (a round's results, then its standings) make one fetch.
-  function refreshSoon() { if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200); }
+  // Several updates in a burst (a round's results, then its standings) make one fetch,
+  // after a random 0.2-1.2 s so that a crowd watching one section does not fetch at once.
+  function refreshSoon() {
+    if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200 + Math.random() * 1000);
+  }
   function show(text, live) {
     if (!status) return;
     status.hidden = false;
