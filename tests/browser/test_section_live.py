@@ -20,6 +20,7 @@ from tests.processes import ROOT, free_port, platform_commands, running, scratch
 pytestmark = BROWSER_MARKS
 
 PHONE_390 = {"width": 390, "height": 844}
+DEMO_OPEN = "/clubs/demo-noughts-crosses-club/demo-open/"
 
 #: Two events of the demo club, made in the server's database through the services: a
 #: Swiss in play (Sam, Mei, Kofi, Lucía) and a Swiss taking entries (Sam, Mei).
@@ -35,12 +36,12 @@ club = Club.objects.get(slug="demo-noughts-crosses-club")
 users = {u.username: u for u in User.objects.filter(username__in=["sam", "mei", "kofi", "lucia"])}
 running = section_with([users[n] for n in ("sam", "mei", "kofi", "lucia")], format="swiss", rounds=2, club=club,
                        tournament="Live cup")
-board = Pairing.objects.select_related("second").get(section=running, round__number=1, board=1)
+boards = [Pairing.objects.select_related("second").get(section=running, round__number=1, board=n) for n in (1, 2)]
 waiting = section_with([users["sam"], users["mei"]], format="swiss", rounds=1, club=club, start=False,
                        starts_in=3600, tournament="Button cup")
 print(json.dumps({
-    "running": section_url(running), "game": board.game_id, "loser": board.second.username,
-    "token": Token.objects.get_or_create(user=board.second)[0].key,
+    "running": section_url(running),
+    "boards": [{"game": b.game_id, "token": Token.objects.get_or_create(user=b.second)[0].key} for b in boards],
     "waiting": section_url(waiting),
     "waiting_tournament": section_url(waiting).rsplit("/", 2)[0] + "/",
 }))
@@ -71,6 +72,12 @@ def resign(base_url: str, game_id: int, token: str) -> None:
         assert answer.status == 200
 
 
+def round_one(page):
+    """Round 1's boards (the rounds are listed latest first: round 2 may have begun)."""
+    return page.locator("#section-live details.round").filter(
+        has=page.locator("summary", has_text="Round 1 ·")).locator("table.boards")
+
+
 def fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
@@ -85,16 +92,16 @@ def test_a_result_appears_on_the_open_section_page_without_a_reload(platform):
         for page in (edith, phone):
             page.goto(world["running"])
             expect(page.locator("#section-connection")).to_have_text("Live")
-        board = edith.locator("#section-live table.boards tbody tr").first
+        board = round_one(edith).locator("tbody tr").first
         expect(board).to_contain_text("in play")
         edith.evaluate("window.stillTheSamePage = true")  # gone if the page reloads
 
-        resign(base_url, world["game"], world["token"])
+        resign(base_url, world["boards"][0]["game"], world["boards"][0]["token"])
 
         expect(board).to_contain_text("won", timeout=15_000)
         expect(board).not_to_contain_text("in play")
         assert edith.evaluate("window.stillTheSamePage === true")
-        expect(phone.locator("#section-live table.boards tbody tr").first).to_contain_text("won", timeout=15_000)
+        expect(round_one(phone).locator("tbody tr").first).to_contain_text("won", timeout=15_000)
         assert fits(phone)
         shoot(edith, "section-live-laptop")
         shoot(phone, "section-live-phone")
@@ -150,7 +157,7 @@ def test_the_section_form_shows_the_chosen_formats_settings(platform):
     with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
         for viewport, name in (({"width": 1280, "height": 860}, "laptop"), (PHONE_390, "phone")):
             organiser = open_as("organiser", viewport)
-            organiser.goto(world["waiting_tournament"] + "new-section/")
+            organiser.goto(DEMO_OPEN + "new-section/")  # not the Button cup: its sections are another test's
             legend = organiser.locator("#format-settings legend")
             expect(legend).to_have_text("Single elimination settings")
             expect(organiser.locator("input[name=third_place]")).to_be_visible()
@@ -170,3 +177,22 @@ def test_the_section_form_shows_the_chosen_formats_settings(platform):
         organiser.fill("input[name=arena_duration]", "30")
         organiser.click("button:has-text('Create the section')")
         expect(organiser.locator(".message")).to_contain_text("Section Blitz arena is created")
+
+
+def test_while_the_socket_is_down_the_page_polls(platform):
+    """The fallback: a page whose section socket cannot connect says so, and still shows
+    the result within a few polls."""
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        page = open_as("edith")
+        page.route_web_socket("**/ws/sections/**", lambda socket: socket.close())  # the socket is down
+        page.goto(world["running"])
+        expect(page.locator("#section-connection")).to_contain_text("Reconnecting")
+        board = round_one(page).locator("tbody tr").nth(1)
+        expect(board).to_contain_text("in play")
+        page.evaluate("window.stillTheSamePage = true")
+        resign(base_url, world["boards"][1]["game"], world["boards"][1]["token"])
+        expect(board).to_contain_text("won", timeout=20_000)
+        assert page.evaluate("window.stillTheSamePage === true")
