@@ -153,7 +153,7 @@ def test_buttons_go_as_the_state_moves(platform):
 def test_the_section_form_shows_the_chosen_formats_settings(platform):
     from playwright.sync_api import expect
 
-    base_url, world = platform
+    base_url, _ = platform
     with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
         for viewport, name in (({"width": 1280, "height": 860}, "laptop"), (PHONE_390, "phone")):
             organiser = open_as("organiser", viewport)
