@@ -160,12 +160,11 @@ def test_the_section_form_shows_the_chosen_formats_settings(platform):
             organiser.goto(DEMO_OPEN + "new-section/")  # not the Button cup: its sections are another test's
             legend = organiser.locator("#format-settings legend")
             expect(legend).to_have_text("Single elimination settings")
-            expect(organiser.locator("input[name=third_place]")).to_be_visible()
-            expect(organiser.locator("input[name=rounds]")).to_have_count(0)
+            expect(organiser.locator("input[name=rounds]")).to_have_count(0)  # a Swiss's, not shown
             organiser.select_option("select[name=format]", "swiss")
             expect(legend).to_have_text("Swiss settings")
             expect(organiser.locator("input[name=rounds]")).to_be_visible()
-            expect(organiser.locator("input[name=third_place]")).to_have_count(0)
+            expect(organiser.locator("input[name=arena_duration]")).to_have_count(0)
             # The common settings are folded away until opened.
             expect(organiser.locator("select[name=age_under]")).to_be_hidden()
             assert fits(organiser)
