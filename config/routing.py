@@ -11,10 +11,12 @@ from django.urls import path, re_path
 
 from config.notifications import NotificationsConsumer
 from games.consumers import GameConsumer
+from league.consumers import SectionConsumer
 
 websocket_urlpatterns = [
     path("ws/notifications/", NotificationsConsumer.as_asgi()),
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/sections/<int:section_id>/", SectionConsumer.as_asgi()),
     # Any other path: the handshake is refused (HTTP 403), not failed with a 500.
     re_path(r"", WebsocketDenier.as_asgi()),
 ]

@@ -40,6 +40,8 @@ competition_urlpatterns = [
     path(_club + "leagues/<slug:league_slug>/<slug:season_slug>/", competition_views.season, name="season"),
     path(_tournament, competition_views.tournament, name="tournament"),
     path(_tournament + "new-section/", competition_views.section_new, name="section-new"),
+    path(_tournament + "new-section/format-settings/", competition_views.section_format_settings,
+         name="section-format-settings"),
     path(_tournament + "organise/", competition_views.tournament_action, name="tournament-action"),
     path(_section, competition_views.section, name="section"),
     path(_section + "entry/", competition_views.section_entry, name="section-entry"),

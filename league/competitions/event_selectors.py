@@ -31,6 +31,7 @@ from league.models import (
     Tournament,
 )
 
+from . import refusals
 from . import selectors as core
 from .formats import format_of
 
@@ -91,13 +92,20 @@ def season_tournaments(season: Season) -> QuerySet[Tournament]:
 
 @dataclass
 class EntryState:
-    """What a signed-in player may do in a section, and why not."""
+    """What a signed-in player may do in a section, and why not: each action is offered
+    exactly when its service would accept it (league/competitions/refusals.py)."""
 
     entry: Entry | None
-    refusal: str = ""  # eligibility, in words ("" when eligible)
+    register_refusal: refusals.Refusal | None = None  # None: Register is offered
     can_register: bool = False
     can_check_in: bool = False
     can_withdraw: bool = False
+
+    @property
+    def refusal(self) -> str:
+        """Why the player may not enter; nothing for a player entered already."""
+        entered = self.entry is not None and self.entry.status != Entry.Status.WITHDRAWN
+        return "" if entered or self.register_refusal is None else self.register_refusal.reason
 
 
 def entry_state(*, section: Section, user: User | Any, now: datetime | None = None) -> EntryState:
@@ -105,20 +113,46 @@ def entry_state(*, section: Section, user: User | Any, now: datetime | None = No
         return EntryState(entry=None)
     now = now or timezone.now()
     entry = section.entries.filter(user=user).first()
-    entered = entry is not None and entry.status != Entry.Status.WITHDRAWN
-    open_or_running = section.status in (Section.Status.REGISTRATION, Section.Status.RUNNING)
-    state = EntryState(entry=entry, can_withdraw=entered and open_or_running)
-    if not entered and open_or_running:
-        rating = core.frozen_rating(user=user, variant=section.variant)
-        state.refusal = core.eligibility_refusal(section=section, user=user, rating=rating)
-        # Windows, capacity and late entry are the register service's to judge: the
-        # button is offered and its refusal shown in words.
-        state.can_register = not state.refusal
-    if entry is not None and entered and entry.status == Entry.Status.REGISTERED \
-            and section.check_in_opens_at is not None:
-        closes = section.check_in_closes_at or section.starts_at
-        state.can_check_in = section.status == Section.Status.REGISTRATION and section.check_in_opens_at <= now < closes
-    return state
+    registration = refusals.registration_refusal(section, user, now)
+    return EntryState(
+        entry=entry, register_refusal=registration, can_register=registration is None,
+        can_check_in=refusals.check_in_refusal(section, entry, now) is None,
+        can_withdraw=refusals.withdraw_refusal(section, entry) is None,
+    )
+
+
+@dataclass(frozen=True)
+class OrganiserAction:
+    """An organiser's button: the form's action value, its label, and why it is not offered."""
+
+    action: str
+    label: str
+    refusal: refusals.Refusal | None
+
+    @property
+    def offered(self) -> bool:
+        return self.refusal is None
+
+
+def tournament_actions(tournament: Tournament, user: User | Any, now: datetime | None = None) -> list[OrganiserAction]:
+    """The tournament's organiser buttons (views' ORGANISER_ACTIONS), each with its refusal."""
+    now = now or timezone.now()
+    return [
+        OrganiserAction("open", "Open registration", refusals.open_registration_refusal(tournament, user, now)),
+        OrganiserAction("close", "Close registration", refusals.close_registration_refusal(tournament, user, now)),
+        OrganiserAction("start", "Start now", refusals.start_tournament_refusal(tournament, user)),
+    ]
+
+
+def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]:
+    """The section's organiser buttons: start now, pause, resume."""
+    return [
+        OrganiserAction("start", "Start this section now", refusals.start_section_refusal(section, user)),
+        OrganiserAction("pause", "Pause", refusals.organiser_refusal(user, section.tournament.club)
+                        or refusals.pause_refusal(section)),
+        OrganiserAction("resume", "Resume", refusals.organiser_refusal(user, section.tournament.club)
+                        or refusals.resume_refusal(section)),
+    ]
 
 
 def entries(section: Section) -> QuerySet[Entry]:

@@ -20,17 +20,20 @@ from games.models import RuleSet
 from league import competitions as cs
 from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
 
-from . import audit
-from . import selectors as core
+from . import audit, refusals
 from .formats import format_of
-
-OPEN_SECTION = (Section.Status.REGISTRATION,)
+from .refusals import OPEN_SECTION
 
 
 def check_organiser(*, user: User, club: Club) -> None:
     """Refuse unless ``user`` runs ``club``'s events (the permission's rule: moderation/permissions.py)."""
-    if not user.has_perm("league.organise_club", club):
-        raise ServiceError("not-organiser", f"Only {club.name}'s owners and organisers run its events.")
+    refuse(refusals.organiser_refusal(user, club))
+
+
+def refuse(refusal: refusals.Refusal | None) -> None:
+    """Raise the refusal, if any (the pages ask the same functions before showing a button)."""
+    if refusal is not None:
+        raise ServiceError(*refusal)
 
 
 def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, season: Season | None = None,
@@ -53,7 +56,7 @@ def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, s
 def create_section(*, by: User, tournament: Tournament, name: str, format: str, rule_set: RuleSet | None = None,
                    variant: str = "", **settings: Any) -> Section:
     """A section played by ``rule_set``, or by ``variant``'s standard rules without one."""
-    check_organiser(user=by, club=tournament.club)
+    refuse(refusals.add_section_refusal(tournament, by))
     if rule_set is None:
         if not variant:
             raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
@@ -74,9 +77,7 @@ def open_registration(*, by: User, tournament: Tournament, now: datetime | None 
     """Publish a draft and open its sections' registration now, until round 1 starts."""
     now = now or timezone.now()
     tournament = _locked_tournament(tournament)
-    check_organiser(user=by, club=tournament.club)
-    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        raise ServiceError("tournament-started", "This tournament has started: its registration cannot reopen.")
+    refuse(refusals.open_registration_refusal(tournament, by, now))
     tournament.status = Tournament.Status.REGISTRATION
     tournament.save(update_fields=["status"])
     for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
@@ -92,9 +93,7 @@ def close_registration(*, by: User, tournament: Tournament, now: datetime | None
     """Close registration in every section not yet started; entries already in stay."""
     now = now or timezone.now()
     tournament = _locked_tournament(tournament)
-    check_organiser(user=by, club=tournament.club)
-    if tournament.status != Tournament.Status.REGISTRATION:
-        raise ServiceError("registration-not-open", "Registration is not open.")
+    refuse(refusals.close_registration_refusal(tournament, by, now))
     for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
         section.registration_closes_at = now
         section.save(update_fields=["registration_closes_at"])
@@ -109,14 +108,7 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
     paired at once. Refused, with nothing changed, without two players."""
     now = now or timezone.now()
     section = Section.objects.select_for_update().select_related("tournament__club").get(pk=section.pk)
-    check_organiser(user=by, club=section.tournament.club)
-    if section.status != Section.Status.REGISTRATION:
-        raise ServiceError("section-started", f"{section.name} has already started or is over.")
-    previous = section.previous_stage
-    if previous is not None and previous.status != Section.Status.FINISHED:
-        raise ServiceError("later-stage", f"{section.name} starts when {previous.name} finishes.")
-    if core.active_entries(section).count() < 2:
-        raise ServiceError("too-few-players", f"{section.name} needs at least two players to start.")
+    refuse(refusals.start_section_refusal(section, by))
     if format_of(section).timed:
         # The arena's clock runs from its start: move the start, keep the duration.
         Section.objects.filter(pk=section.pk).update(starts_at=now)
@@ -132,11 +124,9 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
 
 def start_tournament(*, by: User, tournament: Tournament, now: datetime | None = None) -> list[Round]:
     """Start every section still open for registration (each in its own transaction)."""
-    check_organiser(user=by, club=tournament.club)
+    refuse(refusals.start_tournament_refusal(tournament, by))
     # A later stage starts when the stage before it finishes (league/competitions/stages.py).
     sections = list(tournament.sections.filter(status__in=OPEN_SECTION, previous_stage__isnull=True))
-    if not sections:
-        raise ServiceError("nothing-to-start", "Every section has already started.")
     return [start_section(by=by, section=section, now=now) for section in sections]
 
 

@@ -5,6 +5,7 @@ format settings' labels, choices and defaults are their declarations'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -61,6 +62,33 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         season = cast(forms.ModelChoiceField, self.fields["season"])  # the field declared above (a copy)
         season.queryset = Season.objects.filter(league__club=club).select_related("league")
+
+
+#: The section form's groups, beside the chosen format's own settings (its fieldset is
+#: built from the format's declared ``settings``, so a new format's fields show by
+#: themselves). The common groups fold away (<details>); a field in no group shows in
+#: "More settings", so none is ever left off the page.
+#: A multi-stage event's "stage after" and "players going through" belong with the
+#: section's identity; listed here so the form shows them there once they exist.
+SECTION_FIELDS = ("name", "variant", "rule_set", "format", "rated", "capacity", "previous_stage", "advance")
+FORMAT_COMMON_FIELDS = ("tiebreaks",)
+COMMON_GROUPS = (
+    ("Schedule", ("starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
+                  "check_in_opens_at", "check_in_closes_at")),
+    ("Who may enter", ("age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min",
+                       "rating_max", "members_only")),
+    ("Observers", ("observer_policy",)),
+)
+
+
+@dataclass
+class FieldGroup:
+    legend: str
+    fields: list[forms.BoundField]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(field.errors for field in self.fields)
 
 
 def _minutes(value: int | None) -> timedelta | None:
@@ -144,6 +172,37 @@ class SectionForm(forms.Form):
         if tournament is not None:  # a stage follows a section of the same tournament
             previous = cast(forms.ModelChoiceField, self.fields["previous_stage"])
             previous.queryset = tournament.sections.order_by("starts_at", "pk")
+        # Only the chosen format's settings are on the page: the others' are not asked for.
+        own = set(FORMATS[self.chosen_format].settings)
+        for setting in FORMAT_SETTINGS:
+            if setting not in own:
+                self.fields[setting.name].required = False
+
+    @property
+    def chosen_format(self) -> str:
+        """The format whose settings the form shows: the one posted (or asked for), else the first."""
+        value = self.data.get("format") if self.is_bound else self.initial.get("format")
+        return value if value in FORMATS else next(iter(Section.Format.values))
+
+    @property
+    def chosen_format_label(self) -> str:
+        return FORMATS[self.chosen_format].label
+
+    def format_fields(self) -> list[forms.BoundField]:
+        """The chosen format's own settings, as it declares them, then the tie-breaks."""
+        names = [setting.name for setting in FORMATS[self.chosen_format].settings]
+        return [self[name] for name in (*names, *FORMAT_COMMON_FIELDS) if name in self.fields]
+
+    def section_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in SECTION_FIELDS if name in self.fields]
+
+    def common_groups(self) -> list[FieldGroup]:
+        """Schedule, eligibility, observers; then any other field, so none is lost."""
+        groups = [FieldGroup(legend, [self[name] for name in names]) for legend, names in COMMON_GROUPS]
+        placed = {*SECTION_FIELDS, *FORMAT_COMMON_FIELDS, *(s.name for s in FORMAT_SETTINGS),
+                  *(name for _, names in COMMON_GROUPS for name in names)}
+        rest = [self[name] for name in self.fields if name not in placed]
+        return groups + ([FieldGroup("More settings", rest)] if rest else [])
 
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as league.competitions.create_section's keyword arguments."""
@@ -154,11 +213,12 @@ class SectionForm(forms.Form):
         data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
         data["late_entry_rounds"] = data["late_entry_rounds"] or 0
         data["groups"] = data["groups"] or 1
-        # A setting some format needs (no default) is that format's alone: not sent for another.
+        # Another format's setting is not on the page: sent at its default, or empty when
+        # some format needs it (no default), which is that format's alone.
         own = FORMATS[data["format"]].settings
         for setting in FORMAT_SETTINGS:
-            if setting.required and setting not in own:
-                data[setting.name] = None
+            if setting not in own:
+                data[setting.name] = None if setting.required else setting.default
         if not data["starts_at"]:
             data.pop("starts_at")
         return data

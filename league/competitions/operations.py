@@ -17,6 +17,7 @@ from games.models import Game, Match
 from league.models import Pairing, Round, Section
 from league.ratings import services as rating_services
 
+from . import refusals
 from .formats import format_of
 from .notices import broadcast_section
 from .pairings import games_of, score, stop_games
@@ -75,7 +76,7 @@ def forfeit_pairing(*, pairing_id: int, loser: str, reason: str = "", now: datet
                 reason=f"{forfeiting.username} lost by forfeit" + (f": {reason}" if reason else "."))
     result, first_points, second_points = FORFEITS[loser]
     score(pairing, result, first_points, second_points, played=False, now=now)
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing
 
 
@@ -101,7 +102,7 @@ def adjudicate_pairing(*, pairing_id: int, result: str, reason: str = "", now: d
     code, first_points, second_points = DECISIONS[result]
     winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
     score(pairing, code, first_points, second_points, played=True, now=now, won_over_board=winner)
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing
 
 
@@ -138,6 +139,7 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         if game.rated:
             rating_services.queue_recompute(requested_by=requested_by)
     update_standings(section, final=section.status == Section.Status.FINISHED)  # a result counts at once
+    broadcast_section(section, {"event": "result", "round": pairing.round.number, "board": pairing.board})
     return pairing
 
 
@@ -148,10 +150,9 @@ def pause_section(*, section_id: int, now: datetime | None = None) -> Section:
     go on with their clocks, and their results count."""
     now = now or timezone.now()
     section = locked_section(section_id)
-    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
-        raise ServiceError("section-over", "This section is over.")
-    if section.paused_at is not None:
-        raise ServiceError("already-paused", "This section is paused already.")
+    refusal = refusals.pause_refusal(section)
+    if refusal is not None:
+        raise ServiceError(*refusal)
     section.paused_at = now
     section.save(update_fields=["paused_at"])
     broadcast_section(section, {"event": "paused"})
@@ -165,8 +166,9 @@ def resume_section(*, section_id: int, now: datetime | None = None) -> Section:
     games in play counts again from now."""
     now = now or timezone.now()
     section = locked_section(section_id)
-    if section.paused_at is None:
-        raise ServiceError("not-paused", "This section is not paused.")
+    refusal = refusals.resume_refusal(section)
+    if refusal is not None:
+        raise ServiceError(*refusal)
     section.paused_at, section.resumed_at = None, now
     section.save(update_fields=["paused_at", "resumed_at"])
     section_id = section.pk

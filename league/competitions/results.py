@@ -81,7 +81,7 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     winner_id = None if first_points == second_points else (
         pairing.first_id if first_points > second_points else pairing.second_id)
     score(pairing, result, first_points, second_points, played=played, now=now, won_over_board=winner_id)
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing
 
 
@@ -102,10 +102,13 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
     return True
 
 
-def after_result(section: Section, round_: Round, now: datetime) -> None:
+def after_result(section: Section, round_: Round, now: datetime, *, scored: Pairing | None = None) -> None:
     """Move the section on after a result (or a round paired with byes and forfeits):
     the table counts it at once; close the round when its last pairing is scored; then,
-    as the format says, the next round (or the end), or a pairing wave."""
+    as the format says, the next round (or the end), or a pairing wave. The section's
+    pages hear of the ``scored`` pairing's result."""
+    if scored is not None:
+        broadcast_section(section, {"event": "result", "round": round_.number, "board": scored.board})
     update_standings(section, final=False)
     round_over = round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
         status=Pairing.Status.FINISHED).exists()
@@ -242,5 +245,5 @@ def forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> Pairing 
            0.0 if first_lost else 1.0, 1.0 if first_lost else 0.0, played=False, now=now)
     pairing.flags = [*pairing.flags, f"{no_show.username} did not show up: forfeit"]
     pairing.save(update_fields=["flags"])
-    after_result(section, pairing.round, now)
+    after_result(section, pairing.round, now, scored=pairing)
     return pairing

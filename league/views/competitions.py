@@ -10,26 +10,28 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
 from accounts.http import PlayerRequest, Request
 from league import competitions as competition_services
 from league import exports
-from league.competitions import event_selectors, event_services
+from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
 from league.competitions.forms import SectionForm, TournamentForm
 from league.models import Club, Season, Section, Tournament
 
-#: Seconds between htmx refreshes of a section in play.
+#: Seconds between refreshes of a section's live part while its socket is down (the
+#: fallback: the socket tells the page when to refresh, static/js/section-live.js).
 LIVE_REFRESH_SECONDS = 5
 
 
 def _tournament(club_slug: str, slug: str, user) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club", "season__league"),
                                    club__slug=club_slug, slug=slug)
-    if tournament.status == Tournament.Status.DRAFT and not user.has_perm("league.organise_club", tournament.club):
+    if refusals.view_refusal(tournament, user) is not None:  # a draft, to all but its organisers
         raise Http404("No such tournament.")
     return tournament
 
@@ -57,13 +59,16 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
+        "actions": event_selectors.tournament_actions(the_tournament, request.user),
+        "add_section_refusal": refusals.add_section_refusal(the_tournament, request.user),
         "next_games": [g for g in (event_selectors.next_game_view(section=s, user=request.user) for s in sections)
                        if g],
     })
 
 
 def _section_context(request: HttpRequest, section: Section) -> dict:
-    live = section.status == Section.Status.RUNNING
+    # Followed live (its socket, polling as the fallback) until it is over.
+    live = section.status in (Section.Status.REGISTRATION, Section.Status.RUNNING)
     fmt = format_of(section)
     standings = event_selectors.standings(section)
     context = {
@@ -78,6 +83,10 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "next_round": event_selectors.next_scheduled_round(section),
         "my_game": event_selectors.next_game_view(section=section, user=request.user),
         "live": live, "refresh": LIVE_REFRESH_SECONDS,
+        # The entry box and the organiser's buttons follow the state with the rest.
+        "entry": event_selectors.entry_state(section=section, user=request.user),
+        "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
+        "section_actions": event_selectors.section_actions(section, request.user),
     }
     # Groups: each group's table instead of one crosstable with mostly empty cells.
     context["group_tables"] = event_selectors.group_tables(section, standings)
@@ -89,12 +98,10 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
 def section(request: Request, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     the_section = _section(club_slug, tournament_slug, section_slug, request.user)
     context = _section_context(request, the_section)
-    if request.htmx:  # the live part, refreshed by polling while the section runs
+    if request.htmx:  # the live part, refreshed when the section's socket says so
         return render(request, "league/_section_live.html", context)
     context.update(
-        entry=event_selectors.entry_state(section=the_section, user=request.user),
         entries=event_selectors.entries(the_section),
-        organiser=request.user.has_perm("league.organise_club", the_section.tournament.club),
         moderator=request.user.has_perm("league.moderate_club", the_section.tournament.club),  # the TRF export
         prizes=the_section.prizes.select_related("winner"),
     )
@@ -197,12 +204,22 @@ def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
     return render(request, "league/tournament_form.html", {"club": the_club, "form": form})
 
 
+def _format_select(form: SectionForm, club: Club, tournament: Tournament) -> None:
+    """Choosing another format fetches its settings' fieldset (static/js/section-form.js, htmx)."""
+    form.fields["format"].widget.attrs["data-settings-url"] = reverse(
+        "competitions:section-format-settings", args=[club.slug, tournament.slug])
+
+
 @login_required
 def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
     the_tournament = get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
-    form = SectionForm(request.POST or None, tournament=the_tournament)
-    if request.method == "POST" and form.is_valid():
+    if "show-format" in request.POST:  # without script: the page again, with the chosen format's settings
+        form = SectionForm(initial=request.POST.dict(), tournament=the_tournament)
+    else:
+        form = SectionForm(request.POST or None, tournament=the_tournament)
+    _format_select(form, the_club, the_tournament)
+    if request.method == "POST" and form.is_bound and form.is_valid():
         try:
             created = event_services.create_section(by=request.user, tournament=the_tournament,
                                                     **form.service_arguments())
@@ -214,7 +231,20 @@ def section_new(request: PlayerRequest, club_slug: str, tournament_slug: str) ->
     return render(request, "league/section_form.html", {
         "club": the_club, "tournament": the_tournament, "form": form,
         "sections": event_selectors.tournament_sections(the_tournament),
+        "add_section_refusal": refusals.add_section_refusal(the_tournament, request.user),
     })
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def section_format_settings(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    """The section form's fieldset of one format's settings (``?format=swiss``), for htmx."""
+    the_club = _organised_club(request, club_slug)
+    get_object_or_404(Tournament, club=the_club, slug=tournament_slug)
+    if request.GET.get("format") not in Section.Format.values:
+        return HttpResponse("Unknown format.", status=400, content_type="text/plain")
+    return render(request, "league/_section_format_settings.html",
+                  {"form": SectionForm(initial={"format": request.GET["format"]})})
 
 
 ORGANISER_ACTIONS = {

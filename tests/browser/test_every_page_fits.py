@@ -90,6 +90,7 @@ PAGES: list[tuple[str | None, str]] = [
     ("organiser", CLUB + "new-tournament/"),
     ("organiser", CLUB + "demo-open/"),
     ("organiser", CLUB + "demo-open/new-section/"),
+    ("organiser", CLUB + "demo-open/open/"),  # the section page with the organiser's buttons
     ("organiser", "{section-swiss}"),
     ("organiser", "{round-preview}"),
     ("admin", "/admin/"),

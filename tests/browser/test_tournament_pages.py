@@ -48,6 +48,9 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     organiser.click("text=Add a section")
     organiser.fill("input[name=name]", "Under 12")
     organiser.select_option("select[name=format]", "round-robin")
+    expect(organiser.locator("#format-settings legend")).to_have_text("Round robin settings")  # its own only
+    expect(organiser.locator("input[name=arena_duration]")).to_have_count(0)
+    organiser.click("summary:has-text('Who may enter')")  # folded until opened
     organiser.select_option("select[name=age_under]", "12")
     organiser.click("button:has-text('Create the section')")
     expect(organiser.locator(".section-grid article")).to_have_count(2)

@@ -239,13 +239,14 @@ def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, 
     assert len(shown) == 6 and {int(board): name.strip() for board, name in shown} == movers
 
 
-def test_live_part_is_served_alone_to_htmx_and_polls_while_running(client, club, organiser, make_player):
+def test_live_part_is_served_alone_to_htmx_and_follows_the_socket_while_running(client, club, organiser, make_player):
     people = [make_player(username=f"lv{i}") for i in range(1, 5)]
     section = make_section(club, organiser, format="swiss", players=people, rounds=2)
     event_services.start_section(by=organiser, section=section)
     part = client.get(url("section", section), headers={"HX-Request": "true"}).content.decode()
     assert part.lstrip().startswith('<div id="section-live"') and "<html" not in part
-    assert 'hx-trigger="every 5s"' in part and "watch</a>" in part
+    assert 'hx-trigger="section-update"' in part and f'data-socket="/ws/sections/{section.pk}/"' in part
+    assert 'data-poll="5"' in part and "watch</a>" in part  # polled only while the socket is down
     # A player sees their next game on the tournament's page and the section's, with the game's link.
     pairing = section.pairings.get(board=1)
     client.force_login(pairing.first)
@@ -329,7 +330,8 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
     assert section.variant == "nine-square" and section.rule_set.name == "Standard nine-square"
 
     page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
-    assert "Juniors" in page and "Start now" in page
+    assert "Juniors" in page and "Start now" not in page  # offered once it could start
+    assert "Juniors needs at least two players to start." in page
 
     client.post(reverse("competitions:tournament-action", args=[club.slug, tournament.slug]), {"action": "close"})
     section.refresh_from_db()

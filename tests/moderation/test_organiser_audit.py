@@ -70,8 +70,16 @@ def page_create_section(w: World, client: Any) -> Any:
     return w.tournament.sections.filter(name="Juniors").first()
 
 
+def _closed_first(w: World) -> None:
+    """Registration reopens only once it is closed (refusals.open_registration_refusal):
+    closed here without the service, so the only audit entry is the one under test."""
+    Section.objects.filter(tournament=w.tournament).update(registration_closes_at=timezone.now())
+
+
 def page_tournament_action(action: str):
     def do(w: World, client: Any) -> Any:
+        if action == "open":
+            _closed_first(w)
         client.post(reverse("competitions:tournament-action", args=[w.club.slug, w.tournament.slug]), {"action": action})
         return w.section if action == "start" else w.tournament
     do.__name__ = f"page_tournament_{action}"
@@ -97,6 +105,8 @@ def api_create_section(w: World, client: Any) -> Any:
 
 def api_tournament_action(path: str):
     def do(w: World, client: Any) -> Any:
+        if path == "open-registration":
+            _closed_first(w)
         client.post(f"/api/v1/tournaments/{w.tournament.pk}/{path}/")
         return w.section if path == "start" else w.tournament
     do.__name__ = f"api_tournament_{path}"

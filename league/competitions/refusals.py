@@ -1,0 +1,215 @@
+"""Why an action would be refused now, one function per action: the service raises
+its refusal (``raise ServiceError(*refusal)``) and the pages show the action's button
+only when it returns None, so a button shows exactly when the service accepts the
+click. Reads only; the services call them on the rows they have locked.
+
+Each answers a ``Refusal`` (a code and a sentence for people) or None."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from league.models import Entry, Section, Tournament
+
+from . import selectors
+from .formats import format_of
+
+#: Sections whose registration an organiser opens, closes or starts.
+OPEN_SECTION = (Section.Status.REGISTRATION,)
+
+
+class Refusal(NamedTuple):
+    """A ServiceError's arguments: ``raise ServiceError(*refusal)``."""
+
+    code: str
+    reason: str
+
+
+def _is_organiser(user: Any, club: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False)) and user.has_perm("league.organise_club", club)
+
+
+def organiser_refusal(user: Any, club: Any) -> Refusal | None:
+    """Only a club's owners and organisers (and superusers) run its events."""
+    if _is_organiser(user, club):
+        return None
+    return Refusal("not-organiser", f"Only {club.name}'s owners and organisers run its events.")
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def late_entry_round(section: Section, now: datetime) -> int | None:
+    """The round a late entrant would join (0: at once), or None if late entries are closed."""
+    if section.status != Section.Status.RUNNING:
+        return None
+    return format_of(section).late_entry_round(section, now)
+
+
+def _registration_window_refusal(section: Section, now: datetime) -> Refusal | None:
+    if section.status == Section.Status.RUNNING:
+        if late_entry_round(section, now) is None:
+            return Refusal("registration-closed", "Registration is closed: this section is under way.")
+        return None
+    if section.status != Section.Status.REGISTRATION:
+        return Refusal("registration-closed", "Registration is closed: this section is over.")
+    if section.tournament.status == Tournament.Status.DRAFT:  # hidden until registration opens
+        return Refusal("registration-not-open", "Registration has not opened yet: this tournament is a draft.")
+    if section.registration_opens_at and now < section.registration_opens_at:
+        return Refusal("registration-closed",
+                       f"Registration opens at {section.registration_opens_at:%Y-%m-%d %H:%M} UTC.")
+    if now >= (section.registration_closes_at or section.starts_at):
+        return Refusal("registration-closed", "Registration is closed.")
+    return None
+
+
+def registration_refusal(section: Section, user: Any, now: datetime) -> Refusal | None:
+    """Why ``user`` may not enter ``section`` now: the windows (late entries as the
+    format allows), an entry already made, the capacity, then eligibility. Nobody
+    registers in a later stage of a multi-stage event."""
+    stage = selectors.stage_refusal(section)
+    if stage:
+        return Refusal("later-stage", stage)
+    refusal = _registration_window_refusal(section, now)
+    if refusal is not None:
+        return refusal
+    entry = Entry.objects.filter(section=section, user=user).first()
+    if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+        return Refusal("already-entered", "You are already entered in this section.")
+    if entry is not None and section.status == Section.Status.RUNNING:
+        return Refusal("already-entered", "You withdrew from this section after it started.")
+    if section.capacity is not None and selectors.active_entries(section).count() >= section.capacity:
+        return Refusal("section-full", f"This section is full ({section.capacity} players).")
+    rating = selectors.frozen_rating(user=user, variant=section.variant)
+    eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating)
+    if eligibility:
+        return Refusal("not-eligible", eligibility)
+    return None
+
+
+def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
+    """Why this entry may not check in now (also when it has checked in already: the
+    button is gone, so the service says so too rather than answering silently)."""
+    if entry is None or entry.status == Entry.Status.WITHDRAWN:
+        return Refusal("not-entered", "You are not entered in this section.")
+    if entry.status == Entry.Status.CHECKED_IN:
+        return Refusal("checked-in", "You are checked in.")
+    if section.check_in_opens_at is None:
+        return Refusal("no-check-in", "This section needs no check-in.")
+    closes = section.check_in_closes_at or section.starts_at
+    if not section.check_in_opens_at <= now < closes or section.status != Section.Status.REGISTRATION:
+        return Refusal(
+            "check-in-closed",
+            f"Check-in is open from {section.check_in_opens_at:%Y-%m-%d %H:%M} to {closes:%Y-%m-%d %H:%M} UTC.",
+        )
+    return None
+
+
+def withdraw_refusal(section: Section, entry: Entry | None) -> Refusal | None:
+    if entry is None or entry.status == Entry.Status.WITHDRAWN:
+        return Refusal("not-entered", "You are not entered in this section.")
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        return Refusal("section-over", "This section is over.")
+    return None
+
+
+# -- organisers -------------------------------------------------------------------------------
+
+
+def _registration_open_now(section: Section, now: datetime) -> bool:
+    opened = section.registration_opens_at is None or section.registration_opens_at <= now
+    return opened and now < (section.registration_closes_at or section.starts_at)
+
+
+def open_registration_refusal(tournament: Tournament, user: Any, now: datetime) -> Refusal | None:
+    """Opening publishes a draft, and (re)opens every section not started until round 1;
+    refused once the tournament has started, and while every such section is open."""
+    refusal = organiser_refusal(user, tournament.club)
+    if refusal is not None:
+        return refusal
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return Refusal("tournament-started", "This tournament has started: its registration cannot reopen.")
+    if tournament.status == Tournament.Status.REGISTRATION:
+        sections = tournament.sections.filter(status__in=OPEN_SECTION)
+        if all(_registration_open_now(section, now) for section in sections):
+            return Refusal("registration-open", "Registration is open.")
+    return None
+
+
+def close_registration_refusal(tournament: Tournament, user: Any, now: datetime) -> Refusal | None:
+    """Closing ends registration in every section not started; refused unless one is open."""
+    refusal = organiser_refusal(user, tournament.club)
+    if refusal is not None:
+        return refusal
+    if tournament.status != Tournament.Status.REGISTRATION or not any(
+        _registration_open_now(section, now) for section in tournament.sections.filter(status__in=OPEN_SECTION)
+    ):
+        return Refusal("registration-not-open", "Registration is not open.")
+    return None
+
+
+def start_section_refusal(section: Section, user: Any) -> Refusal | None:
+    """Starting now pairs round 1 at once: a section taking entries, not paused, with two players."""
+    refusal = organiser_refusal(user, section.tournament.club)
+    if refusal is not None:
+        return refusal
+    if section.status != Section.Status.REGISTRATION:
+        return Refusal("section-started", f"{section.name} has already started or is over.")
+    previous = section.previous_stage
+    if previous is not None and previous.status != Section.Status.FINISHED:
+        return Refusal("later-stage", f"{section.name} starts when {previous.name} finishes.")
+    if section.paused_at is not None:
+        return Refusal("paused", f"{section.name} is paused: resume it first.")
+    if selectors.active_entries(section).count() < 2:
+        return Refusal("too-few-players", f"{section.name} needs at least two players to start.")
+    return None
+
+
+def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:
+    """Starting the tournament starts each of its sections still taking entries; refused unless each can start."""
+    refusal = organiser_refusal(user, tournament.club)
+    if refusal is not None:
+        return refusal
+    if tournament.status == Tournament.Status.DRAFT:
+        return Refusal("draft", "Open registration first: a draft does not start.")
+    # A later stage starts when the stage before it finishes (league/competitions/stages.py).
+    sections = list(tournament.sections.select_related("tournament__club").filter(
+        status__in=OPEN_SECTION, previous_stage__isnull=True))
+    if not sections:
+        return Refusal("nothing-to-start", "Every section has already started.")
+    # All or none: a section that cannot start (too few players, paused) holds the rest.
+    return next((r for r in (start_section_refusal(section, user) for section in sections) if r), None)
+
+
+def add_section_refusal(tournament: Tournament, user: Any) -> Refusal | None:
+    """A tournament takes new sections until it is over."""
+    refusal = organiser_refusal(user, tournament.club)
+    if refusal is not None:
+        return refusal
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return Refusal("tournament-over", "This tournament is over.")
+    return None
+
+
+def pause_refusal(section: Section) -> Refusal | None:
+    """A section not over may be paused, before its start too."""
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        return Refusal("section-over", "This section is over.")
+    if section.paused_at is not None:
+        return Refusal("already-paused", "This section is paused already.")
+    return None
+
+
+def resume_refusal(section: Section) -> Refusal | None:
+    if section.paused_at is None:
+        return Refusal("not-paused", "This section is not paused.")
+    return None
+
+
+def view_refusal(tournament: Tournament, user: Any) -> Refusal | None:
+    """Who may follow a tournament's pages and sockets: anyone, but a draft stays hidden
+    from all but its club's organisers (answered as if it did not exist)."""
+    if tournament.status == Tournament.Status.DRAFT and not _is_organiser(user, tournament.club):
+        return Refusal("no-such-section", "There is no such section.")
+    return None

@@ -1,0 +1,54 @@
+// A section's page follows its websocket group (/ws/sections/<id>/, docs/protocol.md):
+// each "update" frame makes htmx fetch the live part again (#section-live, its
+// "section-update" trigger). While the socket is down the live part is polled every
+// data-poll seconds instead, and every (re)connect fetches it once, so an update sent
+// while the socket was away is never missed.
+(function () {
+  const first = document.getElementById("section-live");
+  if (!first || !first.dataset.socket || !("WebSocket" in window)) return;
+  const path = first.dataset.socket;
+  const pollMs = 1000 * (Number(first.dataset.poll) || 5);
+  const status = document.getElementById("section-connection");
+  let delay = 1000, poller = null, pending = null, done = false;
+
+  function refresh() {
+    const live = document.getElementById("section-live");  // htmx replaces it on each refresh
+    if (!live || !live.dataset.socket) { done = true; return; }  // over: nothing follows it now
+    if (window.htmx) window.htmx.trigger(live, "section-update");
+  }
+  // Several updates in a burst (a round's results, then its standings) make one fetch,
+  // after a random 0.2-1.2 s so that a crowd watching one section does not fetch at once.
+  function refreshSoon() {
+    if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200 + Math.random() * 1000);
+  }
+  function show(text, live) {
+    if (!status) return;
+    status.hidden = false;
+    status.textContent = text;
+    status.className = `section-connection small ${live ? "is-live live" : "is-offline offline"}`;
+  }
+  function poll(on) {
+    if (on && !poller) poller = setInterval(refresh, pollMs);
+    if (!on && poller) { clearInterval(poller); poller = null; }
+  }
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    socket.onmessage = (event) => {
+      const frame = JSON.parse(event.data);
+      if (frame.type === "following") {
+        delay = 1000; poll(false); show("Live", true); refresh();
+      } else if (frame.type === "update") {
+        refreshSoon();
+      }
+    };
+    socket.onclose = (event) => {
+      if (event.code === 4404) { poll(false); if (status) status.hidden = true; return; }  // no such section
+      if (done) return;
+      poll(true);
+      show(`Reconnecting… meanwhile this page refreshes every ${pollMs / 1000} seconds.`, false);
+      setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
+    };
+  }
+  connect();
+})();

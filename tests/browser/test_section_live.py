@@ -1,0 +1,202 @@
+"""The section page follows the event in a real browser, against the running platform
+(tests/browser/support.py): a result recorded while the page is open appears without a
+reload (the section's socket says so, htmx fetches the live part), and the buttons go as
+the state moves (Register and Start now once the section starts, Open registration while
+registration is open). Screenshots at 1280 and 390 px (test-artifacts/screenshots/)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.support import BROWSER_MARKS, chromium, shoot, signed_in_pages
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+
+pytestmark = BROWSER_MARKS
+
+PHONE_390 = {"width": 390, "height": 844}
+DEMO_OPEN = "/clubs/demo-noughts-crosses-club/demo-open/"
+
+#: Two events of the demo club, made in the server's database through the services: a
+#: Swiss in play (Sam, Mei, Kofi, Lucía) and a Swiss taking entries (Sam, Mei).
+WORLD = """
+import json
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from accounts.models import User
+from league.competitions.notices import section_url
+from league.models import Club, Pairing
+from tests.factories import section_with
+club = Club.objects.get(slug="demo-noughts-crosses-club")
+users = {u.username: u for u in User.objects.filter(username__in=["sam", "mei", "kofi", "lucia"])}
+running = section_with([users[n] for n in ("sam", "mei", "kofi", "lucia")], format="swiss", rounds=2, club=club,
+                       tournament="Live cup")
+boards = [Pairing.objects.select_related("second").get(section=running, round__number=1, board=n) for n in (1, 2)]
+waiting = section_with([users["sam"], users["mei"]], format="swiss", rounds=1, club=club, start=False,
+                       starts_in=3600, tournament="Button cup")
+print(json.dumps({
+    "running": section_url(running),
+    "boards": [{"game": b.game_id, "token": Token.objects.get_or_create(user=b.second)[0].key} for b in boards],
+    "waiting": section_url(waiting),
+    "waiting_tournament": section_url(waiting).rsplit("/", 2)[0] + "/",
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def platform(tmp_path_factory) -> Iterator[tuple[str, dict]]:
+    """The platform as real processes, and the world made in its database."""
+    tmp_path = tmp_path_factory.mktemp("section-live")
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        made = subprocess.run([sys.executable, "manage.py", "shell", "-c", WORLD], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert made.returncode == 0, made.stderr[-3000:]
+        world = json.loads(made.stdout.strip().splitlines()[-1])
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            yield f"http://127.0.0.1:{port}", world
+
+
+def resign(base_url: str, game_id: int, token: str) -> None:
+    """The loser resigns through the API (games.services.resign in the server; its
+    result is recorded by league's task and broadcast to the section's group)."""
+    request = urllib.request.Request(f"{base_url}/api/v1/games/{game_id}/resign/", data=b"{}", method="POST",
+                                     headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=15) as answer:
+        assert answer.status == 200
+
+
+def round_one(page):
+    """Round 1's boards (the rounds are listed latest first: round 2 may have begun)."""
+    return page.locator("#section-live details.round").filter(
+        has=page.locator("summary", has_text="Round 1 ·")).locator("table.boards")
+
+
+def boards_of(table):
+    """A table's board rows (not the rows explaining a pairing, where shown)."""
+    return table.locator("tbody tr:not(.why)")
+
+
+def fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_a_result_appears_on_the_open_section_page_without_a_reload(platform):
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        edith = open_as("edith")  # watching, not playing
+        phone = open_as("kofi", PHONE_390)
+        for page in (edith, phone):
+            page.goto(world["running"])
+            expect(page.locator("#section-connection")).to_have_text("Live")
+        board = boards_of(round_one(edith)).first
+        expect(board).to_contain_text("in play")
+        edith.evaluate("window.stillTheSamePage = true")  # gone if the page reloads
+
+        resign(base_url, world["boards"][0]["game"], world["boards"][0]["token"])
+
+        expect(board).to_contain_text("won", timeout=15_000)
+        expect(board).not_to_contain_text("in play")
+        assert edith.evaluate("window.stillTheSamePage === true")
+        expect(boards_of(round_one(phone)).first).to_contain_text("won", timeout=15_000)
+        assert fits(phone)
+        shoot(edith, "section-live-laptop")
+        shoot(phone, "section-live-phone")
+
+
+def test_buttons_go_as_the_state_moves(platform):
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        kofi = open_as("kofi")
+        kofi.goto(world["waiting"])
+        expect(kofi.locator("#section-connection")).to_have_text("Live")
+        register = kofi.locator("#section-live button", has_text="Register")
+        expect(register).to_be_visible()
+
+        organiser = open_as("organiser")
+        organiser.goto(world["waiting_tournament"])
+        buttons = organiser.locator(".organiser button")
+        # Registration is open: no "Open registration"; closing it brings it back.
+        expect(buttons).to_have_text(["Close registration", "Start now"])
+        organiser.click("button:has-text('Close registration')")
+        expect(organiser.locator(".message")).to_contain_text("Registration is closed.")
+        expect(buttons).to_have_text(["Open registration", "Start now"])
+        organiser.click("button:has-text('Open registration')")
+        expect(organiser.locator(".message")).to_contain_text("Registration is open.")
+        expect(buttons).to_have_text(["Close registration", "Start now"])
+        shoot(organiser, "tournament-organiser-buttons-laptop")
+
+        # The section page's own Start button: there, and gone once it has started.
+        organiser.goto(world["waiting"])
+        start = organiser.locator("button", has_text="Start this section now")
+        expect(start).to_be_visible()
+        kofi.evaluate("window.stillTheSamePage = true")
+        start.click()
+        expect(organiser.locator(".message")).to_contain_text("has started")
+        expect(start).to_have_count(0)
+        # Kofi's open page loses Register without a reload, and says why.
+        expect(register).to_have_count(0, timeout=15_000)
+        expect(kofi.locator("#section-live")).to_contain_text("Registration is closed: this section is under way.")
+        expect(kofi.locator("#section-status")).to_have_text("In play")
+        assert kofi.evaluate("window.stillTheSamePage === true")
+        organiser.goto(world["waiting_tournament"])
+        expect(buttons).to_have_count(0)
+        expect(organiser.locator(".organiser")).to_contain_text("Every section has already started.")
+        shoot(kofi, "section-after-start-laptop")
+
+
+def test_the_section_form_shows_the_chosen_formats_settings(platform):
+    from playwright.sync_api import expect
+
+    base_url, _ = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        for viewport, name in (({"width": 1280, "height": 860}, "laptop"), (PHONE_390, "phone")):
+            organiser = open_as("organiser", viewport)
+            organiser.goto(DEMO_OPEN + "new-section/")  # not the Button cup: its sections are another test's
+            legend = organiser.locator("#format-settings legend")
+            expect(legend).to_have_text("Single elimination settings")
+            expect(organiser.locator("input[name=rounds]")).to_have_count(0)  # a Swiss's, not shown
+            organiser.select_option("select[name=format]", "swiss")
+            expect(legend).to_have_text("Swiss settings")
+            expect(organiser.locator("input[name=rounds]")).to_be_visible()
+            expect(organiser.locator("input[name=arena_duration]")).to_have_count(0)
+            # The common settings are folded away until opened.
+            expect(organiser.locator("select[name=age_under]")).to_be_hidden()
+            assert fits(organiser)
+            shoot(organiser, f"section-form-{name}")
+        # An arena: its minutes, then created.
+        organiser.fill("input[name=name]", "Blitz arena")
+        organiser.select_option("select[name=format]", "arena")
+        expect(legend).to_have_text("Arena settings")
+        organiser.fill("input[name=arena_duration]", "30")
+        organiser.click("button:has-text('Create the section')")
+        expect(organiser.locator(".message")).to_contain_text("Section Blitz arena is created")
+
+
+def test_while_the_socket_is_down_the_page_polls(platform):
+    """The fallback: a page whose section socket cannot connect says so, and still shows
+    the result within a few polls."""
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        page = open_as("edith")
+        page.route_web_socket("**/ws/sections/**", lambda socket: socket.close())  # the socket is down
+        page.goto(world["running"])
+        expect(page.locator("#section-connection")).to_contain_text("Reconnecting")
+        board = boards_of(round_one(page)).nth(1)
+        expect(board).to_contain_text("in play")
+        page.evaluate("window.stillTheSamePage = true")
+        resign(base_url, world["boards"][1]["game"], world["boards"][1]["token"])
+        expect(board).to_contain_text("won", timeout=20_000)
+        assert page.evaluate("window.stillTheSamePage === true")

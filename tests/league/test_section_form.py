@@ -1,0 +1,98 @@
+"""The section form shows the chosen format's own settings only: its fieldset is built
+from the format's declared ``settings`` (and fetched alone when the Format select
+changes), the other formats' settings are sent at their defaults, and without script
+"Show this format's settings" brings the form back with what was typed."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from league.competitions import event_services
+from league.competitions.formats import FORMAT_SETTINGS, FORMATS
+from league.models import Section
+from tests.factories import MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament(club, organiser):
+    return event_services.create_tournament(by=organiser, club=club, name="Form cup",
+                                            starts_at=timezone.now() + timedelta(days=1))
+
+
+def settings_url(tournament) -> str:
+    return reverse("competitions:section-format-settings", args=[tournament.club.slug, tournament.slug])
+
+
+def field_names(html: str) -> set[str]:
+    return set(re.findall(r'<(?:input|select|textarea)[^>]* name="([^"]+)"', html))
+
+
+@pytest.mark.parametrize("key", list(FORMATS))
+def test_each_formats_fieldset_holds_its_declared_settings_and_the_tiebreaks(client, organiser, tournament, key):
+    client.force_login(organiser)
+    answer = client.get(settings_url(tournament), {"format": key})
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert html.lstrip().startswith('<fieldset id="format-settings"') and "<html" not in html
+    assert field_names(html) == {setting.name for setting in FORMATS[key].settings} | {"tiebreaks"}
+    assert f"{FORMATS[key].label} settings" in html
+
+
+def test_the_form_page_shows_only_the_chosen_formats_settings(client, organiser, tournament):
+    client.force_login(organiser)
+    new_section = reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug])
+    page = client.get(new_section).content.decode()
+    others = {s.name for s in FORMAT_SETTINGS} - {s.name for s in FORMATS["single-elimination"].settings}
+    assert not others & field_names(page)
+    own = {s.name for s in FORMATS["single-elimination"].settings}
+    assert own <= field_names(page) and 'data-settings-url="' + settings_url(tournament) in page
+    assert "<details" in page and "<summary>Schedule</summary>" in page
+
+    # Without script: the form comes back for the format chosen, with what was typed, and nothing is made.
+    again = client.post(new_section, {"name": "Evening", "format": "swiss", "show-format": "1", "capacity": "12"})
+    html = again.content.decode()
+    assert again.status_code == 200 and not tournament.sections.exists()
+    assert {s.name for s in FORMATS["swiss"].settings} <= field_names(html)
+    assert not ({s.name for s in FORMAT_SETTINGS} - {s.name for s in FORMATS["swiss"].settings}) & field_names(html)
+    assert 'value="Evening"' in html and 'value="12"' in html and 'class="error"' not in html
+
+
+def test_a_section_is_made_from_its_own_formats_fields_alone(client, organiser, tournament):
+    client.force_login(organiser)
+    new_section = reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug])
+    posted = client.post(new_section, {"name": "Arena", "variant": "classic", "format": "arena",
+                                       "rated": "on", "observer_policy": "anyone", "arena_duration": "45",
+                                       "streak_bonus": "on"})
+    assert posted.status_code == 302, posted.content.decode()[-2000:]
+    section = tournament.sections.get()
+    assert section.format == "arena" and section.arena_duration == timedelta(minutes=45) and section.streak_bonus
+    defaults = {s.name: s.default for s in FORMAT_SETTINGS if s not in FORMATS["arena"].settings}
+    assert {name: getattr(section, name) for name in defaults} == defaults
+
+
+def test_bad_or_forbidden_format_settings_requests(client, organiser, tournament, make_player, club):
+    client.force_login(organiser)
+    assert client.get(settings_url(tournament), {"format": "no-such-format"}).status_code == 400
+    assert client.get(settings_url(tournament)).status_code == 400
+    member = make_player(username="member")
+    MembershipFactory.create(club=club, user=member)
+    client.force_login(member)
+    assert client.get(settings_url(tournament), {"format": "swiss"}).status_code == 403
+
+
+def test_a_finished_tournament_offers_no_section_form(client, organiser, tournament):
+    client.force_login(organiser)
+    tournament.status = tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    page = client.get(reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]))
+    assert "Add a section" not in page.content.decode()
+    form = client.get(reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug]))
+    assert "This tournament is over." in form.content.decode() and "Create the section" not in form.content.decode()
+    assert not Section.objects.filter(tournament=tournament).exists()
