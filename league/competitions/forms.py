@@ -66,7 +66,9 @@ class TournamentForm(forms.Form):
 #: built from the format's declared ``settings``, so a new format's fields show by
 #: themselves). The common groups fold away (<details>); a field in no group shows in
 #: "More settings", so none is ever left off the page.
-SECTION_FIELDS = ("name", "variant", "rule_set", "format", "rated", "capacity")
+#: A multi-stage event's "stage after" and "players going through" belong with the
+#: section's identity; listed here so the form shows them there once they exist.
+SECTION_FIELDS = ("name", "variant", "rule_set", "format", "rated", "capacity", "previous_stage", "advance")
 FORMAT_COMMON_FIELDS = ("tiebreaks",)
 COMMON_GROUPS = (
     ("Schedule", ("starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
@@ -175,7 +177,7 @@ class SectionForm(forms.Form):
         return [self[name] for name in (*names, *FORMAT_COMMON_FIELDS) if name in self.fields]
 
     def section_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in SECTION_FIELDS]
+        return [self[name] for name in SECTION_FIELDS if name in self.fields]
 
     def common_groups(self) -> list[FieldGroup]:
         """Schedule, eligibility, observers; then any other field, so none is lost."""

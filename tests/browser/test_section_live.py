@@ -78,6 +78,11 @@ def round_one(page):
         has=page.locator("summary", has_text="Round 1 ·")).locator("table.boards")
 
 
+def boards_of(table):
+    """A table's board rows (not the rows explaining a pairing, where shown)."""
+    return table.locator("tbody tr:not(.why)")
+
+
 def fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
@@ -92,7 +97,7 @@ def test_a_result_appears_on_the_open_section_page_without_a_reload(platform):
         for page in (edith, phone):
             page.goto(world["running"])
             expect(page.locator("#section-connection")).to_have_text("Live")
-        board = round_one(edith).locator("tbody tr").first
+        board = boards_of(round_one(edith)).first
         expect(board).to_contain_text("in play")
         edith.evaluate("window.stillTheSamePage = true")  # gone if the page reloads
 
@@ -101,7 +106,7 @@ def test_a_result_appears_on_the_open_section_page_without_a_reload(platform):
         expect(board).to_contain_text("won", timeout=15_000)
         expect(board).not_to_contain_text("in play")
         assert edith.evaluate("window.stillTheSamePage === true")
-        expect(round_one(phone).locator("tbody tr").first).to_contain_text("won", timeout=15_000)
+        expect(boards_of(round_one(phone)).first).to_contain_text("won", timeout=15_000)
         assert fits(phone)
         shoot(edith, "section-live-laptop")
         shoot(phone, "section-live-phone")
@@ -189,7 +194,7 @@ def test_while_the_socket_is_down_the_page_polls(platform):
         page.route_web_socket("**/ws/sections/**", lambda socket: socket.close())  # the socket is down
         page.goto(world["running"])
         expect(page.locator("#section-connection")).to_contain_text("Reconnecting")
-        board = round_one(page).locator("tbody tr").nth(1)
+        board = boards_of(round_one(page)).nth(1)
         expect(board).to_contain_text("in play")
         page.evaluate("window.stillTheSamePage = true")
         resign(base_url, world["boards"][1]["game"], world["boards"][1]["token"])
