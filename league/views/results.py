@@ -11,7 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
-from django.views.decorators.http import condition
+from django.views.decorators.http import condition, require_safe
 from PIL import Image, ImageDraw, ImageFont
 
 from league.competitions import event_selectors
@@ -39,6 +39,7 @@ def _card_description(result: Podium) -> str:
     return f"{section.tournament.name}, {section.name}: {result.headline(public=True)}. {places}."
 
 
+@require_safe
 def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The results page; before the section finishes it says when they come."""
     section, result = _finished_podium(request, club_slug, tournament_slug, section_slug)
@@ -63,6 +64,7 @@ def _image_etag(request: HttpRequest, club_slug: str, tournament_slug: str, sect
     return f"results-{section.pk}-{int(section.finished_at.timestamp() * 1000)}"
 
 
+@require_safe
 @condition(etag_func=_image_etag)
 def results_image(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The podium as a 1200x630 PNG (the page's og:image); 404 until the section finishes."""
