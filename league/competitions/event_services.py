@@ -22,6 +22,7 @@ from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
 
 from . import audit, refusals
 from .formats import format_of
+from .notices import broadcast_section
 from .refusals import OPEN_SECTION
 
 
@@ -84,6 +85,7 @@ def open_registration(*, by: User, tournament: Tournament, now: datetime | None 
         section.registration_opens_at = None
         section.registration_closes_at = None  # until round 1 starts
         section.save(update_fields=["registration_opens_at", "registration_closes_at"])
+        broadcast_section(section, {"event": "registration-opened"})  # open pages offer Register
     audit.record(actor=by, action="tournament.open-registration", target=tournament, club=tournament.club)
     return tournament
 
@@ -97,6 +99,7 @@ def close_registration(*, by: User, tournament: Tournament, now: datetime | None
     for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
         section.registration_closes_at = now
         section.save(update_fields=["registration_closes_at"])
+        broadcast_section(section, {"event": "registration-closed"})  # open pages drop Register
     audit.record(actor=by, action="tournament.close-registration", target=tournament, club=tournament.club,
                  details={"closed_at": now.isoformat()})
     return tournament

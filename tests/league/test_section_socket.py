@@ -11,7 +11,8 @@ from django.utils import timezone
 from league import competitions as cs
 from league.competitions import event_services
 from league.consumers import CLOSE_NO_SUCH_SECTION
-from tests.factories import section_with
+from league.models import Tournament
+from tests.factories import make_section, section_with
 from tests.sockets import Socket
 
 from .support import decide
@@ -71,3 +72,21 @@ async def test_no_such_section_is_refused():
     socket, frame = await open_section_socket(987654)
     assert frame["code"] == "no-such-section"
     assert await socket.ws.receive_output(timeout=5) == {"type": "websocket.close", "code": CLOSE_NO_SUCH_SECTION}
+
+
+async def test_closing_and_opening_registration_reach_the_section_socket(club, organiser, make_player):
+    people = [await sync_to_async(make_player)() for _ in range(2)]
+    section = await sync_to_async(make_section)(club, organiser, format="swiss", players=people)
+    socket, _ = await open_section_socket(section.pk)
+
+    def close_then_open():
+        tournament = Tournament.objects.get(pk=section.tournament_id)
+        event_services.close_registration(by=organiser, tournament=tournament)
+        event_services.open_registration(by=organiser, tournament=tournament)
+
+    await sync_to_async(close_then_open)()
+    assert await socket.recv_type("update") == {"type": "update", "section": section.pk,
+                                                "event": "registration-closed"}
+    assert await socket.recv_type("update") == {"type": "update", "section": section.pk,
+                                                "event": "registration-opened"}
+    await socket.close()
