@@ -85,10 +85,24 @@ COLUMN_OF_PLACE = {2: 0, 1: 1, 3: 2}
 STEP_COLOURS = {1: (212, 175, 55), 2: (176, 184, 192), 3: (205, 127, 50)}
 
 
+#: Fonts with accented Latin, Greek and Cyrillic letters, the first found is used: Pillow's
+#: own (Aileron) draws "Lucía" as "Luc□a". Debian's fonts-dejavu-core and
+#: fonts-liberation (a dependency of chromium) put them here.
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+)
+
+
 @lru_cache(maxsize=8)
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's own scalable font: no font file to install on the server.
-    return ImageFont.load_default(size=size)
+    for path in FONT_FILES:
+        try:
+            return ImageFont.truetype(path, size=size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)  # no system font: Pillow's own (Latin letters without accents)
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> tuple[str, ImageFont.FreeTypeFont | ImageFont.ImageFont]:

@@ -183,3 +183,15 @@ def test_a_draft_tournaments_results_are_not_found(client, make_player):
     section.tournament.save(update_fields=["status"])
     assert client.get(results_url(section)).status_code == 404
     assert client.get(results_url(section, "section-results-image")).status_code == 404
+
+
+def test_the_image_draws_accented_names_when_the_server_has_a_full_font():
+    from pathlib import Path
+
+    from league.views.results import FONT_FILES, _font
+
+    if not any(Path(path).exists() for path in FONT_FILES):
+        pytest.skip("no system font with accents on this machine (Pillow's own is used)")
+    font = _font(40)
+    missing = font.getmask("\U000f0000").getbbox()  # a private-use letter no font draws: the "missing" box
+    assert font.getmask("í").getbbox() != missing and font.getmask("Ł").getbbox() != missing
