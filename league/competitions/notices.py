@@ -13,8 +13,8 @@ from accounts.broadcast import send_to_groups
 from accounts.notices import Kind, NoticeSpec, notify_many
 from league.models import Pairing, Round, Section
 
+from . import stages  # a module: stages tells pages through broadcast_section
 from .podium import podium
-from .stages import qualifiers
 
 
 def section_group(section_id: int) -> str:
@@ -105,7 +105,7 @@ def notify_stage_finished(section: Section, following: Section) -> None:
     """Every entrant of a finished earlier stage, once: whether they go through to
     ``following`` (and as which seed), or where they finished."""
     tournament = section.tournament
-    through = {user_id: seed for seed, user_id in enumerate(qualifiers(section, following.advance or 0), start=1)}
+    through = {user_id: seed for seed, user_id in enumerate(stages.qualifiers(section, following.advance or 0), start=1)}
     ranks = dict(section.standings.values_list("user_id", "rank"))
     specs = []
     for user_id in section.entries.values_list("user_id", flat=True):

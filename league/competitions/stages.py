@@ -20,6 +20,7 @@ from accounts.errors import ServiceError
 from league.formats.stages import knockout_seeds, snake_groups
 from league.models import Entry, Section, Standing
 
+from .notices import broadcast_section
 from .scheduling import send_task
 
 
@@ -122,7 +123,9 @@ def carry_over(section: Section, now: datetime) -> list[Entry]:
               status=Entry.Status.CHECKED_IN, checked_in_at=now)
         for seed, user_id in enumerate(qualifiers(previous, section.advance), start=1)
     ]
-    return Entry.objects.bulk_create(entries)
+    created = Entry.objects.bulk_create(entries)
+    broadcast_section(section, {"event": "entry"})  # its open pages show the qualifiers at once
+    return created
 
 
 @transaction.atomic

@@ -4,6 +4,8 @@ follows the page's rule: a draft's sections are its organisers' alone."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
@@ -89,4 +91,20 @@ async def test_closing_and_opening_registration_reach_the_section_socket(club, o
                                                 "event": "registration-closed"}
     assert await socket.recv_type("update") == {"type": "update", "section": section.pk,
                                                 "event": "registration-opened"}
+    await socket.close()
+
+
+async def test_a_later_stage_s_page_hears_its_qualifiers_arrive(make_player):
+    people = [await sync_to_async(make_player)() for _ in range(4)]
+    swiss = await sync_to_async(section_with)(people, format="swiss", rounds=1)
+
+    def knockout():
+        return cs.create_section(tournament=swiss.tournament, name="Knockout", format="single-elimination",
+                                 rule_set=swiss.rule_set, starts_at=timezone.now() + timedelta(hours=1),
+                                 previous_stage=swiss, advance=2)
+
+    later = await sync_to_async(knockout)()
+    socket, _ = await open_section_socket(later.pk)
+    assert await sync_to_async(decide)(swiss) == 2  # the Swiss ends: its top 2 are carried over
+    assert await socket.recv_type("update") == {"type": "update", "section": later.pk, "event": "entry"}
     await socket.close()
