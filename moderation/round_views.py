@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_POST
@@ -20,7 +20,7 @@ from league import competitions
 from league.competitions import arbiter, event_selectors
 from league.competitions.formats import format_of
 from league.formats import explain
-from league.models import Round, Section
+from league.models import Round, Section, Tournament
 
 from . import operations
 
@@ -34,7 +34,10 @@ def _section(club_slug: str, tournament_slug: str, section_slug: str) -> Section
 
 
 def _require(request: HttpRequest, section: Section, perm: str) -> None:
-    if not request.user.has_perm(perm, section.tournament.club):
+    club = section.tournament.club
+    if section.tournament.status == Tournament.Status.DRAFT and not request.user.has_perm("league.organise_club", club):
+        raise Http404("No such section.")  # a draft is not there for anyone else, as its page
+    if not request.user.has_perm(perm, club):
         who = "organisers" if perm == "league.organise_club" else "organisers and arbiters"
         raise PermissionDenied(f"Only the club's {who} may do this.")
 

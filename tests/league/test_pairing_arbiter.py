@@ -12,7 +12,7 @@ from accounts.errors import ServiceError
 from games.models import Game
 from league import competitions as cs
 from league.formats import trf
-from league.models import ClubMembership, Entry, Pairing, PairingPlayer, Round, Section
+from league.models import ClubMembership, Entry, Pairing, PairingPlayer, Round, Section, Tournament
 from moderation import operations
 from moderation.models import AuditEntry
 from tests.factories import MembershipFactory, players, section_with
@@ -129,6 +129,16 @@ def test_the_preview_page_is_for_the_club_s_organisers_and_publishes(client, clu
     client.post(arbiter_url("round-publish", section, 2))
     assert Round.objects.get(section=section, number=2).status == Round.Status.IN_PLAY
     assert "has started" in text_of(client.get(page).content.decode())  # nothing left to preview
+
+
+def test_a_draft_s_arbiter_pages_are_not_found_for_anyone_but_its_organisers(client, club, organiser, make_player):
+    section = swiss(club, make_player, n=4)
+    Tournament.objects.filter(pk=section.tournament_id).update(status=Tournament.Status.DRAFT)
+    pages = [arbiter_url("round-preview", section, 2), arbiter_url("section-trf", section)]
+    client.force_login(make_player(username="nosy"))
+    assert [client.get(page).status_code for page in pages] == [404, 404]  # as for no section at all
+    client.force_login(organiser)
+    assert [client.get(page).status_code for page in pages] == [200, 200]
 
 
 def test_an_arena_has_no_round_to_preview(club, make_player):
