@@ -177,7 +177,7 @@ def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | Non
     sections = list(tournament.sections.select_related("tournament__club").filter(
         status__in=OPEN_SECTION, previous_stage__isnull=True))
     if not sections:
-        return Refusal("nothing-to-start", "Every section has already started.")
+        return Refusal("nothing-to-start", "Every section has already started, or starts when the stage before it ends.")
     # All or none: a section that cannot start (too few players, paused) holds the rest.
     return next((r for r in (start_section_refusal(section, user) for section in sections) if r), None)
 

@@ -151,7 +151,7 @@ def test_buttons_go_as_the_state_moves(platform):
         assert kofi.evaluate("window.stillTheSamePage === true")
         organiser.goto(world["waiting_tournament"])
         expect(buttons).to_have_count(0)
-        expect(organiser.locator(".organiser")).to_contain_text("Every section has already started.")
+        expect(organiser.locator(".organiser")).to_contain_text("Every section has already started")
         shoot(kofi, "section-after-start-laptop")
 
 

@@ -80,6 +80,11 @@ def test_single_elimination_playing_every_place_ranks_everyone_apart(make_player
         lost = pairing.second if won == pairing.first else pairing.first
         assert rank[lost.pk] == rank[won.pk] + 1
     assert {p.bracket for p in finals} == {"winners", "placement"}
+    # In every match, placement ones too, the higher seed moves first (a drawn game's replay swaps).
+    seed = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    played = [p for p in Pairing.objects.filter(section=section).exclude(second__isnull=True)
+              if not any("replayed" in flag for flag in p.flags)]
+    assert len(played) >= 4 and all(seed[p.first_id] < seed[p.second_id] for p in played)
 
 
 def test_single_elimination_consolation_crowns_a_first_round_loser(make_player, eager_celery):

@@ -66,8 +66,8 @@ class EliminationFormat(FormatBase, ABC):
         for match in bracket.playable():
             if match.id in taken:
                 continue
-            first, second = match.players
-            assert first is not None and second is not None  # a playable match has both players
+            assert None not in match.players  # a playable match has both players
+            first, second = sorted(p for p in match.players if p is not None)  # the higher seed moves first
             a, b = seeds[first], seeds[second]
             number += 1
             out = frozenset({a, b} & withdrawn)
