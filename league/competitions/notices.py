@@ -112,7 +112,10 @@ def notify_stage_finished(section: Section, following: Section) -> None:
         if user_id in through:
             yours = f"You go through to {following.name} as seed {through[user_id]}."
         elif user_id in ranks:
-            yours = f"You finished {ranks[user_id]} of {len(ranks)} and do not go through to {following.name}."
+            rank = ranks[user_id]
+            where = "in your group" if section.groups > 1 else f"of {len(ranks)}"
+            tie = " (tied on the table: the better seed goes through)" if rank <= (following.advance or 0) else ""
+            yours = f"You finished {rank} {where} and do not go through to {following.name}{tie}."
         else:
             yours = "You withdrew before it started."
         specs.append(NoticeSpec(
