@@ -85,6 +85,12 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
         return f"{who[0]} moves first: {who[0]} has moved first in {f1} of {g1} games, {who[1]} in {f2} of {g2}."
     if code == "seed-path":
         return _seed_path_text(data)
+    if code == "berger":
+        group = f" of group {data['group']}" if data.get("group") else ""
+        if len(who) < 2:
+            return f"{who[0]} has the bye in round {data['round']}{group}: an odd number of players (Berger table)."
+        return (f"Round {data['round']} of the Berger table{group}, fixed at the start: seed {data['seeds'][0]} v "
+                f"seed {data['seeds'][1]}; everyone meets everyone, and who moves first alternates.")
     if code == "arbiter":
         return "Pairings set by the arbiter."
     return str(code)  # a code this version does not know: shown as it is

@@ -62,6 +62,16 @@ def test_a_swiss_round_keeps_its_reasons_and_shows_them_on_the_page_and_in_the_a
     assert by_board[1]["reasons"][0] == {"code": "score-group", "text": "Both on 0 points."}
 
 
+def test_round_robin_boards_say_their_berger_round_and_group(club, make_player):
+    section = section_with(players(make_player, 5), format="round-robin", groups=2, club=club)
+    pairings = list(Pairing.objects.filter(section=section, round__number=1))
+    assert pairings and all([r["code"] for r in p.reasons] == ["berger"] for p in pairings)
+    assert {r["data"]["group"] for p in pairings for r in p.reasons} == {"A", "B"}
+    rounds = api().get(f"/api/v1/sections/{section.pk}/rounds/").json()
+    texts = [r["text"] for p in rounds[-1]["pairings"] for r in p["reasons"]]
+    assert any(t.startswith("Round 1 of the Berger table of group A, fixed at the start: seed ") for t in texts)
+
+
 def test_later_swiss_rounds_say_the_first_move_history_with_its_rounds(club, make_player):
     section = swiss(club, make_player, n=4, round_interval=None)  # round 2 starts at once
     round_2 = section.round_set.get(number=2)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import cast
 
 from league.competitions import selectors
-from league.formats import round_robin, tiebreaks
+from league.formats import explain, round_robin, tiebreaks
 from league.formats.stages import group_letter, snake_groups
 from league.models import Round, Section
 
@@ -40,12 +40,16 @@ class RoundRobinFormat(FormatBase):
         for group, a, b in table:
             first = seeds[a]
             flags = (f"Group {group_letter(group)}",) if section.groups > 1 else ()
+            letter = group_letter(group) if section.groups > 1 else ""
             if b is None:
                 if first not in withdrawn:  # a withdrawn player's bye: nothing to play, nothing scored
-                    boards.append(Board(len(boards) + 1, first, None, (*flags, "bye: odd field (Berger table)")))
+                    why = explain.Reason("berger", (first,), {"round": round_.number, "group": letter})
+                    boards.append(Board(len(boards) + 1, first, None, (*flags, "bye: odd field (Berger table)"),
+                                        reasons=(why.as_dict(),)))
                 continue
             second = seeds[b]
-            boards.append(Board(len(boards) + 1, first, second, flags,
+            why = explain.Reason("berger", (first, second), {"round": round_.number, "group": letter, "seeds": [a, b]})
+            boards.append(Board(len(boards) + 1, first, second, flags, reasons=(why.as_dict(),),
                                 withdrawn=frozenset({first, second} & withdrawn)))
         return boards
 

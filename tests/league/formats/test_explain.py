@@ -138,3 +138,12 @@ def test_seed_path_of_a_knockout():
     double = DoubleElimination(4)
     assert explain.text(explain.seed_path(double, double.playable()[0]).as_dict(), {}).startswith(
         "Seed 1 v seed 4, winners' semi-final; the winner meets the winner of seed 2 v seed 3")
+
+
+def test_a_round_robin_board_and_bye_say_their_berger_round():
+    board = explain.Reason("berger", (7, 9), {"round": 3, "group": "A", "seeds": [1, 4]}).as_dict()
+    assert explain.text(board, {7: "Ana", 9: "Ben"}) == (
+        "Round 3 of the Berger table of group A, fixed at the start: seed 1 v seed 4; everyone meets everyone, "
+        "and who moves first alternates.")
+    bye = explain.Reason("berger", (7,), {"round": 2, "group": ""}).as_dict()
+    assert explain.text(bye, {7: "Ana"}) == "Ana has the bye in round 2: an odd number of players (Berger table)."
