@@ -144,8 +144,9 @@ class SectionForm(forms.Form):
                                 required=False, label=GROUPS.label, help_text=GROUPS.help_text)
     # A later stage of a multi-stage event (league/competitions/stages.py).
     previous_stage = forms.ModelChoiceField(queryset=Section.objects.none(), required=False,
-                                            label="Stage after", help_text="Its top players go through to this one; "
-                                            "nobody registers here.")
+                                            label="Follows the stage",
+                                            help_text="Empty: a first stage. Else that stage's top players go "
+                                            "through to this one; nobody registers here.")
     advance = forms.IntegerField(min_value=1, max_value=SMALL["max_value"], required=False,
                                  label="Players going through",
                                  help_text="After a stage: its top N (from groups: the top N of each group).")
