@@ -644,7 +644,8 @@ def stage_info(section: Section) -> StageInfo | None:
         after, later = after + 1, later.next_stages.order_by("pk").first()
     number, of = before + 1, before + 1 + after
     if section.previous_stage is not None:
-        text = f"Stage {number} of {of}: {format_of(section).describe(section).lower()} of {_going_through(section)}"
+        described = format_of(section).describe(section).lower()
+        text = f"Stage {number} of {of} ({described}): {_going_through(section)} play here"
     else:
         assert following is not None  # a stage with neither end is no stage (above)
         going = _going_through(following, named=False)

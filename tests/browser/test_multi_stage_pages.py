@@ -1,6 +1,6 @@
 """A two-stage championship in a real browser: the organiser makes the groups and the
 knockout that follows them with the section form; everyone sees where each stage
-stands ("Stage 2 of 2: ..."), each group's table, and the later stage refusing
+stands ("Stage 2 of 2 (...): ..."), each group's table, and the later stage refusing
 registrations in words. Screenshots at 1280 and 390 px: /tmp/stages-*.png."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_organiser_makes_a_knockout_after_the_groups_with_the_section_form(brows
         cards = organiser.locator(".section-grid article")
         expect(cards).to_have_count(2)
         expect(cards.nth(0)).to_contain_text("Stage 1 of 2: the top 2 of each group go through to Knockout")
-        expect(cards.nth(1)).to_contain_text("Stage 2 of 2: single elimination of the top 2 of each group of Groups")
+        expect(cards.nth(1)).to_contain_text("Stage 2 of 2 (single elimination): the top 2 of each group of Groups play here")
         organiser.screenshot(path="/tmp/stages-organiser-tournament-1280.png", full_page=True)
 
 
@@ -91,7 +91,7 @@ def test_everyone_follows_the_stages(browser, championship, viewport):
         page.screenshot(path=f"/tmp/stages-groups-{width}.png", full_page=True)
 
         page.click(".stage-line >> text=Knockout")
-        expect(page.locator(".stage-line")).to_contain_text("Stage 2 of 2: single elimination of the winner of each group of Groups")
+        expect(page.locator(".stage-line")).to_contain_text("Stage 2 of 2 (single elimination): the winner of each group of Groups play here")
         expect(page.locator(".refusal")).to_contain_text("This is a later stage")
         expect(page.locator("button:has-text('Register')")).to_have_count(0)
         expect(page.get_by_role("region", name="Players (2)")).to_contain_text("checked in")  # carried over

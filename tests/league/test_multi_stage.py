@@ -228,7 +228,7 @@ def test_an_organiser_runs_a_two_stage_championship_from_the_pages(client, club,
     page = text_of(client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode())
     assert page.index("Stage 1 of 2") < page.index("Stage 2 of 2")  # stages in order
     assert "Stage 1 of 2: the top 2 of each group go through to Knockout" in page
-    assert "Stage 2 of 2: single elimination of the top 2 of each group of Groups" in page
+    assert "Stage 2 of 2 (single elimination): the top 2 of each group of Groups play here" in page
     later = client.get(url("section", knockout)).content.decode()
     assert "Previous stage:" in later and "This is a later stage" in later and ">Register<" not in later
 
