@@ -88,6 +88,11 @@ def registration_refusal(section: Section, user: Any, now: datetime) -> Refusal 
     return None
 
 
+def takes_entries(section: Section, now: datetime) -> bool:
+    """Whether ``section`` takes registrations now (its window open, not a later stage)."""
+    return not selectors.stage_refusal(section) and _registration_window_refusal(section, now) is None
+
+
 def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
     """Why this entry may not check in now (also when it has checked in already: the
     button is gone, so the service says so too rather than answering silently)."""

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
@@ -61,6 +62,9 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
         "actions": event_selectors.tournament_actions(the_tournament, request.user),
         "add_section_refusal": refusals.add_section_refusal(the_tournament, request.user),
+        # "Open for registration" only while some section takes entries (the organiser may close it early).
+        "registration_closed": the_tournament.status == Tournament.Status.REGISTRATION and not any(
+            refusals.takes_entries(s, timezone.now()) for s in sections),
         "next_games": [g for g in (event_selectors.next_game_view(section=s, user=request.user) for s in sections)
                        if g],
     })

@@ -80,6 +80,9 @@ def test_player_buttons_follow_the_section_through_its_states(client, club, orga
     assert assert_player_buttons_agree(client, section, newcomer)["register"] is False
     client.force_login(newcomer)
     assert "Registration is closed." in client.get(url("section", section)).content.decode()
+    t = section.tournament
+    tournament_page = client.get(reverse("competitions:tournament", args=[t.club.slug, t.slug])).content.decode()
+    assert "Registration closed" in tournament_page and "Open for registration" not in tournament_page
 
     # Started: no late entries in this Swiss; entrants may still withdraw.
     event_services.start_section(by=organiser, section=section)
