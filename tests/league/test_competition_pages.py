@@ -254,7 +254,7 @@ def test_live_part_is_served_alone_to_htmx_and_follows_the_socket_while_running(
     tournament_page = client.get(reverse("competitions:tournament", args=[club.slug, section.tournament.slug]))
     assert "Your next game:" in tournament_page.content.decode() and play in tournament_page.content.decode()
     section_page = text_of(client.get(url("section", section)).content.decode())
-    assert f"Your next game: round 1, board 1, against {pairing.second.username} (you move first)" in section_page
+    assert f"Your next game: round 1, board 1, against {pairing.second.name} (you move first)" in section_page
 
 
 # -- entries ------------------------------------------------------------------------------
