@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from accounts import age
 from accounts.models import User
-from league.models import Club, ClubMembership
+from league.models import Club, ClubMembership, Section
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +26,10 @@ def test_seed_demo_is_idempotent_and_complete():
     assert User.objects.get(username="admin").is_superuser
     roles = set(ClubMembership.objects.values_list("role", flat=True))
     assert {"owner", "organiser", "arbiter", "member"} <= roles
+    # A two-stage championship: groups with six entered, then a knockout of each group's top two.
+    knockout = Section.objects.get(tournament__slug="club-championship", name="Knockout")
+    assert knockout.previous_stage.groups == 2 and knockout.advance == 2
+    assert knockout.previous_stage.entries.count() == 6 and not knockout.entries.exists()
 
 
 def test_home_page_lists_the_demo_club(client):

@@ -83,6 +83,7 @@ class Command(BaseCommand):
             league_services.set_membership(club=club, user=user, role=role)
         _demo_rated_games()
         _demo_tournament(club, admin)
+        _demo_championship(club, admin)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo club ready: {club.name} with {club.memberships.count()} members. "
@@ -123,6 +124,26 @@ def _demo_rated_games() -> None:
         rating_services.rate_game(game_id=last.pk)
     for user in people.values():  # the demo's past games: their "game over" notices are old news
         notice_services.mark_all_read(user=user)
+
+
+def _demo_championship(club, organiser) -> None:
+    """A two-stage event open for registration (docs/competitions.md, "Multi-stage events"):
+    round robin groups, then a knockout of each group's top two with a third-place match."""
+    if Tournament.objects.filter(club=club, slug="club-championship").exists():
+        return
+    starts_at = (timezone.now() + timedelta(days=8)).replace(minute=0, second=0, microsecond=0)
+    tournament = competition_services.create_tournament(club=club, name="Club championship", starts_at=starts_at,
+                                                        created_by=organiser)
+    rules = game_rule_sets.standard_rule_set("classic")
+    groups = competition_services.create_section(
+        tournament=tournament, name="Groups", rule_set=rules, format="round-robin", groups=2,
+        round_interval=timedelta(minutes=15))
+    knockout = competition_services.create_section(
+        tournament=tournament, name="Knockout", rule_set=rules, format="single-elimination", placements="third",
+        previous_stage=groups, advance=2, starts_at=starts_at + timedelta(hours=2))
+    competition_services.add_prize(section=knockout, label="Club champion", value="The championship cup")
+    for user in User.objects.filter(username__in=["sam", "mei", "kofi", "lucia", "edith", "organiser"]):
+        competition_services.register(section=groups, user=user)
 
 
 def _demo_tournament(club, organiser) -> None:
