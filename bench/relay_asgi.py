@@ -8,6 +8,10 @@ Channels and Redis, so the platform's figures can stand as a ratio of these.
 
 Frames mirror the game protocol (docs/protocol.md) so the same clients drive both:
 ``state`` on connect (after the group join), ``ack`` to the mover, ``update`` to all.
+With ``RELAY_BOARD`` (a file: bench/live.py's browser mode writes a board partial the
+platform rendered) every ``state`` and ``update`` carries that HTML as its ``board``, as
+the platform's frames do when a page asks for its board over the socket, so both sides
+carry the same bytes (and deflate the same markup).
 
 Run (bench/live.py does this)::
 
@@ -17,6 +21,7 @@ Run (bench/live.py does this)::
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import django
@@ -50,6 +55,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import path
 
+#: What each state and update frame adds: the board, or nothing (API mode).
+BOARD: dict[str, Any] = (
+    {"status": "active", "board": Path(os.environ["RELAY_BOARD"]).read_text()} if os.environ.get("RELAY_BOARD") else {}
+)
+
 
 class RelayConsumer(AsyncJsonWebsocketConsumer):
     """Relays each move to every socket of the game; keeps no state but the ply it saw."""
@@ -59,7 +69,7 @@ class RelayConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         # Join before "state", as the platform does: the client may move once it has it.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json({"type": "state", "ply": 0})
+        await self.send_json({"type": "state", "ply": 0, **BOARD})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -80,7 +90,7 @@ class RelayConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "ack", "ply": ply})
 
     async def relay_update(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "update", "ply": event["ply"], "move": event["move"]})
+        await self.send_json({"type": "update", "ply": event["ply"], "move": event["move"], **BOARD})
 
 
 application = ProtocolTypeRouter(
