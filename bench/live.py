@@ -1023,13 +1023,14 @@ class Bench:
         period = 1.0 / self.args.rate
         next_at = loop.time() + self.rng.uniform(0, period)
         sent_ply = -1
-        while not game.over and self.sending:
-            await asyncio.sleep(max(0.0, next_at - loop.time()))
-            if not self.sending:
-                return
+        while self.sending:
+            # Seen first (a real player sees the last move before the next): the game's end too.
             mover = await self.mover(game, sent_ply)
             if mover is None:
                 break
+            await asyncio.sleep(max(0.0, next_at - loop.time()))
+            if not self.sending:
+                return
             sent_ply = mover.ply
             await self.send_move(game, mover, mover.ply, self.target.pick(game, mover, self.rng))
             next_at = max(next_at + period, loop.time())
