@@ -1075,6 +1075,8 @@ class Bench:
                     result.errors[f"{type(task.exception()).__name__}: {task.exception()}"[:100]] += 1
             result.shown = sorted(s.ready_at - created for s in screens if s.ready.is_set())
             result.screens = len(screens)
+            self.live = {game.game_id: game for game in runs}
+            await self.census()
             moved = time.perf_counter()
             movers = [(game, game.screens[0]) for game in runs if all(s.ready.is_set() for s in game.screens)]
             await asyncio.gather(
@@ -1089,6 +1091,7 @@ class Bench:
             if self.statements is not None:
                 result.statements = await asyncio.to_thread(self.statements.count)
                 result.statements_missing = self.statements.missing
+            result.games_seen, result.games_split = self.stats.games_seen, self.stats.games_split
         finally:
             for task in tasks:
                 task.cancel()
@@ -1106,7 +1109,9 @@ class Burst:
     first_move_screens: int = 0
     first_move: list[float] = field(default_factory=list)  # seconds to each screen showing move 1
     errors: Counter[str] = field(default_factory=Counter)
-    statements: tuple[int, int] | None = None
+    games_seen: int = 0  # the socket census once every screen showed its board
+    games_split: int = 0
+    statements: tuple[int, int] | None = None  # the whole burst: creation to the first move shown
     statements_missing: str = ""
     cpu: dict[str, float] = field(default_factory=dict)
 
@@ -1121,11 +1126,14 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
 
 
-def statements_text(counted: tuple[int, int] | None, missing: str, moves: int) -> str:
+def statements_text(counted: tuple[int, int] | None, missing: str, moves: int | None) -> str:
+    """Statements per move, or in all when ``moves`` is None."""
+    name = "stmts" if moves is None else "stmts/move"
     if counted is None:
-        return f"stmts/move=n/a ({missing or 'not measured'})"
+        return f"{name}=n/a ({missing or 'not measured'})"
     platform, helpers = counted
-    return f"stmts/move={platform / max(1, moves):.1f} (helpers' {helpers} not counted)"
+    figure = f"{platform}" if moves is None else f"{platform / max(1, moves):.1f}"
+    return f"{name}={figure} (helpers' {helpers} not counted)"
 
 
 def report(target: str, games: int, args: argparse.Namespace, stats: Stats) -> bool:
@@ -1178,7 +1186,8 @@ def report_burst(target: str, args: argparse.Namespace, burst: Burst) -> bool:
         f"first move on {len(burst.first_move)}/{burst.first_move_screens} screens: "
         f"last={max(burst.first_move, default=float('nan')) * ms:.0f}ms p50={percentile(burst.first_move, 50) * ms:.0f}ms "
         f"p99={percentile(burst.first_move, 99) * ms:.0f}ms | "
-        f"{statements_text(burst.statements, burst.statements_missing, 0).replace('/move', ' (whole burst)') if target == 'platform' else ''} "
+        f"split-games={burst.games_split}/{burst.games_seen} "
+        f"{statements_text(burst.statements, burst.statements_missing, None) if target == 'platform' else ''} "
         f"cpu-s(servers/client)={burst.cpu['servers']:.2f}/{burst.cpu['client']:.2f} load={os.getloadavg()[0]:.2f}",
         flush=True,
     )
