@@ -1,38 +1,62 @@
-"""Live-play benchmark: real websocket clients playing classic games on the platform,
-and the same clients on a bare relay (bench/relay_asgi.py) as the control.
+"""Live-play benchmark: real clients playing classic games on the platform, and the same
+clients on a bare relay (bench/relay_asgi.py) as the control.
 
 Run from the repository root, with PostgreSQL and Redis up on 127.0.0.1::
 
     .venv/bin/python bench/live.py --quick                     # 10 games, a few seconds
     .venv/bin/python bench/live.py --games 50,100,250 --processes 2 --seconds 30
+    .venv/bin/python bench/live.py --burst 128 --processes 2   # a tournament round
 
 For each G it runs the control, then the platform, with the same clients:
 
-- G game slots. Each slot has two players (seat 0 and 1) and ``--observers`` anonymous
-  observers, every one on its own websocket, spread round robin over the N server
-  processes (so a game's sockets sit on different processes, as in production). The
-  player to move picks a random free square (the "random" AI level) about once per
+- G game slots. Each slot has two players (seat 0 and 1) and ``--observers`` observers
+  (a number, or a range LO-HI from which each slot draws its count, seeded), every one
+  on its own websocket. The player to move plays a random free square about once per
   second per game. When a game ends the slot starts a new one in its place, so the load
   stays constant (new game, new sockets: the churn is part of the load).
-- Latency: from a player's send of a move to its receipt (the ``update`` with that
-  ply) on every socket of the game, p50/p95/p99 over the moves sent in the window.
-- Lost: a move acked whose update did not reach every socket of the game within the
-  grace period; unacked: a move sent and never acked; unstored (platform): a move sent
-  whose (game, ply) is not in the database at the end.
+- ``--client browser`` (the default) does what static/js/game.js does: each screen
+  (player or observer, each a signed-in user of its own unless
+  ``--anonymous-observers``) loads the game page with its session cookie, opens the
+  socket the page names (``data-socket``) with that cookie and the server's Origin, and
+  on each ``state``/``update`` either takes the ``board`` the frame carries or fetches
+  ``data-board-url`` (``HX-Request: true``; one fetch at a time, one more if frames came
+  meanwhile). A screen shows the board's ``data-ply``; a player whose board says
+  ``data-my-turn="1"`` clicks one of its playable squares (``data-move``). The
+  control's screens do only the socket part (the relay has no pages); its frames carry
+  a board the platform rendered, so both sides carry the same bytes.
+  ``--client api`` is the JSON protocol with token auth (players) and anonymous
+  observers, as before.
+- The N server processes share ONE port (``uvicorn --workers N``): the kernel spreads
+  the connections. Mid-window, the bench asks the kernel which process holds each
+  websocket (/proc; the protocol carries no process id) and counts the games with
+  sockets on two processes or more ("split-games").
+- Latency: from a player's send of a move to the moment every screen of the game SHOWS
+  it (the frame in API mode or when the board comes with the frame; the board fetched
+  otherwise), p50/p95/p99 over the moves sent in the window.
+- Lost: a move acked that did not reach every screen within the grace period; unacked:
+  a move sent and never acked; unstored (platform): a move sent whose (game, ply) is
+  not in the database at the end.
 - "holds": nothing lost, unacked or unstored, no error frames, p99 < 100 ms, and the
   load offered was carried: moves per second at least 90% of G x rate ("carried").
-  Without that last test a server too slow to let players connect would "hold" with
-  fewer games actually playing.
+- Statements per move (platform): pg_stat_statements, reset for the scratch database
+  at the window's start and summed at its end, over the moves sent in the window: the
+  servers', their database workers' and Celery's statements (page loads, board fetches
+  and connects included); not the bench helpers' (their own database role).
+- ``--burst P``: instead of the sweep, one round of P players (P/2 games, and their
+  observers) created at once; every screen then loads its page and opens its socket at
+  once. It reports the time from the games' creation to each screen showing its board,
+  then sends every game's first move at once and reports the time until every screen
+  shows it.
 
 The platform: a scratch PostgreSQL database (created, migrated, dropped), an unused
-Redis database number (checked empty, flushed after), N ``uvicorn config.asgi:application``
-processes (settings config.settings.dev, DJANGO_DEBUG=0), each with ``--db-processes``
-database worker processes (``LIVE_DB_PROCESSES``, games/workers.py; 0: threads), a
-Celery worker and beat. Server CPU counts the servers and everything under them.
-Players and games are made through ``accounts.services`` and ``games.services`` in
-helper processes (so the client's event loop does not share a GIL with the ORM), and
-players authenticate with ``Authorization: Token <key>``. The control: N
-``uvicorn bench.relay_asgi:application`` processes on the same Redis pub/sub layer.
+Redis database number (checked empty, flushed after), ``uvicorn config.asgi:application
+--workers N`` (settings config.settings.dev, DJANGO_DEBUG=0), each process with
+``--db-processes`` database worker processes (``LIVE_DB_PROCESSES``, games/workers.py;
+0: threads), a Celery worker and beat. Server CPU counts the servers and everything
+under them. Users, sessions and games are made through ``accounts.services`` and
+``games.services`` in helper processes (so the client's event loop does not share a
+GIL with the ORM). The control: ``uvicorn bench.relay_asgi:application --workers N``
+on the same Redis pub/sub layer.
 
 Everything is bounded (games, seconds, processes), talks only to 127.0.0.1, and is
 stopped on exit, Ctrl-C or SIGTERM.
@@ -227,7 +251,9 @@ class Processes:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                process.kill()
+                # Its whole session (uvicorn's workers and their database workers) with it.
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
             if process in self.children:
                 self.children.remove(process)
