@@ -172,6 +172,17 @@ def _db_new_game(seat0: int, seat1: int) -> int:
     return game.pk
 
 
+def _db_sample_game(seat0: int, seat1: int) -> int:
+    """A game four moves in (X 1, O 2, X 3, O 5: no line yet), the middle of a ~7.5-move
+    game: the board whose size the control's frames copy."""
+    from games import services
+
+    game_id = _db_new_game(seat0, seat1)
+    for ply, cell in enumerate((1, 2, 3, 5)):
+        services.submit_move(game_id=game_id, user=_db_user((seat0, seat1)[ply % 2]), ply=ply, move={"cell": cell})
+    return game_id
+
+
 def _db_new_games(pairs: list[tuple[int, int]]) -> list[int]:
     """A round's games, all at once: :func:`_db_new_game` for each pair."""
     return [_db_new_game(seat0, seat1) for seat0, seat1 in pairs]
@@ -856,10 +867,12 @@ class Bench:
     async def until_ready(self, game: GameRun, tasks: list[asyncio.Task[None]], timeout: float) -> None:
         """Until every screen shows its first state, or one of them fails."""
         everyone: asyncio.Future[Any] = asyncio.ensure_future(asyncio.gather(*(s.ready.wait() for s in game.screens)))
-        done, _ = await asyncio.wait([everyone, *tasks], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            done, _ = await asyncio.wait([everyone, *tasks], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            everyone.cancel()  # nothing once done; cancelled, its waits end with it
         if everyone in done:
             return
-        everyone.cancel()
         for task in done:
             task.result()  # a screen's error
             raise ConnectionError("a socket closed before its state")
@@ -1093,9 +1106,10 @@ class Bench:
         tasks = [task for slot, game in enumerate(runs) for task in self.open_screens(slot, game)]
         screens = [screen for game in runs for screen in game.screens]
         try:
-            await asyncio.wait(
-                [asyncio.ensure_future(s.ready.wait()) for s in screens], timeout=self.args.burst_timeout
-            )
+            waits = [asyncio.ensure_future(s.ready.wait()) for s in screens]
+            await asyncio.wait(waits, timeout=self.args.burst_timeout)
+            for wait in waits:
+                wait.cancel()
             for task in tasks:
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     result.errors[f"{type(task.exception()).__name__}: {task.exception()}"[:100]] += 1
@@ -1401,9 +1415,9 @@ def main(argv: list[str] | None = None) -> int:
             crowd, spare = make_crowd(pool, args, args.burst // 2 or max(points))
             relay_env = dict(env)
             if args.client == "browser":
-                # The relay's frames carry a board of the platform's own (measured once,
-                # at the start of a game) so both sides carry the same bytes.
-                sample_id = pool.submit(_db_new_game, spare[0][0], spare[1][0]).result()
+                # The relay's frames carry a board of the platform's own (taken once, mid-
+                # game) so both sides carry the same bytes.
+                sample_id = pool.submit(_db_sample_game, spare[0][0], spare[1][0]).result()
                 board = runner(sample_board(platform_port, sample_id, spare[0][2]))
                 pool.submit(_db_resign_active).result()
                 board_file = Path(tmp) / "board.html"
