@@ -1118,7 +1118,11 @@ class Bench:
             self.live = {game.game_id: game for game in runs}
             await self.census()
             moved = time.perf_counter()
-            movers = [(game, game.screens[0]) for game in runs if all(s.ready.is_set() for s in game.screens)]
+            movers = [
+                (game, next(s for s in game.screens[:2] if s.my_turn))
+                for game in runs
+                if all(s.ready.is_set() for s in game.screens)
+            ]
             await asyncio.gather(
                 *(self.send_move(game, mover, mover.ply, self.target.pick(game, mover, self.rng)) for game, mover in movers)
             )
