@@ -866,7 +866,13 @@ class Bench:
 
     async def until_ready(self, game: GameRun, tasks: list[asyncio.Task[None]], timeout: float) -> None:
         """Until every screen shows its first state, or one of them fails."""
-        everyone: asyncio.Future[Any] = asyncio.ensure_future(asyncio.gather(*(s.ready.wait() for s in game.screens)))
+
+        async def all_ready() -> None:
+            for screen in game.screens:
+                await screen.ready.wait()
+
+        # A task, not a gather: a gather cancelled ends in an exception nobody reads.
+        everyone = asyncio.create_task(all_ready())
         try:
             done, _ = await asyncio.wait([everyone, *tasks], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -896,7 +902,9 @@ class Bench:
             del self.live[game.game_id]
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            ended = await asyncio.gather(*tasks, return_exceptions=True)
+        # A screen that failed mid-game (its socket or its board fetches) is an error.
+        self.stats.errors.update(f"screen: {type(end).__name__}" for end in ended if isinstance(end, Exception))
 
     async def screen(self, slot: int, game: GameRun, screen: Screen) -> None:
         """One screen: in browser mode the page's first paint, its socket (with the
@@ -939,12 +947,19 @@ class Bench:
                 if http is None:
                     await self.reader(game, screen, ws)
                     return
-                fetcher = asyncio.create_task(self.fetcher(game, screen, http, board_url))
+                # The screen ends when its socket or its board fetches do (an error raised).
+                both = [
+                    asyncio.create_task(self.reader(game, screen, ws)),
+                    asyncio.create_task(self.fetcher(game, screen, http, board_url)),
+                ]
                 try:
-                    await self.reader(game, screen, ws)
+                    done, _ = await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
+                    for task in done:
+                        task.result()
                 finally:
-                    fetcher.cancel()
-                    await asyncio.gather(fetcher, return_exceptions=True)
+                    for task in both:
+                        task.cancel()
+                    await asyncio.gather(*both, return_exceptions=True)
         finally:
             if http is not None:
                 await http.close()
