@@ -11,9 +11,11 @@ no request): static/js/game.js fills it in from the page's own (docs/game-page.m
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -47,15 +49,11 @@ def _kind(move: dict[str, Any]) -> str:
 
 
 def board_context(
-    game: Game,
-    payload: dict[str, Any],
-    seat: int | None,
-    *,
-    live: bool = True,
-    rematch: dict[str, Any] | None = None,
+    game: Game, payload: dict[str, Any], seat: int | None, *, live: bool = True, shared: Shared | None = None
 ) -> dict[str, Any]:
     """Everything the ``board`` partial needs, for a live viewer or a replay step;
-    ``rematch`` is the seat's ``rematch_offers`` entry."""
+    ``shared``: what every viewer's board of this game shares (``shared_parts``)."""
+    shared = shared or Shared()
     legal = _legal_for(game, seat) if live else []
     view = payload["view"]
     my_turn = (
@@ -99,7 +97,8 @@ def board_context(
             live and match and match["choose_version"] and seat is not None
             and _user_id(game, seat) == match["choose_version"]["chooser_id"]
         ),
-        "rematch": rematch,
+        "rematch": shared.rematch.get(seat) if seat is not None else None,
+        "rating_note": shared.rating_note,
     }
 
 
@@ -130,6 +129,26 @@ def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]
     return list(groups.items())
 
 
+@dataclass(frozen=True)
+class Shared:
+    """The parts of a game's boards that cost a query, read once for every viewer kind."""
+
+    rematch: dict[int, dict[str, Any]] = field(default_factory=dict)  # rematch_offers
+    rating_note: str = ""  # a finished game's rating line, rendered (a SafeString)
+
+
+#: league's tag, through the template engine: games imports nothing of league.
+_RATING_NOTE = "{% load league_ratings %}{% game_rating_note game %}"
+
+
+def shared_parts(game: Game, *, live: bool = True) -> Shared:
+    """What every viewer's board of ``game`` shares, as it stands now."""
+    if not game.is_over:
+        return Shared()
+    note = engines["django"].from_string(_RATING_NOTE).render({"game": game}) if live else ""
+    return Shared(rematch=rematch_offers(game), rating_note=note)
+
+
 def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
     """What a finished game's board offers each seat's player about a rematch (by seat;
     none for an AI seat, and none at all where there can be no rematch), read once for
@@ -157,8 +176,7 @@ def render_board(context: dict[str, Any]) -> str:
 def viewer_board(game: Game, seat: int | None, *, moves: list[Move] | None = None) -> tuple[dict[str, Any], str]:
     """(the payload, the rendered board) of one viewer: a socket's ``state`` frame."""
     payload = selectors.game_payload(game, seat, moves=moves)
-    rematch = rematch_offers(game).get(seat) if seat is not None else None
-    return payload, render_board(board_context(game, payload, seat, rematch=rematch))
+    return payload, render_board(board_context(game, payload, seat, shared=shared_parts(game)))
 
 
 def board_frame(kind: str, payload: dict[str, Any], board: str) -> dict[str, Any]:
@@ -179,13 +197,13 @@ def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
     viewer's, in its own mode (so a secret goes only to the seat that may see it), and
     the channel layer carries strings instead of nested payloads. Three renders of the
     board per change, whatever the number of sockets."""
-    rematch = rematch_offers(game)
+    shared = shared_parts(game)
     frames, boards = {}, {}
     for viewer in VIEWERS:
         key = selectors.viewer_key(viewer)
         payload = selectors.game_payload(game, viewer, moves=moves)
         frames[key] = json.dumps({"type": "update", "ply": game.ply, "view": payload["view"], "game": payload})
-        context = board_context(game, payload, viewer, rematch=rematch.get(viewer) if viewer is not None else None)
+        context = board_context(game, payload, viewer, shared=shared)
         boards[key] = json.dumps(board_frame("update", payload, render_board(context)))
     return {
         "type": "game.update",

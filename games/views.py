@@ -257,8 +257,7 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
     if refused := _refused(request, game, seat):
         return refused
     payload = selectors.game_payload(game, seat)
-    rematch = boards.rematch_offers(game).get(seat) if seat is not None else None
-    context = boards.board_context(game, payload, seat, rematch=rematch)
+    context = boards.board_context(game, payload, seat, shared=boards.shared_parts(game))
     if seat is not None:
         # Only the author's own note is ever read into a page.
         note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
@@ -322,8 +321,9 @@ def replay(request: Request, game_id: int) -> HttpResponse:
         status=game.status if final else Game.Status.ACTIVE,
         result=payload["result"] if final else None,
     )
-    rematch = boards.rematch_offers(game).get(seat) if seat is not None else None
-    context = boards.board_context(game, payload, None, live=False, rematch=rematch)
+    shared = boards.shared_parts(game, live=False)
+    context = boards.board_context(game, payload, None, live=False, shared=shared)
+    context["rematch"] = shared.rematch.get(seat) if seat is not None else None  # the viewer's own offer
     context["game_result"] = game_result
     context.update(
         step=step,

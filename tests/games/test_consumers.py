@@ -896,6 +896,28 @@ def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player, 
     assert insert.startswith('INSERT INTO "games_move"') and update.startswith('UPDATE "games_game"')
 
 
+def test_a_finished_games_three_boards_read_what_they_share_once(make_player):
+    """A game's end renders a rating line and a rematch offer on its boards: read once
+    for the three viewer kinds (games.boards.shared_parts), nothing more per viewer."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import boards, selectors, services, sql
+
+    p0, p1 = make_player(), make_player()
+    game_id = started_game_sync(p0, p1)
+    services.resign(game_id=game_id, user=p0)
+    game, moves = selectors.load_game(game_id), sql.moves(game_id)
+    with CaptureQueriesContext(connection) as shared:
+        boards.shared_parts(game)
+    with CaptureQueriesContext(connection) as broadcast:
+        message = boards.update_message_for(game, moves)
+    assert len(statements(shared.captured_queries)) >= 1
+    assert statements(broadcast.captured_queries) == statements(shared.captured_queries)
+    assert all('id="rematch"' in json.loads(message["boards"][key])["board"] for key in ("0", "1"))
+    assert 'id="rematch"' not in json.loads(message["boards"]["observer"])["board"]
+
+
 def test_a_connect_is_one_trip_to_the_database(make_player):
     """A player's socket opening: the game, its seats, its moves, the observer count and
     the player's note, in one call on one pooled connection."""
