@@ -169,13 +169,15 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
 
 
 def render_board(context: dict[str, Any]) -> str:
-    """The ``<div id="board">`` element, rendered without a request (no CSRF token)."""
-    return render_to_string("games/game.html#board", context).strip()
+    """The ``<div id="board">`` element, rendered without a request: its forms get no
+    CSRF token ("NOTPROVIDED" is Django's word for that, which renders nothing and,
+    unlike a missing token, is no mistake to warn about under DEBUG)."""
+    return render_to_string("games/game.html#board", {**context, "csrf_token": "NOTPROVIDED"}).strip()
 
 
-def viewer_board(game: Game, seat: int | None, *, moves: list[Move] | None = None) -> tuple[dict[str, Any], str]:
+def viewer_board(game: Game, seat: int | None) -> tuple[dict[str, Any], str]:
     """(the payload, the rendered board) of one viewer: a socket's ``state`` frame."""
-    payload = selectors.game_payload(game, seat, moves=moves)
+    payload = selectors.game_payload(game, seat)
     return payload, render_board(board_context(game, payload, seat, shared=shared_parts(game)))
 
 
