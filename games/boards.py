@@ -169,10 +169,9 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
 
 
 def render_board(context: dict[str, Any]) -> str:
-    """The ``<div id="board">`` element, rendered without a request: its forms get no
-    CSRF token ("NOTPROVIDED" is Django's word for that, which renders nothing and,
-    unlike a missing token, is no mistake to warn about under DEBUG)."""
-    return render_to_string("games/game.html#board", {**context, "csrf_token": "NOTPROVIDED"}).strip()
+    """The ``<div id="board">`` element, rendered without a request: its forms' CSRF
+    tokens render as nothing (static/js/game.js adds the page's own)."""
+    return render_to_string("games/game.html#board", context).strip()
 
 
 def viewer_board(game: Game, seat: int | None) -> tuple[dict[str, Any], str]:
