@@ -12,7 +12,8 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from django.contrib.auth.models import AnonymousUser
@@ -21,7 +22,7 @@ from accounts.broadcast import LOCAL_CHANNELS, SERVING
 from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
-from . import database, observing, resync, selectors, services, sql
+from . import boards, database, observing, resync, selectors, services, sql
 from .models import Game, Observer  # reads only: services write
 from .realtime import game_group
 
@@ -102,9 +103,17 @@ def _seat_for(*, game_id: int, user: Any) -> tuple[bool, int | None]:
     return True, services.seat_of(game, user)
 
 
-def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any] | None, Any]:
-    """Everything a new socket needs, in one trip to the database: (its state frame,
-    None), or (None, the refusal) when there is no such game or a watch gate says no.
+class State(NamedTuple):
+    """A ``state`` frame for one socket, with the version and seat it was read at."""
+
+    frame: dict[str, Any]
+    seat: int | None
+    status: str
+
+
+def _open(*, game_id: int, user: Any, channel_name: str, board_mode: bool = False) -> tuple[State | None, Any]:
+    """Everything a new socket needs, in one trip to the database: (its state, None),
+    or (None, the refusal) when there is no such game or a watch gate says no.
     Someone without a seat is recorded as an observer here, before the count is taken,
     so the state's count includes them."""
     try:
@@ -118,30 +127,32 @@ def _open(*, game_id: int, user: Any, channel_name: str) -> tuple[dict[str, Any]
         if refusal is not None:
             return None, refusal
         observers = observing.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
-    return _state_frame(game=game, seat=seat, user=user, observers=observers), None
+    return _state(game=game, seat=seat, user=user, board_mode=board_mode, observers=observers), None
 
 
 def _observer_count(*, game_id: int) -> int:
     return sql.count(Observer, "game", game_id)
 
 
-def _reload_state(*, game_id: int, seat: int | None, user: Any) -> dict[str, Any]:
-    return _state_frame(game=selectors.load_game(game_id), seat=seat, user=user)
+def _reload_state(*, game_id: int, seat: int | None, user: Any, board_mode: bool) -> State:
+    return _state(game=selectors.load_game(game_id), seat=seat, user=user, board_mode=board_mode)
 
 
-def _state_frame(*, game: Game, seat: int | None, user: Any, observers: int | None = None) -> dict[str, Any]:
-    payload = selectors.game_payload(game, seat)
-    frame: dict[str, Any] = {
-        "type": "state",
-        "ply": payload["ply"],
-        "view": payload["view"],
-        "game": payload,
-        "observers": sql.count(Observer, "game", game.pk) if observers is None else observers,
-    }
+def _state(*, game: Game, seat: int | None, user: Any, board_mode: bool, observers: int | None = None) -> State:
+    """The socket's ``state`` frame: in board mode the board rendered for its seat
+    (games/boards.py), else the JSON payload (docs/protocol.md)."""
+    frame: dict[str, Any]
+    if board_mode:
+        payload, board = boards.viewer_board(game, seat)
+        frame = boards.board_frame("state", payload, board)
+    else:
+        payload = selectors.game_payload(game, seat)
+        frame = {"type": "state", "ply": payload["ply"], "view": payload["view"], "game": payload}
+    frame["observers"] = sql.count(Observer, "game", game.pk) if observers is None else observers
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
         frame["note"] = sql.note_text(game.pk, user.pk)
-    return frame
+    return State(frame, seat, payload["status"])
 
 
 class GameConsumer(SafeJsonConsumer):
@@ -150,6 +161,7 @@ class GameConsumer(SafeJsonConsumer):
     game_id: int
     user: Any  # a User, or AnonymousUser for anyone not signed in
     seat: int | None  # None: an observer
+    board_mode: bool  # opened with ?board=html: board frames instead of JSON payloads
     last_ply: int  # the newest ply this socket has been sent
     last_status: str  # and the game's status in the frame that brought it
 
@@ -157,6 +169,7 @@ class GameConsumer(SafeJsonConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user") or AnonymousUser()
         self.seat = None
+        self.board_mode = parse_qs(self.scope.get("query_string", b"").decode()).get("board") == ["html"]
         self.last_ply = -1
         self.last_status = ""
         self.groups_joined: list[str] = []
@@ -167,19 +180,19 @@ class GameConsumer(SafeJsonConsumer):
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
-        frame, refusal = await database.run(
-            _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name
+        state, refusal = await database.run(
+            _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name, board_mode=self.board_mode
         )
-        if refusal is not None:  # no such game, or moderation's watch gates (games/observing.py)
+        if state is None:  # no such game, or moderation's watch gates (games/observing.py)
             await self._leave_groups()
             await self.send_error(refusal.code, refusal.message)
             await self.close(code=refusal.close_code)
             return
-        self.seat = frame["game"]["you"]
+        self.seat = state.seat
         self.observing = self.seat is None
-        self.last_ply = frame["ply"]
-        self.last_status = frame["game"]["status"]
-        await self.send_json(frame)
+        self.last_ply = state.frame["ply"]
+        self.last_status = state.status
+        await self.send_json(state.frame)
         resync.watch().add(self)  # from now on it catches up with the database by itself
         if self.observing:
             observer_counts().announce(self.channel_layer, self.game_id)
@@ -281,14 +294,16 @@ class GameConsumer(SafeJsonConsumer):
     # -- group messages ------------------------------------------------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A stored change: forward only this viewer's frame (encoded once for all)."""
+        """A stored change: forward only this viewer's frame in this socket's mode
+        (encoded, and its board rendered, once for all: games/boards.py)."""
         if event["ply"] < self.last_ply:
             return  # an older broadcast overtaken by a newer one: never go backwards
         if self.seat is None and self.user.is_authenticated:
             await self._maybe_take_seat(event)
         self.last_ply = event["ply"]
         self.last_status = event["status"]
-        await self.send(text_data=event["frames"][selectors.viewer_key(self.seat)])
+        frames = event["boards"] if self.board_mode else event["frames"]
+        await self.send(text_data=frames[selectors.viewer_key(self.seat)])
 
     async def game_resync(self, event: dict[str, Any]) -> None:
         """A database worker died mid-call (games/workers.py): its broadcast may be lost."""
@@ -301,11 +316,11 @@ class GameConsumer(SafeJsonConsumer):
 
     async def resync(self) -> None:
         """The database is ahead of what this socket was sent: a broadcast was lost."""
-        frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
-        if resync.version(frame["ply"], frame["game"]["status"]) <= self.seen_version():
+        state = await self._read_state()
+        if resync.version(state.frame["ply"], state.status) <= self.seen_version():
             return  # an update reached it meanwhile: never send it back
-        self.last_ply, self.last_status = frame["ply"], frame["game"]["status"]
-        await self.send_json(frame)
+        self.last_ply, self.last_status = state.frame["ply"], state.status
+        await self.send_json(state.frame)
 
     async def game_observers(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "observers", "count": event["count"]})
@@ -331,11 +346,16 @@ class GameConsumer(SafeJsonConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.groups_joined = []
 
+    async def _read_state(self) -> State:
+        return await database.run(
+            _reload_state, game_id=self.game_id, seat=self.seat, user=self.user, board_mode=self.board_mode
+        )
+
     async def _send_state(self) -> None:
-        frame = await database.run(_reload_state, game_id=self.game_id, seat=self.seat, user=self.user)
-        if frame["ply"] >= self.last_ply:
-            self.last_ply, self.last_status = frame["ply"], frame["game"]["status"]
-        await self.send_json(frame)
+        state = await self._read_state()
+        if state.frame["ply"] >= self.last_ply:
+            self.last_ply, self.last_status = state.frame["ply"], state.status
+        await self.send_json(state.frame)
 
     async def _stop_observing(self) -> None:
         self.observing = False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -252,30 +251,12 @@ def load_game(game_id: int) -> Game:
 
 
 def update_message(game_id: int) -> dict[str, Any]:
-    """The group message after a change, read back from the database."""
-    game = load_game(game_id)
-    return update_message_for(game, sql.moves(game_id))
+    """The group message after a change: games/boards.py builds it (it renders each
+    viewer's board, which a read module does not). Kept here for
+    league/ratings/services.py, which announces ratings with it."""
+    from . import boards  # boards reads through this module: imported when called
 
-
-def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
-    """The group message after a change, from the game, its seats and its whole move
-    log in hand: the ``update`` frame of each kind of viewer, encoded once here for
-    every socket of the game; each socket forwards only its own viewer's (so a secret
-    goes only to the seat that may see it), and the channel layer carries three strings
-    instead of three nested payloads."""
-    frames = {}
-    for viewer in (0, 1, None):
-        payload = game_payload(game, viewer, moves=moves)
-        frame = {"type": "update", "ply": game.ply, "view": payload["view"], "game": payload}
-        frames[viewer_key(viewer)] = json.dumps(frame)
-    return {
-        "type": "game.update",
-        "ply": game.ply,
-        "status": game.status,  # with the ply, what a socket has seen (games/resync.py)
-        "frames": frames,
-        # Who sits where: an observer who has just accepted the open challenge takes its seat.
-        "players": [seat.user.username for seat in game.seats_in_hand if seat.user is not None],
-    }
+    return boards.update_message(game_id)
 
 
 def current_rule_sets() -> QuerySet[RuleSet]:

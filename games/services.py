@@ -32,7 +32,7 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
 
-from . import matches, notices, realtime, rule_sets, selectors, signals, sql, starting, time_controls
+from . import boards, matches, notices, realtime, rule_sets, selectors, signals, sql, starting, time_controls
 from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
@@ -254,7 +254,7 @@ def _announce_to_rematched(game: Game) -> None:
     hears it too (its board shows the rematch's state), after commit."""
     old_id = game.rematch_of_id
     if old_id is not None:
-        transaction.on_commit(lambda: realtime.send_to_game(old_id, selectors.update_message(old_id)))
+        transaction.on_commit(lambda: realtime.send_to_game(old_id, boards.update_message(old_id)))
 
 
 # -- guided lessons ---------------------------------------------------------------------

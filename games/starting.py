@@ -19,7 +19,7 @@ from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import realtime, selectors
+from . import boards, realtime
 from .models import Game, Match, Move, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.chance import seed_commitment
@@ -95,16 +95,17 @@ def announce_after_commit(game: Game, *, moves: list[Move] | None = None) -> Non
     """Broadcast the change once the transaction commits (never before: a move is
     stored before anyone hears of it), and queue the AI seats that must act.
 
-    On a move's path the game, its seats and ``moves`` (the whole log) are in hand, so
-    the message is built from them now, as committed; elsewhere, and for a match game
-    (whose summary changes as the match advances), it is read back after the commit.
+    The message (games/boards.py: each viewer kind's frames and rendered board) is
+    built after the commit, so the game row's lock is not held while the boards render.
+    On a move's path the game, its seats and ``moves`` (the whole log) are in hand, as
+    committed, and it is built from them; elsewhere, and for a match game (whose
+    summary changes as the match advances), it is read back from the database.
     """
     game_id, ply = game.pk, game.ply
     if moves is not None and not game.match_id:
-        message = selectors.update_message_for(game, moves)
-        transaction.on_commit(lambda: realtime.send_to_game(game_id, message))
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, boards.update_message_for(game, moves)))
     else:
-        transaction.on_commit(lambda: realtime.send_to_game(game_id, selectors.update_message(game_id)))
+        transaction.on_commit(lambda: realtime.send_to_game(game_id, boards.update_message(game_id)))
     if game.status == Game.Status.ACTIVE:
         ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
         if ai_seats:

@@ -14,7 +14,6 @@ play_urlpatterns = [
     path("<int:game_id>/decline/", views.decline, name="decline"),
     path("<int:game_id>/cancel/", views.cancel, name="cancel"),
     path("<int:game_id>/rematch/", views.rematch, name="rematch"),
-    path("<int:game_id>/board/", views.board, name="board"),
     path("<int:game_id>/note/", views.note, name="note"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
     path("match/<int:match_id>/version/", views.match_version, name="match-version"),

@@ -3,18 +3,17 @@
 Thin: every write goes through ``games.services``, every read through
 ``games.selectors`` (what a viewer may see) and the engine (legal moves, replay).
 
-How the page stays live: ``static/js/game.js`` opens the game websocket and, on each
-``state``/``update`` frame, asks for ``/play/<id>/board/`` (the ``board`` partial of
-``games/game.html``), rendered here from the same ``game_payload`` the socket carries.
-One renderer (Django templates) serves the first paint, live updates and the replay,
-so the board looks the same everywhere and tests can read it without a browser. Moves
-go back over the socket with the ply of the board last rendered.
+How the page stays live: ``static/js/game.js`` opens the game websocket in board mode
+(``?board=html``), and each ``state``/``update`` frame carries the ``board`` partial of
+``games/game.html`` already rendered for this viewer's kind (seat 0, seat 1 or observer;
+games/boards.py, once per change for each kind): the page swaps it in, no request.
+One renderer (games/boards.py over that partial) serves the first paint here, the
+pushes and the replay, so the board looks the same everywhere and tests can read it
+without a browser. Moves go back over the socket with the ply of the board shown.
 """
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlencode
@@ -24,7 +23,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -34,14 +32,10 @@ from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import lesson_pages, matches, observing, selectors, services, time_controls
+from . import boards, matches, observing, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
-from .rules.results import letter_of
-
-#: A legal-move list longer than this is not offered as a list (the board's own picker is).
-MAX_LISTED_MOVES = 250
 
 #: slug -> the name the site shows, from each variant's metadata (league's forms read it too).
 VARIANT_NAMES = {slug: get_variant(slug).display_name for slug in variant_slugs()}
@@ -231,21 +225,6 @@ def rematch(request: PlayerRequest, game_id: int) -> HttpResponse:
     return _go_to(request, new.pk)
 
 
-def _rematch_context(game: Game, viewer: User | None) -> dict[str, Any] | None:
-    """What a finished game's page offers a player about a rematch, or None."""
-    seat = services.seat_of(game, viewer)
-    if viewer is None or seat is None or game.status != Game.Status.FINISHED or game.match_id:
-        return None
-    if services.rematch_refusal(game) is not None:
-        return None
-    offered = selectors.rematch_of(game)
-    return {
-        "game": offered,
-        "mine": offered is not None and offered.created_by_id == viewer.pk,
-        "opponent": next((selectors.seat_name(s) or "" for s in game.seats_in_hand if s.number != seat), ""),
-    }
-
-
 def _go_to(request: Request, game_id: int) -> HttpResponse:
     url = reverse("games:game", args=[game_id])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -270,93 +249,6 @@ def _refused(request: HttpRequest, game: Game, seat: int | None) -> HttpResponse
     return render(request, "games/watch_refused.html", {"game_id": game.pk, "refusal": refusal}, status=403)
 
 
-def _legal_for(game: Game, seat: int | None) -> list[dict[str, Any]]:
-    """The seat's legal moves now, each with its notation and its JSON (for buttons)."""
-    if seat is None or game.status != Game.Status.ACTIVE or seat not in game.to_move:
-        return []
-    variant = get_variant(game.variant)
-    moves = variant.legal_moves(variant.load(game.state), seat)
-    if len(moves) > MAX_LISTED_MOVES or any("choose" in move for move in moves):
-        return []  # too many to list: the variant's board picker builds the move
-    return [
-        {"move": m, "label": variant.describe_move(m), "json": json.dumps(m), "kind": _kind(m)} for m in moves
-    ]
-
-
-def _kind(move: dict[str, Any]) -> str:
-    return str(move.get("action") or move.get("type") or next(iter(move), "move"))
-
-
-def board_context(
-    game: Game, payload: dict[str, Any], seat: int | None, *, live: bool = True
-) -> dict[str, Any]:
-    """Everything the ``board`` partial needs, for a live viewer or a replay step."""
-    legal = _legal_for(game, seat) if live else []
-    view = payload["view"]
-    my_turn = (
-        live and seat is not None and payload["status"] == Game.Status.ACTIVE and seat in payload["to_move"]
-    )
-    variant = get_variant(payload["variant"])
-    return {
-        "game": game,
-        "payload": payload,
-        "view": view,
-        "seat": seat,
-        "my_turn": my_turn,
-        "live": live,
-        "legal": legal,
-        "legal_groups": _group(legal),
-        "action_list": variant.offers_move_list,
-        # The variant's package builds the board's context; its metadata names the template.
-        "board": variant.build_board(view, legal, seat, my_turn),
-        "template": variant.board_template,
-        "board_script": variant.board_script,
-        "variant_name": variant.display_name,
-        # A lesson is learnt at the learner's pace: no clock face, no idle warning.
-        "seats": [dict(s, letter=_letter(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
-                  for s in payload["seats"]],
-        "lesson_game": bool(game.lesson),
-        "time_control": payload["rules"]["time_control"],
-        "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
-        "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
-        # Before the first move the clock shows the no-show grace, which may be longer
-        # than the time control: the page says why.
-        "first_move_words": (
-            time_controls.duration_words(game.rule_set.no_show_seconds)
-            if live and payload["status"] == Game.Status.ACTIVE and payload["ply"] == 0
-            and (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game)
-            else ""
-        ),
-    }
-
-
-def _clock(entry: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
-    """What a seat's clock shows (static/js/game.js counts it down between frames): the
-    time left and whether it runs; None where the rules have no clock for it."""
-    per_move = payload["rules"]["seconds_per_move"]
-    if entry["deadline"]:
-        left = datetime.fromisoformat(entry["deadline"]) - timezone.now()
-        ms, running = int(left.total_seconds() * 1000), True
-    elif entry["clock_ms"] is not None:
-        ms, running = entry["clock_ms"], False
-    elif per_move and payload["status"] in (Game.Status.OPEN, Game.Status.ACTIVE):
-        ms, running = per_move * 1000, False  # the whole allowance, waiting for its turn
-    else:
-        return None
-    return {"ms": max(ms, 0), "text": time_controls.clock_text(ms), "running": running}
-
-
-def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for item in legal:
-        groups.setdefault(item["kind"], []).append(item)
-    return list(groups.items())
-
-
-def _letter(view: dict[str, Any], seat: int) -> str:
-    return letter_of(view, seat)
-
-
 @require_GET
 def game_page(request: Request, game_id: int) -> HttpResponse:
     game = _load(game_id)
@@ -365,7 +257,7 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
     if refused := _refused(request, game, seat):
         return refused
     payload = selectors.game_payload(game, seat)
-    context = board_context(game, payload, seat)
+    context = boards.board_context(game, payload, seat, shared=boards.shared_parts(game))
     if seat is not None:
         # Only the author's own note is ever read into a page.
         note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
@@ -378,20 +270,7 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
     context["can_decline"] = context["can_accept"] and not open_seat
     context["can_cancel"] = is_open and mine
     context["challenged"] = next((s.user.name for s in game.seats_in_hand if s.user and s.user_id != game.created_by_id), "")
-    context["rematch"] = _rematch_context(game, viewer)
     return render(request, "games/game.html", context)
-
-
-@require_GET
-def board(request: Request, game_id: int) -> HttpResponse:
-    """The board partial alone: what game.js swaps in after each socket frame."""
-    game = _load(game_id)
-    seat = services.seat_of(game, _viewer(request))
-    if refused := _refused(request, game, seat):
-        return refused
-    context = board_context(game, selectors.game_payload(game, seat), seat)
-    context["rematch"] = _rematch_context(game, _viewer(request))
-    return render(request, "games/game.html#board", context)
 
 
 @login_required
@@ -416,7 +295,8 @@ def note(request: PlayerRequest, game_id: int) -> HttpResponse:
 def replay(request: Request, game_id: int) -> HttpResponse:
     """Step ``?step=n`` of a finished game, rebuilt with the engine from the public seed."""
     game = _load(game_id)
-    if refused := _refused(request, game, services.seat_of(game, _viewer(request))):
+    seat = services.seat_of(game, _viewer(request))
+    if refused := _refused(request, game, seat):
         return refused
     if not game.is_over:
         raise Http404("A game can be replayed once it is over (its seed is secret until then).")
@@ -441,9 +321,10 @@ def replay(request: Request, game_id: int) -> HttpResponse:
         status=game.status if final else Game.Status.ACTIVE,
         result=payload["result"] if final else None,
     )
-    context = board_context(game, payload, None, live=False)
+    shared = boards.shared_parts(game, live=False)
+    context = boards.board_context(game, payload, None, live=False, shared=shared)
+    context["rematch"] = shared.rematch.get(seat) if seat is not None else None  # the viewer's own offer
     context["game_result"] = game_result
-    context["rematch"] = _rematch_context(game, _viewer(request))
     context.update(
         step=step,
         total=len(moves),

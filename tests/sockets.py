@@ -4,6 +4,7 @@ and a socket that signs in by token."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -100,3 +101,13 @@ class Socket:
 
     async def close(self) -> None:
         await self.ws.disconnect()
+
+
+def pushed_board(game_id: int, user: Any = None) -> str:
+    """The board a board-mode socket of ``user`` (None: an observer) is sent after the
+    game's latest change: the broadcast's own render (games/boards.py), without a socket."""
+    from games import boards, selectors, services
+
+    seat = services.seat_of(selectors.load_game(game_id), user)
+    frame = json.loads(boards.update_message(game_id)["boards"][selectors.viewer_key(seat)])
+    return str(frame["board"])

@@ -1,10 +1,10 @@
 // Live game page and replay. Plain JS, no framework.
 //
-// The socket carries JSON (API clients share it); this page does not draw from it.
-// On every "state" or "update" frame it fetches /play/<id>/board/ (the server-rendered
-// board partial for this viewer) and swaps it in with htmx, so one renderer (Django
-// templates) draws the first paint, live updates and the replay. Moves go back over
-// the socket with the ply of the board last rendered (data-ply).
+// The page opens the game socket in board mode (data-socket ends in ?board=html): every
+// "state" and "update" frame carries the board partial already rendered by the server
+// for this viewer's kind (games/boards.py), and the page swaps it in without a request,
+// so one renderer (Django templates) draws the first paint, live updates and the replay.
+// Moves go back over the socket with the ply of the board shown (data-ply).
 (function () {
   "use strict";
 
@@ -90,11 +90,9 @@
   const errors = document.getElementById("game-errors");
   const connection = document.getElementById("connection");
   const observers = document.getElementById("observer-count");
-  const boardUrl = page.dataset.boardUrl;
   let socket = null;
   let delay = 1000;
   let shownPly = -1;
-  let fetching = false;
   // Picks in progress (Tactic-Toe plan, Nine-Square marks) survive re-renders of the
   // board caused by the other player's moves, as long as the phase is the same.
   let picks = [];
@@ -120,7 +118,7 @@
         case "state":
         case "update":
           if (typeof frame.observers === "number") observers.textContent = frame.observers;
-          refresh(frame.ply);
+          if (typeof frame.board === "string") showBoard(frame);
           break;
         case "observers":
           observers.textContent = frame.count;
@@ -159,42 +157,47 @@
     send({ type: "move", ply: currentPly(), move: move });
   }
 
-  // Fetch the board partial for this viewer. Every update is fetched, even at the same
-  // ply (a game starting, a resignation or a time-out change no ply); only a frame
-  // older than the board shown is ignored. One fetch at a time: frames arriving during
-  // a fetch make one more fetch afterwards.
-  let again = false;
-  function refresh(ply) {
-    if (ply < shownPly) return;
-    if (fetching) { again = true; return; }
-    fetching = true;
-    htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" }).finally(() => {
-      fetching = false;
-      if (again) { again = false; refresh(shownPly); }
+  // Swap in the board a frame brought. A frame at the same ply is applied (a game
+  // starting, a resignation or a time-out change no ply); only one older than the board
+  // shown is ignored. Focus stays on the control used, or goes to the status line when
+  // that control is gone (the move was made).
+  function showBoard(frame) {
+    const shown = board();
+    if (!shown || frame.ply < shownPly) return;
+    const template = document.createElement("template");
+    template.innerHTML = frame.board.trim();
+    const fresh = template.content.firstElementChild;
+    if (!fresh || fresh.id !== "board") return;
+    const focusedId = document.activeElement && document.activeElement.id;
+    fillCsrfTokens(fresh);
+    shown.replaceWith(fresh);
+    htmx.process(fresh);
+    afterRender();
+    const el = focusedId && document.getElementById(focusedId);
+    if (el && !el.disabled) el.focus();
+    else if (focusedId) {
+      const status = document.getElementById("turn-status");
+      if (status) status.focus();
+    }
+  }
+
+  // A pushed board is rendered without a request, so its forms (rematch, a match's
+  // version, the next lesson) come without a CSRF token: they get the page's own, the
+  // one <body>'s hx-headers give htmx (templates/base.html).
+  function fillCsrfTokens(root) {
+    let token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return; }
+    root.querySelectorAll('form[method="post"]').forEach((form) => {
+      if (form.querySelector('input[name="csrfmiddlewaretoken"]')) return;
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.prepend(input);
     });
   }
 
   // -- after each render -----------------------------------------------------------
-  let focusedId = null;
-  document.body.addEventListener("htmx:beforeSwap", (event) => {
-    if (event.detail.target && event.detail.target.id === "board") {
-      focusedId = document.activeElement && document.activeElement.id;
-    }
-  });
-  document.body.addEventListener("htmx:afterSwap", () => {
-    const hadFocus = focusedId !== null;
-    afterRender();
-    const el = focusedId && document.getElementById(focusedId);
-    if (el && !el.disabled) el.focus();
-    else if (hadFocus && focusedId) {
-      // The control used is gone or disabled (the move was made): keep keyboard users
-      // on the board's status line instead of dropping focus to the page's top.
-      const status = document.getElementById("turn-status");
-      if (status) status.focus();
-    }
-    focusedId = null;
-  });
-
   function afterRender() {
     const b = board();
     if (!b) return;

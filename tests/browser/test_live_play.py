@@ -111,6 +111,10 @@ def test_a_full_classic_game_with_an_observer(people):
     from playwright.sync_api import expect
 
     sam, mei, kofi = people["sam"], people["mei"], people["kofi"]
+    # The boards come over the socket, rendered: the pages never ask for one over HTTP.
+    board_requests: list[str] = []
+    for page in (sam, mei, kofi):
+        page.on("request", lambda request: board_requests.append(request.url) if "/board/" in request.url else None)
     url = challenge(sam, "classic", "mei")
     expect(sam.locator("#turn-status")).to_contain_text("Waiting for an opponent")
     accept_from_lobby(mei, url)
@@ -159,6 +163,7 @@ def test_a_full_classic_game_with_an_observer(people):
     expect(kofi.locator("#move-list li")).to_have_count(9)
     shoot(sam, "classic-finished-laptop")
     shoot(kofi, "classic-finished-phone-observer")
+    assert board_requests == []
 
     # The replay, stepped with the keyboard's arrows.
     kofi.goto(url + "replay/?step=0")

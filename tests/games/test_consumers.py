@@ -441,6 +441,117 @@ async def test_an_observer_who_accepts_the_open_challenge_starts_seeing_as_a_pla
     await watcher.close()
 
 
+# -- board mode: the rendered board instead of the payload ------------------------------
+
+BOARD_FRAME_KEYS = {"type", "ply", "status", "board"}
+
+
+def board_path(game_id: int) -> str:
+    """The game page's socket (its #game-page data-socket)."""
+    return f"/ws/games/{game_id}/?board=html"
+
+
+def assert_board_frame(frame: dict[str, Any], kind: str, ply: int, status: str) -> str:
+    """A board frame's fields, and its board: the partial's element at that ply."""
+    extra = {"state": {"observers", "note"}, "update": set()}[kind]
+    assert frame["type"] == kind and BOARD_FRAME_KEYS <= set(frame) <= BOARD_FRAME_KEYS | extra, frame
+    assert (frame["ply"], frame["status"]) == (ply, status)
+    board = frame["board"]
+    assert board.startswith('<div id="board"') and f'data-ply="{ply}"' in board and board.endswith("</div>")
+    return str(board)
+
+
+async def test_board_mode_sockets_get_each_viewers_board_and_json_sockets_keep_the_payload(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s0, state0 = await Socket.open(game_id, p0, path=board_path(game_id))
+    s1, state1 = await Socket.open(game_id, p1, path=board_path(game_id))
+    watcher, state_w = await Socket.open(game_id, path=board_path(game_id))
+    bot, state_bot = await Socket.open(game_id, p1)  # no ?board=html: the JSON protocol
+    boards = {seat: assert_board_frame(state, "state", 0, "active")
+              for seat, state in ((0, state0), (1, state1), (None, state_w))}
+    assert state0["note"] == "" and "note" not in state_w and state_w["observers"] == 1
+    assert "Your move." in boards[0] and "(you)" in boards[0] and 'data-my-turn="1"' in boards[0]
+    assert "Your move." not in boards[1] and "(you)" in boards[1]
+    assert "(you)" not in boards[None] and "Resign" not in boards[None]
+    assert state_bot["game"]["you"] == 1 and "board" not in state_bot
+
+    await s0.send({"type": "move", "ply": 0, "move": {"cell": 5}})
+    await s0.recv_type("ack")
+    for seat, sock in ((0, s0), (1, s1), (None, watcher)):
+        board = assert_board_frame(await sock.recv_type("update"), "update", 1, "active")
+        assert ("Your move." in board) == (seat == 1)
+    update = await bot.recv_type("update")
+    assert update["game"]["you"] == 1 and update["view"]["board"][4] == "X" and "board" not in update
+
+    # A resignation changes no ply: the frame comes at the same ply, the game over.
+    await s1.send({"type": "resign"})
+    await s1.recv_type("ack")
+    for sock in (s0, s1, watcher):
+        board = assert_board_frame(await sock.recv_type("update"), "update", 1, "finished")
+        assert "Game over" in board
+    # sync and reconnecting give the same board frame as the update.
+    await s1.send({"type": "sync"})
+    synced = await s1.recv_type("state")
+    assert_board_frame(synced, "state", 1, "finished")
+    s1_again, reconnected = await Socket.open(game_id, p1, path=board_path(game_id))
+    assert reconnected["board"] == synced["board"]
+    for sock in (s0, s1, s1_again, watcher, bot):
+        await sock.close()
+
+
+async def test_a_board_mode_socket_behind_the_database_gets_its_board_by_itself(make_player):
+    """The catch-up of games/resync.py sends a board-mode socket a board frame."""
+    from games import realtime, resync, services
+
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    s1, _ = await Socket.open(game_id, p1, path=board_path(game_id))
+
+    def unannounced() -> None:
+        with realtime.collecting():  # the broadcast goes nowhere
+            services.submit_move(game_id=game_id, user=p0, ply=0, move={"cell": 5})
+
+    await database_sync_to_async(unannounced)()
+    state = await s1.recv_type("state", timeout=2 * resync.CHECK_SECONDS + 1)
+    assert "Your move." in assert_board_frame(state, "state", 1, "active")
+    await s1.close()
+
+
+async def test_an_observer_who_takes_the_open_seat_gets_that_seats_boards(make_player):
+    from games import services
+
+    p0, p1 = await players(make_player)
+    game = await database_sync_to_async(services.create_game)(creator=p0, variant="classic")
+    watcher, state = await Socket.open(game.pk, p1, path=board_path(game.pk))
+    assert "(you)" not in assert_board_frame(state, "state", 0, "open")
+    await database_sync_to_async(services.accept_challenge)(game_id=game.pk, user=p1)
+    board = assert_board_frame(await watcher.recv_type("update"), "update", 0, "active")
+    assert "(you)" in board
+    await watcher.close()
+
+
+async def test_a_seats_board_with_its_secret_plan_never_reaches_the_other_seat_or_an_observer(make_player):
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1, variant="tactic-toe")
+    s0, _ = await Socket.open(game_id, p0, path=board_path(game_id))
+    s1, _ = await Socket.open(game_id, p1, path=board_path(game_id))
+    watcher, _ = await Socket.open(game_id, path=board_path(game_id))
+    await s0.send({"type": "move", "ply": 0, "move": {"plan": [1, 3, 8]}})
+    await s0.recv_type("ack")
+    own = assert_board_frame(await s0.recv_type("update"), "update", 1, "active")
+    assert "Your plan <strong>1, 3, 8</strong>" in own
+    for sock in (s1, watcher):
+        board = assert_board_frame(await sock.recv_type("update"), "update", 1, "active")
+        assert "secret until the reveal" in board
+        await sock.send({"type": "sync"})
+        board = assert_board_frame(await sock.recv_type("state"), "state", 1, "active")
+        assert "secret until the reveal" in board
+        assert not any("1, 3, 8" in frame.get("board", "") for frame in sock.seen)
+    for sock in (s0, s1, watcher):
+        await sock.close()
+
+
 # -- secret moves ---------------------------------------------------------------------
 
 
@@ -785,6 +896,28 @@ def test_a_move_is_five_statements_and_its_broadcast_reads_nothing(make_player, 
     assert insert.startswith('INSERT INTO "games_move"') and update.startswith('UPDATE "games_game"')
 
 
+def test_a_finished_games_three_boards_read_what_they_share_once(make_player):
+    """A game's end renders a rating line and a rematch offer on its boards: read once
+    for the three viewer kinds (games.boards.shared_parts), nothing more per viewer."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import boards, selectors, services, sql
+
+    p0, p1 = make_player(), make_player()
+    game_id = started_game_sync(p0, p1)
+    services.resign(game_id=game_id, user=p0)
+    game, moves = selectors.load_game(game_id), sql.moves(game_id)
+    with CaptureQueriesContext(connection) as shared:
+        boards.shared_parts(game)
+    with CaptureQueriesContext(connection) as broadcast:
+        message = boards.update_message_for(game, moves)
+    assert len(statements(shared.captured_queries)) >= 1
+    assert statements(broadcast.captured_queries) == statements(shared.captured_queries)
+    assert all('id="rematch"' in json.loads(message["boards"][key])["board"] for key in ("0", "1"))
+    assert 'id="rematch"' not in json.loads(message["boards"]["observer"])["board"]
+
+
 def test_a_connect_is_one_trip_to_the_database(make_player):
     """A player's socket opening: the game, its seats, its moves, the observer count and
     the player's note, in one call on one pooled connection."""
@@ -796,8 +929,8 @@ def test_a_connect_is_one_trip_to_the_database(make_player):
     p0, p1 = make_player(), make_player()
     game_id = started_game_sync(p0, p1)
     with CaptureQueriesContext(connection) as ctx:
-        frame, refusal = _open(game_id=game_id, user=p0, channel_name="test.channel!player")
-    assert refusal is None and frame["type"] == "state" and frame["game"]["you"] == 0
+        state, refusal = _open(game_id=game_id, user=p0, channel_name="test.channel!player")
+    assert refusal is None and state.frame["type"] == "state" and state.frame["game"]["you"] == 0
     assert len(statements(ctx.captured_queries)) == 5
 
 

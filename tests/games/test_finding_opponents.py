@@ -21,6 +21,7 @@ from games import selectors, services
 from games.models import Game
 from league.models import ClubMembership
 from tests.factories import ClubFactory, GameFactory, finished_game
+from tests.sockets import pushed_board
 from tests.support import token_client as client_for
 
 GAMES = "/api/v1/games/"
@@ -308,7 +309,7 @@ def test_the_finished_game_page_offers_the_rematch_and_shows_the_offer(alice, bo
     response = signed_in(alice).post(reverse("games:rematch", args=[old.pk]))
     new = Game.objects.get(rematch_of=old)
     assert response.status_code == 302 and response["Location"] == reverse("games:game", args=[new.pk])
-    board = signed_in(bob).get(reverse("games:board", args=[old.pk])).content.decode()  # what the socket refreshes
+    board = pushed_board(old.pk, bob)  # what the socket pushes
     assert 'id="rematch-offered"' in board and 'id="rematch-accept"' in board
     replay = signed_in(bob).get(reverse("games:replay", args=[old.pk])).content.decode()
     assert 'id="rematch-offered"' in replay

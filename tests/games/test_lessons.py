@@ -10,6 +10,7 @@ from accounts.errors import ServiceError
 from games import lesson_service, selectors, services
 from games.lessons import BY_SLUG, LESSONS
 from games.models import Game, LessonProgress, Move
+from tests.sockets import pushed_board
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -138,12 +139,12 @@ def test_the_lesson_page_follows_the_learner(client, learner):
     assert 'id="lesson-panel"' in page and page.count('id="lesson-panel"') == 1
     assert "Step 1 of 4" in page and "Take the centre, square 5" in page
     _play_lesson(game, learner, until=1)
-    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    board = pushed_board(game.pk, learner)
     assert "Step 2 of 4" in board and "put X on square 3" in board
     index = client.get("/learn/").content.decode()
     assert "Step 2 of 4" in index and "Continue</button>" in index
     _play_lesson(Game.objects.get(pk=game.pk), learner)
-    board = client.get(f"/play/{game.pk}/board/").content.decode()
+    board = pushed_board(game.pk, learner)
     assert "Lesson complete." in board and "Next lesson: Tactic-Toe" in board
     assert "/play/?variant=classic" in board
     assert "Rematch" not in board  # a lesson is started again from /learn/

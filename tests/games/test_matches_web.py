@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import rule_sets, selectors
 from games.models import Game
 from tests.factories import official_match_to_choose
+from tests.sockets import pushed_board
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,6 +27,11 @@ def test_the_payload_says_who_must_choose_and_the_page_offers_it(client, alice, 
     client.force_login(alice)
     page = client.get(reverse("games:game", args=[classic.pk])).content.decode()
     assert "choose the version" in page and 'value="2.0"' in page
+    # The pushed boards offer the choice to the chooser's seat alone, and carry no CSRF
+    # token (rendered without a request: the page's script adds its own).
+    pushed = pushed_board(classic.pk, alice)
+    assert "choose the version" in pushed and 'value="2.0"' in pushed and "csrfmiddlewaretoken" not in pushed
+    assert "choose the version" not in pushed_board(classic.pk, bob) + pushed_board(classic.pk)
     response = client.post(reverse("games:match-version", args=[match.pk]), {"version": "2.0"})
     first = match.games.get(variant="t-tic-t-tac-toe")
     assert response.url == reverse("games:game", args=[first.pk])

@@ -15,6 +15,7 @@ from games import selectors, services
 from games.models import Game
 from tests.factories import GameFactory, play_to_the_end
 from tests.games.test_views import client_for
+from tests.sockets import pushed_board
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +37,13 @@ def test_every_page_says_the_same_sentence(variant, alice, bob):
     viewer = client_for(alice)
     pages = {
         "game": viewer.get(reverse("games:game", args=[game.pk])),
-        "board": viewer.get(reverse("games:board", args=[game.pk])),
         "replay": viewer.get(reverse("games:replay", args=[game.pk])),
         "lobby": Client().get(reverse("games:lobby")),
     }
     for name, response in pages.items():
         assert response.status_code == 200, name
         assert sentence in text_of(response.content.decode()), name
+    assert sentence in text_of(pushed_board(game.pk, alice))  # what the socket pushes
     # Said once on a page: the replay's last step leaves it to the page's head.
     assert text_of(pages["replay"].content.decode()).count(sentence) == 1
     assert text_of(pages["game"].content.decode()).count(sentence) == 1

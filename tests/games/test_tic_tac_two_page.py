@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from games import rule_sets, services
 from games.models import Game
-from tests.games.test_views import HTMX, client_for, started
+from tests.games.test_views import started
+from tests.sockets import pushed_board
 
 DRAFT = ["wall", "double", "swap", "shift", "dibs", "intersect"]  # O, X, O, X, O, X
 TURNS = [
@@ -45,18 +46,18 @@ def test_the_board_offers_actions_to_the_mover_only_and_draws_the_last_turn(alic
         services.submit_move(game_id=game.pk, user=user, ply=ply, move=move)
         ply += 1
     # O to move: it may topple its Wall (onto 9 or 13) and use Swap or Dibs Space.
-    page = client_for(o).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    page = pushed_board(game.pk, o)
     assert 'id="use-topple"' in page and 'id="use-swap"' in page and 'id="use-dibs"' in page
     offered = moves(page)
     assert {"type": "topple", "cell": 13, "side": "top"} in offered
     assert {"type": "topple", "cell": 9, "side": "bottom"} in offered
     assert 'id="wall-9-bottom"' in page and "X wrote X on square 13." in page
     # X, waiting, gets no actions and no targets; the position is drawn the same.
-    waiting = client_for(x).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    waiting = pushed_board(game.pk, x)
     assert "t2-tool" not in waiting and "t2-target" not in waiting and 'id="wall-9-bottom"' in waiting
 
     services.submit_move(game_id=game.pk, user=o, ply=ply, move={"type": "topple", "cell": 13, "side": "top"})
-    page = Client().get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    page = pushed_board(game.pk)
     assert 'id="fallen-9-bottom"' in page and 'id="wall-9-bottom"' not in page
     assert "fell onto square 13, erasing its X" in page and 'aria-label="Square 13, empty' in page
 
@@ -74,11 +75,11 @@ def test_the_void_variation_places_its_voids_on_the_squares(alice, bob):
     for ply, action in enumerate(DRAFT):
         user = o if ply % 2 == 0 else x
         services.submit_move(game_id=game.pk, user=user, ply=ply, move={"type": "pick", "action": action})
-    page = client_for(x).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    page = pushed_board(game.pk, x)
     assert "Place a Void" in page
     assert sorted(m["cell"] for m in moves(page) if m["type"] == "void") == list(range(1, 17))
     services.submit_move(game_id=game.pk, user=x, ply=6, move={"type": "void", "cell": 6})
-    page = client_for(o).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
+    page = pushed_board(game.pk, o)
     assert "X placed a Void on square 6." in page and re.search(r'aria-label="Square 6, empty, Void', page)
     assert {"type": "void", "cell": 6} not in moves(page)
 

@@ -14,6 +14,7 @@ from games import rule_sets, services
 from games.models import Game
 from games.rules import get_variant
 from tests.factories import PASSWORD, GameFactory, SuperuserFactory
+from tests.sockets import pushed_board
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -146,7 +147,7 @@ class TestGamePage:
         found = buttons(html)
         for control in CONTROLS[variant]:
             assert control in found, control
-        assert f'data-socket="/ws/games/{game.pk}/"' in html and 'aria-live="assertive"' in html
+        assert f'data-socket="/ws/games/{game.pk}/?board=html"' in html and 'aria-live="assertive"' in html
         assert 'id="note-text"' in html and 'id="resign"' in html
         if variant == "classic":
             assert 'aria-label="Square 5, empty"' in found["sq-5"] and enabled(found["sq-5"])
@@ -180,12 +181,12 @@ class TestGamePage:
         game = started("classic", alice, bob)
         for ply, (user, cell) in enumerate([(alice, 1), (bob, 4), (alice, 2), (bob, 5)]):
             services.submit_move(game_id=game.pk, user=user, ply=ply, move={"cell": cell})
-        html = client_for(alice).get(reverse("games:board", args=[game.pk]), **HTMX).content.decode()
-        assert html.lstrip().startswith('<div id="board"') and 'data-ply="4"' in html
+        html = pushed_board(game.pk, alice)
+        assert html.startswith('<div id="board"') and 'data-ply="4"' in html
         assert 'aria-label="Square 4, O"' in html and "square 5" in html  # the move list's notation
         assert game.seed not in html and game.seed_hash in html
         services.submit_move(game_id=game.pk, user=alice, ply=4, move={"cell": 3})
-        html = Client().get(reverse("games:board", args=[game.pk])).content.decode()
+        html = pushed_board(game.pk)
         assert game.seed in html and "wins" in html and "square win" in html
 
     def test_an_open_challenge_page_offers_accept_to_others(self, alice, bob):
@@ -277,7 +278,7 @@ def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, 
     root = SuperuserFactory.create()
     carol = make_player(username="carol")
     game = started("classic", alice, bob)
-    urls = [reverse("games:game", args=[game.pk]), reverse("games:board", args=[game.pk])]
+    urls = [reverse("games:game", args=[game.pk])]
     assert all(client_for(carol).get(url).status_code == 200 for url in urls)
     moderation.ban_user(actor=root, user=carol, game=game, reason="Shouting moves")
     for url in urls:

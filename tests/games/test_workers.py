@@ -72,15 +72,16 @@ def test_a_refused_move_changes_nothing_and_sends_nothing(make_player):
 def test_a_connect_state_frame_and_a_refusal_cross_intact(make_player):
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1)
-    (frame, refusal), error, outbox = crossed(
+    (state, refusal), error, outbox = crossed(
         workers.run(consumers._open, {"game_id": game_id, "user": p0, "channel_name": "test.one"})
     )
     assert refusal is None and error is None and outbox == []
-    assert frame["type"] == "state" and frame["game"]["you"] == 0 and frame["note"] == ""
-    (frame, refusal), _, _ = crossed(
+    assert state.seat == 0 and state.status == "active"
+    assert state.frame["type"] == "state" and state.frame["game"]["you"] == 0 and state.frame["note"] == ""
+    (state, refusal), _, _ = crossed(
         workers.run(consumers._open, {"game_id": 10**9, "user": p0, "channel_name": "test.two"})
     )
-    assert frame is None and refusal == WatchRefusal("no-such-game", "There is no such game.", 4404)
+    assert state is None and refusal == WatchRefusal("no-such-game", "There is no such game.", 4404)
 
 
 def test_service_errors_pickle_with_their_code():

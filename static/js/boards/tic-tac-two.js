@@ -93,13 +93,6 @@
     apply(board);
   });
 
-  // htmx "settles" a swapped-in element that kept its id by putting its server-rendered
-  // class back ~20 ms after the swap, which would wipe the marks set above: set them again.
-  document.body.addEventListener("htmx:afterSettle", () => {
-    const board = document.getElementById("board");
-    if (board) apply(board);
-  });
-
   document.addEventListener("click", (event) => {
     const board = document.getElementById("board");
     const el = event.target.closest && event.target.closest("button");

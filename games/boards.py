@@ -1,0 +1,217 @@
+"""The game board as HTML: the ``board`` partial of ``templates/games/game.html``, the
+one renderer of the first paint (games/views.py), every live push over the game socket
+(``update_message_for``, the consumer's ``state`` frames) and the replay's steps.
+
+A board is rendered for a viewer kind (seat 0, seat 1 or an observer), never for a
+request: nothing in it depends on who asked beyond their seat, so one render per kind
+serves every socket of that kind. Its forms carry no CSRF token when pushed (there is
+no request): static/js/game.js fills it in from the page's own (docs/game-page.md).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.template import engines
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from . import lesson_pages, selectors, services, sql, time_controls
+from .models import Game, Move
+from .rules import get_variant
+from .rules.results import letter_of
+
+#: A legal-move list longer than this is not offered as a list (the board's own picker is).
+MAX_LISTED_MOVES = 250
+
+#: The viewer kinds a change is rendered for, once each.
+VIEWERS: tuple[int | None, ...] = (0, 1, None)
+
+
+def _legal_for(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The seat's legal moves now, each with its notation and its JSON (for buttons)."""
+    if seat is None or game.status != Game.Status.ACTIVE or seat not in game.to_move:
+        return []
+    variant = get_variant(game.variant)
+    moves = variant.legal_moves(variant.load(game.state), seat)
+    if len(moves) > MAX_LISTED_MOVES or any("choose" in move for move in moves):
+        return []  # too many to list: the variant's board picker builds the move
+    return [
+        {"move": m, "label": variant.describe_move(m), "json": json.dumps(m), "kind": _kind(m)} for m in moves
+    ]
+
+
+def _kind(move: dict[str, Any]) -> str:
+    return str(move.get("action") or move.get("type") or next(iter(move), "move"))
+
+
+def board_context(
+    game: Game, payload: dict[str, Any], seat: int | None, *, live: bool = True, shared: Shared | None = None
+) -> dict[str, Any]:
+    """Everything the ``board`` partial needs, for a live viewer or a replay step;
+    ``shared``: what every viewer's board of this game shares (``shared_parts``)."""
+    shared = shared or Shared()
+    legal = _legal_for(game, seat) if live else []
+    view = payload["view"]
+    my_turn = (
+        live and seat is not None and payload["status"] == Game.Status.ACTIVE and seat in payload["to_move"]
+    )
+    variant = get_variant(payload["variant"])
+    match = payload["match"]
+    return {
+        "game": game,
+        "payload": payload,
+        "view": view,
+        "seat": seat,
+        "my_turn": my_turn,
+        "live": live,
+        "legal": legal,
+        "legal_groups": _group(legal),
+        "action_list": variant.offers_move_list,
+        # The variant's package builds the board's context; its metadata names the template.
+        "board": variant.build_board(view, legal, seat, my_turn),
+        "template": variant.board_template,
+        "board_script": variant.board_script,
+        "variant_name": variant.display_name,
+        # A lesson is learnt at the learner's pace: no clock face, no idle warning.
+        "seats": [dict(s, letter=letter_of(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
+                  for s in payload["seats"]],
+        "lesson_game": bool(game.lesson),
+        "time_control": payload["rules"]["time_control"],
+        "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
+        "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
+        # Before the first move the clock shows the no-show grace, which may be longer
+        # than the time control: the page says why.
+        "first_move_words": (
+            time_controls.duration_words(game.rule_set.no_show_seconds)
+            if live and payload["status"] == Game.Status.ACTIVE and payload["ply"] == 0
+            and (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game)
+            else ""
+        ),
+        # The official match's version is chosen by its chooser's seat (by user: the
+        # seats swap from game to game of a match).
+        "chooses_version": bool(
+            live and match and match["choose_version"] and seat is not None
+            and _user_id(game, seat) == match["choose_version"]["chooser_id"]
+        ),
+        "rematch": shared.rematch.get(seat) if seat is not None else None,
+        "rating_note": shared.rating_note,
+    }
+
+
+def _user_id(game: Game, seat: int) -> int | None:
+    return next((s.user_id for s in game.seats_in_hand if s.number == seat), None)
+
+
+def _clock(entry: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any] | None:
+    """What a seat's clock shows (static/js/game.js counts it down between frames): the
+    time left and whether it runs; None where the rules have no clock for it."""
+    per_move = payload["rules"]["seconds_per_move"]
+    if entry["deadline"]:
+        left = datetime.fromisoformat(entry["deadline"]) - timezone.now()
+        ms, running = int(left.total_seconds() * 1000), True
+    elif entry["clock_ms"] is not None:
+        ms, running = entry["clock_ms"], False
+    elif per_move and payload["status"] in (Game.Status.OPEN, Game.Status.ACTIVE):
+        ms, running = per_move * 1000, False  # the whole allowance, waiting for its turn
+    else:
+        return None
+    return {"ms": max(ms, 0), "text": time_controls.clock_text(ms), "running": running}
+
+
+def _group(legal: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for item in legal:
+        groups.setdefault(item["kind"], []).append(item)
+    return list(groups.items())
+
+
+@dataclass(frozen=True)
+class Shared:
+    """The parts of a game's boards that cost a query, read once for every viewer kind."""
+
+    rematch: dict[int, dict[str, Any]] = field(default_factory=dict)  # rematch_offers
+    rating_note: str = ""  # a finished game's rating line, rendered (a SafeString)
+
+
+#: league's tag, through the template engine: games imports nothing of league.
+_RATING_NOTE = "{% load league_ratings %}{% game_rating_note game %}"
+
+
+def shared_parts(game: Game, *, live: bool = True) -> Shared:
+    """What every viewer's board of ``game`` shares, as it stands now."""
+    if not game.is_over:
+        return Shared()
+    note = engines["django"].from_string(_RATING_NOTE).render({"game": game}) if live else ""
+    return Shared(rematch=rematch_offers(game), rating_note=note)
+
+
+def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
+    """What a finished game's board offers each seat's player about a rematch (by seat;
+    none for an AI seat, and none at all where there can be no rematch), read once for
+    both seats."""
+    if game.status != Game.Status.FINISHED or game.match_id or services.rematch_refusal(game) is not None:
+        return {}
+    offered = selectors.rematch_of(game)
+    names = {s.number: selectors.seat_name(s) or "" for s in game.seats_in_hand}
+    return {
+        seat.number: {
+            "game": offered,
+            "mine": offered is not None and offered.created_by_id == seat.user_id,
+            "opponent": names.get(1 - seat.number, ""),
+        }
+        for seat in game.seats_in_hand
+        if seat.user_id is not None
+    }
+
+
+def render_board(context: dict[str, Any]) -> str:
+    """The ``<div id="board">`` element, rendered without a request: its forms' CSRF
+    tokens render as nothing (static/js/game.js adds the page's own)."""
+    return render_to_string("games/game.html#board", context).strip()
+
+
+def viewer_board(game: Game, seat: int | None) -> tuple[dict[str, Any], str]:
+    """(the payload, the rendered board) of one viewer: a socket's ``state`` frame."""
+    payload = selectors.game_payload(game, seat)
+    return payload, render_board(board_context(game, payload, seat, shared=shared_parts(game)))
+
+
+def board_frame(kind: str, payload: dict[str, Any], board: str) -> dict[str, Any]:
+    """A ``state`` or ``update`` frame of a board-mode socket (docs/protocol.md)."""
+    return {"type": kind, "ply": payload["ply"], "status": payload["status"], "board": board}
+
+
+def update_message(game_id: int) -> dict[str, Any]:
+    """The group message after a change, read back from the database."""
+    game = selectors.load_game(game_id)
+    return update_message_for(game, sql.moves(game_id))
+
+
+def update_message_for(game: Game, moves: list[Move]) -> dict[str, Any]:
+    """The group message after a change, from the game, its seats and its whole move
+    log in hand: for each kind of viewer its JSON ``update`` frame and its board frame,
+    encoded once here for every socket of the game; each socket forwards only its own
+    viewer's, in its own mode (so a secret goes only to the seat that may see it), and
+    the channel layer carries strings instead of nested payloads. Three renders of the
+    board per change, whatever the number of sockets."""
+    shared = shared_parts(game)
+    frames, boards = {}, {}
+    for viewer in VIEWERS:
+        key = selectors.viewer_key(viewer)
+        payload = selectors.game_payload(game, viewer, moves=moves)
+        frames[key] = json.dumps({"type": "update", "ply": game.ply, "view": payload["view"], "game": payload})
+        context = board_context(game, payload, viewer, shared=shared)
+        boards[key] = json.dumps(board_frame("update", payload, render_board(context)))
+    return {
+        "type": "game.update",
+        "ply": game.ply,
+        "status": game.status,  # with the ply, what a socket has seen (games/resync.py)
+        "frames": frames,
+        "boards": boards,
+        # Who sits where: an observer who has just accepted the open challenge takes its seat.
+        "players": [seat.user.username for seat in game.seats_in_hand if seat.user is not None],
+    }
