@@ -930,7 +930,7 @@ class Bench:
                     raise ConnectionError(f"game page: HTTP {status}")
                 attrs = tag_attributes(PAGE_TAG, page)
                 socket_path = attrs.get("data-socket") or socket_path
-                board_url = attrs["data-board-url"]
+                board_url = attrs.get("data-board-url", "")  # gone where boards are pushed
                 self.show(game, screen, board_view(page))  # the first paint
             async with connect(
                 f"ws://127.0.0.1:{self.target.port}{socket_path}",
@@ -1285,10 +1285,24 @@ async def run_burst(
 
 
 async def sample_board(port: int, game_id: int, cookie: str) -> str:
-    """The platform's classic board partial as its first player's page fetches it."""
+    """The platform's classic board partial as its first player's page gets it: from
+    the socket's ``state`` frame where the page asks for pushed boards, else fetched."""
+    from websockets.asyncio.client import connect
+    from websockets.typing import Origin
+
     http = HttpClient(port, cookie)
     try:
-        status, board = await http.get(f"/play/{game_id}/board/", htmx_target="board")
+        status, page = await http.get(f"/play/{game_id}/")
+        attrs = tag_attributes(PAGE_TAG, page)
+        if status == 200 and "data-board-url" in attrs:
+            status, board = await http.get(attrs["data-board-url"], htmx_target="board")
+        elif status == 200:
+            async with connect(
+                f"ws://127.0.0.1:{port}{attrs['data-socket']}",
+                origin=Origin(f"http://127.0.0.1:{port}"),
+                additional_headers={"Cookie": cookie},
+            ) as ws:
+                board = json.loads(await ws.recv())["board"]
     finally:
         await http.close()
     if status != 200:
