@@ -12,13 +12,11 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
-from django.db import close_old_connections
 from django.http import parse_cookie
 from redis.exceptions import RedisError
 
@@ -49,22 +47,6 @@ def _user_for_session(*, session_key: str) -> Any:
     return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # reads only .session
 
 
-async def in_a_thread(func: Callable[..., Any], **kwargs: Any) -> Any:
-    """How the middleware runs its lookups unless told otherwise: ``func(**kwargs)`` on a
-    worker thread of the loop's pool, with Django's connection handling around it.
-    Channels' database_sync_to_async runs every call of a process on ONE thread: each
-    connect's lookup would queue behind every other."""
-
-    def returning_connections() -> Any:
-        close_old_connections()
-        try:
-            return func(**kwargs)
-        finally:
-            close_old_connections()
-
-    return await sync_to_async(returning_connections, thread_sensitive=False)()
-
-
 class WebsocketAuthMiddleware:
     """Who is on the socket, in ``scope["user"]``: an API client by "Authorization:
     Token <key>", as REST does (a bad token: anonymous); a browser by its session
@@ -73,12 +55,11 @@ class WebsocketAuthMiddleware:
     Instead of Channels' cookie, session and auth middleware: no consumer writes the
     session, and those wrap every frame the socket sends to look for a session to save.
 
-    ``run(func, **kwargs)`` runs a lookup: on a thread by default; config/asgi.py gives
-    it the game socket's own way of running database calls (games/database.py), in the
-    database worker processes when there are some, so no thread of the server contends
-    with its event loop."""
+    ``run(func, **kwargs)`` runs a lookup: config/asgi.py gives it the sockets' one way
+    of running database calls (games/database.py), in the database worker processes
+    when there are some, so no thread of the server contends with its event loop."""
 
-    def __init__(self, inner: Any, run: Callable[..., Awaitable[Any]] = in_a_thread) -> None:
+    def __init__(self, inner: Any, run: Callable[..., Awaitable[Any]]) -> None:
         self.inner = inner
         self.run = run
 

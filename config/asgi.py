@@ -22,9 +22,9 @@ from config import health  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 from games import database  # noqa: E402
 
-# The live path's database calls, the socket's token or session lookup among them, go
-# one way, chosen from the settings and made ready now (database worker processes,
-# threads and their switch interval), not under the first players' moves.
+# The sockets' database calls, their token or session lookup among them, go one way,
+# chosen from the settings and made ready now (the database worker processes), not
+# under the first players' moves.
 database.start()
 
 # A server pointed at a Redis that is down says so once, clearly, and serves anyway.
@@ -45,6 +45,8 @@ application = ProtocolTypeRouter(
 # Everything made at start-up (Django, the apps, the URL confs, imported now rather
 # than at the first request) lives as long as the process: keep it out of the cycle
 # collector, whose full passes over it paused the event loop for 92-126 ms each at 25
-# games; 17 ms after the freeze (docs/benchmarks-live.md, third round).
+# games; 17 ms after the freeze (docs/benchmarks-live.md, third round). On the browser's
+# path, alternating runs at 15-25 games: p99 75-139 ms with it, 94-241 ms without
+# (sixth round).
 get_resolver().url_patterns  # noqa: B018 - imported for its side effect
 gc.freeze()

@@ -9,7 +9,8 @@ from typing import Any
 
 from accounts import presence
 from accounts.broadcast import LOCAL_CHANNELS, SERVING
-from accounts.realtime import SafeJsonConsumer, in_a_thread, user_group
+from accounts.realtime import SafeJsonConsumer, user_group
+from games import database
 
 PLATFORM_GROUP = "platform"
 
@@ -30,7 +31,7 @@ class NotificationsConsumer(SafeJsonConsumer):
             LOCAL_CHANNELS.add(self.channel_name)
             SERVING.set()
             self.present = True
-            await in_a_thread(presence.socket_opened, user_id=user.pk, channel_name=self.channel_name)
+            await database.run(presence.socket_opened, user_id=user.pk, channel_name=self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -38,7 +39,7 @@ class NotificationsConsumer(SafeJsonConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "present", False):
             LOCAL_CHANNELS.discard(self.channel_name)
-            await in_a_thread(presence.socket_closed, channel_name=self.channel_name)
+            await database.run(presence.socket_closed, channel_name=self.channel_name)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":

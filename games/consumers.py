@@ -23,7 +23,7 @@ from accounts.errors import ServiceError
 from accounts.realtime import SafeJsonConsumer
 
 from . import boards, database, observing, resync, selectors, services, sql
-from .models import Game, Observer  # reads only: services write
+from .models import Game, Observer, PrivateNote  # reads only: services write
 from .realtime import game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
@@ -131,7 +131,7 @@ def _open(*, game_id: int, user: Any, channel_name: str, board_mode: bool = Fals
 
 
 def _observer_count(*, game_id: int) -> int:
-    return sql.count(Observer, "game", game_id)
+    return Observer.objects.filter(game_id=game_id).count()
 
 
 def _reload_state(*, game_id: int, seat: int | None, user: Any, board_mode: bool) -> State:
@@ -148,10 +148,11 @@ def _state(*, game: Game, seat: int | None, user: Any, board_mode: bool, observe
     else:
         payload = selectors.game_payload(game, seat)
         frame = {"type": "state", "ply": payload["ply"], "view": payload["view"], "game": payload}
-    frame["observers"] = sql.count(Observer, "game", game.pk) if observers is None else observers
+    frame["observers"] = _observer_count(game_id=game.pk) if observers is None else observers
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
-        frame["note"] = sql.note_text(game.pk, user.pk)
+        note = PrivateNote.objects.filter(game_id=game.pk, author_id=user.pk).values_list("text", flat=True)
+        frame["note"] = next(iter(note), "")
     return State(frame, seat, payload["status"])
 
 

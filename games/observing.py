@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from accounts.broadcast import live_channels
 
-from . import realtime, sql
+from . import realtime
 from .models import Game, Observer
 
 #: Close codes of refused observer sockets (4000-4999 are the application's own).
@@ -118,18 +118,15 @@ OBSERVER_SWEEP_AFTER = timedelta(seconds=10)
 
 def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
     """Record a watching socket; the number of observers now."""
-    # One INSERT; a channel name already recorded (a socket counted twice) is left be.
-    sql.insert(
-        Observer(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name),
-        ignore_conflicts=True,
-    )
-    return sql.count(Observer, "game", game_id)
+    # A channel name is recorded once: by its own socket's connect.
+    Observer.objects.create(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name)
+    return Observer.objects.filter(game_id=game_id).count()
 
 
 def observer_left(*, channel_name: str) -> None:
     """Forget a watching socket. Its game's sockets hear the new count from
     ``games.consumers.ObserverCounts``, counted once for a burst of comings and goings."""
-    sql.delete(Observer, "channel_name", channel_name)
+    Observer.objects.filter(channel_name=channel_name).delete()
 
 
 def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> int:

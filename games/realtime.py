@@ -4,7 +4,6 @@ are still alive is accounts.broadcast.live_channels: observers and presence ask 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 import os
@@ -28,19 +27,8 @@ def game_group(game_id: int) -> str:
 #: its broadcast (``GAMES_FAULT_EXIT_BEFORE_BROADCAST=1``, read once at start).
 _EXIT_BEFORE_BROADCAST = os.environ.get("GAMES_FAULT_EXIT_BEFORE_BROADCAST") == "1"
 
-#: Set, for the duration of one call, on a thread that runs a service for an ASGI
-#: consumer (games/database.py): the event loop that called it.
+#: Set on a database worker process while it runs a call: where its broadcasts go.
 _caller = threading.local()
-
-
-@contextlib.contextmanager
-def called_from(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
-    """Broadcasts made in this block go out on ``loop`` without waiting for them."""
-    _caller.loop = loop
-    try:
-        yield
-    finally:
-        _caller.loop = None
 
 
 @contextlib.contextmanager
@@ -60,19 +48,12 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Send ``message`` to every socket of the game. Called from transaction.on_commit:
     a move is stored before anyone hears of it; a lost broadcast costs a resync.
 
-    From a consumer's worker thread the send is handed to the consumer's event loop and
-    not waited for: the worker is free at once, and the loop sends it before it gets to
-    the service's result (so before the mover's ack). In a database worker process it
-    is collected for the server to send. Elsewhere (Celery, HTTP views) it is sent and
-    waited for."""
+    In a database worker process it is collected for the server to send (before it
+    answers the caller, so before the mover's ack). Elsewhere (Channels' thread, Celery,
+    HTTP views) it is sent and waited for, at most SEND_SECONDS."""
     outbox = getattr(_caller, "outbox", None)
     if outbox is not None:
         outbox.append((game_id, message))
-        return
-    loop = getattr(_caller, "loop", None)
-    if loop is not None and loop.is_running():
-        future = asyncio.run_coroutine_threadsafe(send_to_game_async(game_id, message), loop)
-        future.add_done_callback(_log_failure)
         return
     try:
         async_to_sync(_send_bounded)(game_id, message)
@@ -91,8 +72,3 @@ async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(game_group(game_id), message)
-
-
-def _log_failure(future: concurrent.futures.Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.warning("broadcast lost (clients resync): %r", future.exception())

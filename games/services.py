@@ -361,16 +361,14 @@ def _play(game: Game, seat: int, move: Any) -> Game:
     try:
         # No savepoint: the row lock makes a clash all but impossible, and if the unique
         # (game, ply) still refuses the insert, the error rolls back the whole move.
-        stored = sql.insert(
-            Move(
-                game=game,
-                ply=game.ply + 1,
-                seat=seat,
-                move=move,
-                commitment=commitment_for(move, nonce) if secret else "",
-                nonce=nonce,
-                revealed=not secret,
-            )
+        stored = Move.objects.create(
+            game=game,
+            ply=game.ply + 1,
+            seat=seat,
+            move=move,
+            commitment=commitment_for(move, nonce) if secret else "",
+            nonce=nonce,
+            revealed=not secret,
         )
     except IntegrityError as exc:
         raise ServiceError("stale-ply", "Another move was stored first; here is the current state.") from exc
@@ -394,7 +392,7 @@ def _play(game: Game, seat: int, move: Any) -> Game:
             reason=outcome.reason or "", moves=moves,
         )
     else:
-        sql.update(game, fields)
+        game.save(update_fields=fields)
         starting.announce_after_commit(game, moves=moves)
         notices.your_turn(game, seat)
     return game

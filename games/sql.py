@@ -1,12 +1,14 @@
 """Hand-written SQL for the reads every move and every websocket connect make, with
-model instances out, as the ORM would give them.
+model instances out, as the ORM would give them (writes go through the ORM).
 
-Why: on the live path Django's query compiler, not the database, was the cost. A game
-locked with its rules took 1.15 ms of CPU through the ORM and 0.2 ms by hand; a move
-and a connect each read the game, its seats and its moves (docs/benchmarks-live.md).
-The SQL is plain enough for PostgreSQL and SQLite alike; the values go through the
-same converters the ORM applies, so what comes out equals what the ORM returns (tests
-compare them field by field).
+Why: on the live path Django's query compiler, not the database, was the cost. A move
+took 1.6-1.7 ms of CPU with these reads and 2.7-3.6 ms through the ORM, a player's
+connect 0.6 against 2.0 ms, an observer's 1.0 against 3.0 ms (bench/live_costs.py);
+on the browser's path one server process held 15-20 games with them and none at 10
+through the ORM, its sockets waiting 0.9 s to connect instead of 0.3 s
+(docs/benchmarks-live.md, sixth round). The SQL is plain enough for PostgreSQL and
+SQLite alike; the values go through the same converters the ORM applies, so what
+comes out equals what the ORM returns (tests compare them field by field).
 """
 
 from __future__ import annotations
@@ -14,15 +16,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Field, Model
+from django.db.models import Model
 from django.db.models.sql import Query
 
 from accounts.models import Profile, User
 
-from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
+from .models import Game, Match, Move, RuleSet, Seat
 
 
 @dataclass(frozen=True)
@@ -80,16 +82,6 @@ def fetch(sql: str, params: Sequence[Any], shapes: Sequence[Shape]) -> list[list
             )
         out.append(instances)
     return out
-
-
-M = TypeVar("M", bound=Model)
-
-
-def concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
-    """A field with a column: the only kind these statements read or write."""
-    field = model._meta.get_field(name)
-    assert isinstance(field, Field)
-    return field
 
 
 def table(model: type[Model]) -> str:
@@ -179,100 +171,3 @@ def seats(game_id: int) -> list[Seat]:
 def moves(game_id: int) -> list[Move]:
     """A game's move log, in order."""
     return [move for (move,) in fetch(_moves_sql(), [game_id], _MOVE)]
-
-
-# -- writes ---------------------------------------------------------------------------------
-# The two writes of every move, by hand for the same reason as the reads. Values go
-# through each field's own pre_save and get_db_prep_save, as Model.save() does them.
-# Model signals are not sent: no receiver listens to Move, Game or Observer (a test
-# holds that).
-
-
-@functools.cache
-def _insert_sql(model: type[Model], columns: tuple[str, ...], ignore_conflicts: bool) -> str:
-    connection = connections[DEFAULT_DB_ALIAS]
-    quote = connection.ops.quote_name
-    conflicts = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
-    returning = f" RETURNING {quote(model._meta.pk.column)}" if connection.features.can_return_columns_from_insert else ""
-    return (
-        f"INSERT INTO {table(model)} ({', '.join(quote(c) for c in columns)})"
-        f" VALUES ({', '.join(['%s'] * len(columns))}){conflicts}{returning}"
-    )
-
-
-def insert(instance: M, *, ignore_conflicts: bool = False) -> M:
-    """INSERT a new ``instance`` (every concrete field but its auto primary key) and
-    give it its primary key: ``Model.save()`` of a new row, minus signals. With
-    ``ignore_conflicts``, a row that breaks a unique constraint is not inserted (and the
-    instance gets no primary key), as ``bulk_create(ignore_conflicts=True)``."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    meta = instance._meta
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field]
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    statement = _insert_sql(type(instance), tuple(f.column for f in fields), ignore_conflicts)
-    with connection.cursor() as cursor:
-        cursor.execute(statement, values)
-        if connection.features.can_return_columns_from_insert:
-            row = cursor.fetchone()
-            pk = row[0] if row else None
-        else:
-            pk = cursor.lastrowid if cursor.rowcount else None
-    if pk is not None:
-        setattr(instance, meta.pk.attname, pk)
-        instance._state.adding = False
-        instance._state.db = DEFAULT_DB_ALIAS
-    return instance
-
-
-@functools.cache
-def _count_sql(model: type[Model], column: str) -> str:
-    return f"SELECT COUNT(*) FROM {table(model)} WHERE {connections[DEFAULT_DB_ALIAS].ops.quote_name(column)} = %s"
-
-
-def count(model: type[Model], field_name: str, value: Any) -> int:
-    """How many rows of ``model`` have ``field_name`` = ``value``."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_count_sql(model, concrete_field(model, field_name).column), [value])
-        return int(cursor.fetchone()[0])
-
-
-@functools.cache
-def _delete_sql(model: type[Model], column: str) -> str:
-    return f"DELETE FROM {table(model)} WHERE {connections[DEFAULT_DB_ALIAS].ops.quote_name(column)} = %s"
-
-
-def delete(model: type[Model], field_name: str, value: Any) -> None:
-    """DELETE the rows of ``model`` with ``field_name`` = ``value``; for models nothing
-    refers to (no cascades to follow) and no receiver listens to."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_delete_sql(model, concrete_field(model, field_name).column), [value])
-
-
-@functools.cache
-def _update_sql(model: type[Model], columns: tuple[str, ...]) -> str:
-    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    assignments = ", ".join(f"{quote(c)} = %s" for c in columns)
-    return f"UPDATE {table(model)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
-
-
-def update(instance: Model, field_names: Sequence[str]) -> None:
-    """UPDATE the named fields of a stored ``instance``: ``save(update_fields=...)``,
-    minus signals."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    fields = [concrete_field(type(instance), name) for name in field_names]
-    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(type(instance), tuple(f.column for f in fields)), [*values, instance.pk])
-
-
-@functools.cache
-def _note_sql() -> str:
-    return f"SELECT text FROM {table(PrivateNote)} WHERE game_id = %s AND author_id = %s"
-
-
-def note_text(game_id: int, author_id: int) -> str:
-    """A player's private notes on a game ("" when none)."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_note_sql(), [game_id, author_id])
-        row = cursor.fetchone()
-    return row[0] if row else ""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.realtime import SafeJsonConsumer, in_a_thread
+from accounts.realtime import SafeJsonConsumer
+from games import database
 from league.competitions import refusals, section_group
 from league.models import Section
 
@@ -30,7 +31,7 @@ class SectionConsumer(SafeJsonConsumer):
         self.section_id = int(self.scope["url_route"]["kwargs"]["section_id"])
         self.group = ""
         await self.accept()
-        if not await in_a_thread(_may_follow, section_id=self.section_id, user=self.scope.get("user")):
+        if not await database.run(_may_follow, section_id=self.section_id, user=self.scope.get("user")):
             await self.send_error("no-such-section", "There is no such section.")
             await self.close(code=CLOSE_NO_SUCH_SECTION)
             return

@@ -99,11 +99,7 @@ TEMPLATES = [
 ]
 
 # -- database -------------------------------------------------------------------
-LIVE_DB_PROCESSES = 0  # SQLite: one writer, one database thread (games/database.py)
-# How long a thread may hold the interpreter lock while the event loop waits, in server
-# processes whose database calls run on threads beside it (games/database.py; Python's
-# default: 0.005).
-GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
+LIVE_DB_PROCESSES = 0  # SQLite: one writer, Channels' one database thread (games/database.py)
 DATABASE_URL = env("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
@@ -122,8 +118,9 @@ if DATABASE_URL:
         # A move cost ~25% less CPU (bench/live_costs.py; docs/benchmarks-live.md).
         DATABASES["default"]["OPTIONS"]["server_side_binding"] = env.bool("DB_SERVER_SIDE_BINDING", default=True)
         # Each server process runs its websockets' database calls in this many worker
-        # processes of its own (games/workers.py); 0: in threads beside its event loop.
-        # Two held 75-90 games where threads held 50 (docs/benchmarks-live.md, fifth round).
+        # processes of its own (games/workers.py); 0: on Channels' one database thread.
+        # On the browser's path one server held 15-20 games with two, under 5 without
+        # (docs/benchmarks-live.md, sixth round).
         LIVE_DB_PROCESSES = env.int("LIVE_DB_PROCESSES", default=2)
 else:
     VAR_DIR.mkdir(exist_ok=True)

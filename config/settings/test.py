@@ -25,7 +25,7 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_RUN}"}
 
 # The consumers under test run in this process, on the test database: their database
-# calls stay in threads here. Real servers started by the tests (config.settings.dev)
+# calls stay on Channels' thread here. Real servers started by the tests (config.settings.dev)
 # keep their worker processes (games/workers.py).
 LIVE_DB_PROCESSES = 0
 

@@ -17,6 +17,7 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import database
 from tests.sockets import ORIGIN, Socket, players, started_game, started_game_sync, token_for
 
 pytestmark = [
@@ -804,7 +805,7 @@ async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pa
 
     p0, p1 = await players(make_player)
     game_id = await started_game(p0, p1)
-    stack = browser_origin_validator(WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns)))
+    stack = browser_origin_validator(WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), run=database.run))
     token = (b"authorization", f"Token {await token_for(p0)}".encode())
     outcomes = {}
     for label, headers in {
@@ -826,7 +827,7 @@ async def test_the_socket_user_is_looked_up_where_the_middleware_is_told_to(make
     some: the middleware runs them only through the ``run`` it is given."""
     from channels.routing import URLRouter
 
-    from accounts.realtime import WebsocketAuthMiddleware, in_a_thread
+    from accounts.realtime import WebsocketAuthMiddleware
     from config.routing import websocket_urlpatterns
 
     p0, p1 = await players(make_player)
@@ -835,7 +836,7 @@ async def test_the_socket_user_is_looked_up_where_the_middleware_is_told_to(make
 
     async def run(func, **kwargs):
         looked_up.append((func.__name__, sorted(kwargs)))
-        return await in_a_thread(func, **kwargs)
+        return await database.run(func, **kwargs)
 
     stack = WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), run=run)
     headers = [(b"authorization", f"Token {await token_for(p1)}".encode())]

@@ -160,7 +160,7 @@ async def play_moves(
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.slow
-@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-threads", "db-worker-processes"])
+@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-channels-thread", "db-worker-processes"])
 def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path, db_processes: int) -> None:
     ports = [free_port(), free_port()]
     with scratch_database(tmp_path) as env:
@@ -206,7 +206,7 @@ RESYNC_BOUND_SECONDS = 5
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.slow
-@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-threads", "db-worker-processes"])
+@pytest.mark.parametrize("db_processes", [0, 2], ids=["db-channels-thread", "db-worker-processes"])
 def test_a_server_killed_between_a_moves_commit_and_its_broadcast_costs_the_opponent_seconds(
     tmp_path: Path, db_processes: int
 ) -> None:
