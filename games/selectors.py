@@ -250,15 +250,6 @@ def load_game(game_id: int) -> Game:
     return game
 
 
-def update_message(game_id: int) -> dict[str, Any]:
-    """The group message after a change: games/boards.py builds it (it renders each
-    viewer's board, which a read module does not). Kept here for
-    league/ratings/services.py, which announces ratings with it."""
-    from . import boards  # boards reads through this module: imported when called
-
-    return boards.update_message(game_id)
-
-
 def current_rule_sets() -> QuerySet[RuleSet]:
     """The latest version of every house-rule set (not the lessons' own), for choosing one: the platform's
     standard sets first, so a player's set that borrows a standard name is never

@@ -26,8 +26,8 @@ from django.utils import timezone
 from accounts import dispatch
 from accounts.errors import ServiceError
 from accounts.models import User
+from games import boards as game_boards
 from games import realtime as game_realtime
-from games import selectors as game_selectors
 from games.models import Game
 from league.models import (
     LEAGUE_LIST,
@@ -129,14 +129,14 @@ def rate_game(*, game_id: int) -> int:
             rated.append(pending.pk)
         ledger.save(update_fields=["last_sequence"])
         # The finished games' pages show the changes as soon as they are stored: an
-        # update makes every open page fetch its board again (static/js/game.js).
+        # update pushes every open page its board again, rating line included.
         transaction.on_commit(functools.partial(_announce_rated, rated))
         return len(rated)
 
 
 def _announce_rated(game_ids: list[int]) -> None:
     for game_id in game_ids:
-        game_realtime.send_to_game(game_id, game_selectors.update_message(game_id))
+        game_realtime.send_to_game(game_id, game_boards.update_message(game_id))
 
 
 #: A finished game unrated this long, or a recompute still queued: its task was lost.
