@@ -1,0 +1,89 @@
+"""The FIDE Dutch system against reference pairings made by an independent program.
+
+tests/league/data/dutch holds random tournaments every round of which bbpPairings' Dutch
+(2025 rules) paired (PROVENANCE.md there). Each round is re-paired here from the rounds
+before it and must be identical: the same pairs, the same player moving first, the
+same bye. Fields up to ``QUICK_UP_TO`` players run in every test run; the larger files
+run with ``bench/dutch_check.py`` (docs/formats.md gives the last result).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from league.formats import dutch, trf
+
+DATA = Path(__file__).parent / "data" / "dutch"
+QUICK_UP_TO = 60  # players: the files above take minutes in all (see bench/dutch_check.py)
+
+
+def _files(small: bool) -> list[Path]:
+    found = []
+    for path in sorted(DATA.glob("*.trf")):
+        players = int(path.name.split("-")[1][1:])
+        if (players <= QUICK_UP_TO) == small:
+            found.append(path)
+    return found
+
+
+def _stored(tournament: trf.Tournament, number: int) -> list[tuple[int, int]]:
+    return sorted((white, black or 0) for white, black in trf.round_pairings(tournament, number, skip_absent=True))
+
+
+@pytest.mark.parametrize("path", _files(small=True), ids=lambda p: p.stem)
+def test_every_round_is_the_reference_pairing(path: Path) -> None:
+    tournament = trf.read(path.read_text())
+    facts = trf.declared(tournament)
+    for number in range(1, facts.rounds + 1):
+        pairs = dutch.pair(trf.before_round(tournament, number), number, total_rounds=facts.rounds,
+                           initial_colour=facts.initial_colour, points=dutch.Points(**facts.points))
+        assert sorted(dutch.pairs_of(pairs)) == _stored(tournament, number), f"round {number}"
+
+
+def test_the_reference_set_is_what_the_issue_asks() -> None:
+    """At least 100 tournaments of 8 to 300 players, odd and even, 3 to 11 rounds, with draws,
+    forfeits and half-point byes somewhere; the quick ones are a real share of them."""
+    files = sorted(DATA.glob("*.trf"))
+    sizes = [int(p.name.split("-")[1][1:]) for p in files]
+    rounds = [int(p.name.split("-")[2][1:]) for p in files]
+    assert len(files) >= 100
+    assert min(sizes) >= 8 and max(sizes) <= 300 and {s % 2 for s in sizes} == {0, 1}
+    assert min(rounds) >= 3 and max(rounds) <= 11
+    results = "".join(g.result for p in files for line in trf.read(p.read_text()).players for g in line.rounds)
+    assert "=" in results and "+" in results and "H" in results
+    assert len(_files(small=True)) >= 30
+
+
+def _event(lines: list[str], rounds: int) -> trf.Tournament:
+    return trf.read("\n".join([f"XXR {rounds}", *lines]) + "\n")
+
+
+def _line(number: int, *games: str) -> str:
+    """A player line: start number and 10-column round blocks such as '   2 w 1'."""
+    return f"001 {number:>4}      Player {number:<26} {'':>4} {'':3} {'':>11} {'':10} {0.0:>4.1f} {0:>4}" + "".join(
+        f"  {g}" for g in games)
+
+
+def test_two_players_who_have_met_cannot_be_paired_again() -> None:
+    event = _event([_line(1, "   2 w 1"), _line(2, "   1 b 0")], 3)
+    with pytest.raises(dutch.DutchError):
+        dutch.pair(event, 2)
+
+
+def test_a_player_with_a_declared_absence_is_not_paired_and_the_odd_one_out_has_the_bye() -> None:
+    event = _event([_line(1, "   2 w 1", "0000 - H"), _line(2, "   1 b 0"), _line(3, "   4 w =", ),
+                    _line(4, "   3 b =")], 3)
+    pairs = dutch.pair(event, 2)
+    assert all(1 not in (p.white, p.black) for p in pairs)
+    assert [p.black for p in pairs].count(None) == 1
+    assert pairs[-1].black is None  # the bye is listed last, as bbpPairings does
+    assert pairs[-1].white == 2  # the lowest score: 0 points against 3 and 4's 1/2
+
+
+def test_nobody_gets_the_pairing_allocated_bye_twice() -> None:
+    event = _event([_line(1, "   2 w 1"), _line(2, "   1 b 0"), _line(3, "0000 - U")], 3)
+    pairs = dutch.pair(event, 2)
+    bye = [p.white for p in pairs if p.black is None]
+    assert bye != [3]
