@@ -99,7 +99,7 @@ def check_file(path: Path, system: str, stop_first: bool) -> tuple[Tally, str | 
     """The file's tally, and the details of its first differing round when asked to stop there."""
     tournament = trf.read(path.read_text())
     total = Tally()
-    for number in range(1, trf.declared(tournament).rounds + 1):
+    for number in range(1, swiss_cli.next_round(tournament)):
         start = time.process_time()
         result = swiss_cli.check_round(system, tournament, number)
         total.add(tally_round(result, time.process_time() - start))

@@ -184,8 +184,7 @@ def _run_pair(system: str, tournament: trf.Tournament, output: str | None) -> in
 
 
 def _run_check(system: str, tournament: trf.Tournament) -> int:
-    rounds = max((len(p.rounds) for p in tournament.players), default=0)
-    results = [check_round(system, tournament, number) for number in range(1, rounds + 1)]
+    results = [check_round(system, tournament, number) for number in range(1, next_round(tournament))]
     for result in results:
         if not result.agrees:
             print(describe(result))
