@@ -536,3 +536,9 @@ def round_quality(
         "floaters": floaters,
         "floaters_parity_minimum": minimum,
     }
+
+
+if __name__ == "__main__":  # python -m league.formats.swiss --dutch|--fast FILE -p|-c (see swiss_cli)
+    from . import swiss_cli
+
+    raise SystemExit(swiss_cli.main())

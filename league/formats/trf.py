@@ -10,15 +10,23 @@ result (``1 0 =`` over the board, ``+ -`` by forfeit, ``W D L`` unrated, ``H F U
 byes and absences, blank: not played yet, or for ``0000`` an absence like ``Z``).
 Every other line (012 name, 042 start date, 062 players, XXR rounds, ``###`` comments...)
 is kept as a header, in order.
+
+Files written by other pairing programs read too: bare CR line endings (bbpPairings),
+and the header lines of TRF-2026 and its predecessors that matter for pairing are
+interpreted by ``declared``: total rounds (142, XXR), initial colour (152, XXC) and the
+point system (162, bbpPairings' BBW BBD BBL BBZ BBF BBU). ``before_round`` gives the
+tournament as it stood when a round was paired, which is what a pairer and a checker read.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 RESULTS = frozenset("10=+-WDLHFUZ ")
 COLOURS = frozenset("wb- ")
 BYES = frozenset("HFUZ ")
+ABSENCES = frozenset("HFZ ")  # with 0000: not paired that round, set before pairing (U is the pairer's bye)
 _ROUND_AT = 89  # 0-based start of round 1's block "  oooo c r" (its opponent in FIDE's columns 92-95)
 
 
@@ -145,20 +153,31 @@ def read(text: str) -> Tournament:
     return tournament
 
 
-def round_pairings(tournament: Tournament, number: int) -> list[tuple[int, int | None]]:
+def is_absence(game: Game) -> bool:
+    """A round the player sat out by arrangement (H F Z, or 0000 with no result): the pairer
+    leaves them out; the pairing-allocated bye (U) is the pairer's own output instead."""
+    return game.opponent is None and game.result in ABSENCES
+
+
+def round_pairings(tournament: Tournament, number: int, *,
+                   skip_absent: bool = False) -> list[tuple[int, int | None]]:
     """Round ``number``'s pairings as (moves first, moves second) start numbers, (n, None)
     for the pairing-allocated bye (U). Refuses (TrfError) what does not pair every player
-    once: one-sided or mismatched pairings, colours that do not differ, absences."""
+    once: one-sided or mismatched pairings, colours that do not differ, absences -- unless
+    ``skip_absent``: then players absent that round (H F Z, see ``is_absence``, or no
+    entry for it) are left out, as a pairer leaves them out."""
     pairs: list[tuple[int, int | None]] = []
     by_number = {p.number: p for p in tournament.players}
     done: set[int] = set()
     byes = 0
     for player in tournament.players:
         if len(player.rounds) < number:
+            if skip_absent:
+                continue
             raise TrfError(f"Start number {player.number} has no round {number}: every player is paired or "
                            "has the bye.")
         game = player.rounds[number - 1]
-        if player.number in done:
+        if player.number in done or (skip_absent and is_absence(game)):
             continue
         if game.opponent is None:
             if game.result != "U":
@@ -180,3 +199,118 @@ def round_pairings(tournament: Tournament, number: int) -> list[tuple[int, int |
         pairs.append((player.number, other.number) if game.colour == "w" else (other.number, player.number))
         done.update((player.number, other.number))
     return pairs
+
+
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "forfeit_loss": 0.0, "zero_bye": 0.0, "pab": 1.0}
+"""FIDE's default point system; the keys are league.formats.dutch.Points' fields."""
+
+_POINTS_BY_RESULT = {"1": "win", "+": "win", "W": "win", "F": "win", "=": "draw", "D": "draw", "H": "draw",
+                     "0": "loss", "L": "loss", "-": "forfeit_loss", "Z": "zero_bye", " ": "zero_bye", "U": "pab"}
+_BB_CODES = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye", "BBF": "forfeit_loss", "BBU": "pab"}
+_162_CODES = {"W": ("win",), "D": ("draw",), "L": ("loss",), "Z": ("zero_bye", "forfeit_loss"),
+              "A": ("zero_bye", "forfeit_loss"), "P": ("pab",)}
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a file says about the event beyond its games, defaults filled in."""
+
+    rounds: int  # total rounds: XXR or 142, else the rounds the file holds
+    initial_colour: str | None  # "w" or "b": the colour of the top player in round 1 (None: unknown)
+    points: dict[str, float]  # as POINTS: 162 or BBW...BBU lines, else FIDE's default
+
+
+def _header_number(text: str, tag: str) -> float:
+    try:
+        return float(text.split()[0])
+    except (ValueError, IndexError):
+        raise TrfError(f"The {tag} line needs a number, not {text.strip()!r}.") from None
+
+
+def _declared_points(tournament: Tournament) -> dict[str, float]:
+    points = dict(POINTS)
+    given: set[str] = set()
+    for tag, text in tournament.headers:
+        if tag in _BB_CODES:
+            given.add(_BB_CODES[tag])
+            points[_BB_CODES[tag]] = _header_number(text, tag)
+        elif tag == "162":  # "162  W 3.0    D 1.0": a code letter and 4 columns of points, every 9 columns
+            line = f"{tag} {text}"
+            for at in range(5, len(line) - 4, 9):
+                if line[at] not in _162_CODES:
+                    raise TrfError(f"The 162 line has an unknown code {line[at]!r} (W D L Z A P).")
+                for key in _162_CODES[line[at]]:
+                    given.add(key)
+                    points[key] = _header_number(line[at + 1:at + 5], tag)
+    if "pab" not in given:
+        points["pab"] = points["win"]  # the PAB is worth a win unless said otherwise
+    return points
+
+
+def _first_coloured_round(tournament: Tournament) -> int | None:
+    return min((index for p in tournament.players for index, g in enumerate(p.rounds) if g.colour in "wb"),
+               default=None)
+
+
+def _inferred_initial_colour(tournament: Tournament) -> str | None:
+    """bbpPairings' rule for files that do not say: in the first round with colours, the colour
+    of the highest player paired in it or before, reversed if an odd number of players paired
+    by then rank above them -- the side the top player got, with colours alternating down."""
+    first = _first_coloured_round(tournament)
+    if first is None:
+        return None
+    paired_above = 0
+    for player in sorted(tournament.players, key=lambda p: p.number):
+        taken_part = [g for g in player.rounds[:first + 1] if not is_absence(g)]
+        if not taken_part:
+            continue
+        colour = player.rounds[first].colour if len(player.rounds) > first else "-"
+        if colour in "wb":
+            return colour if paired_above % 2 == 0 else {"w": "b", "b": "w"}[colour]
+        paired_above += 1
+    return None
+
+
+def declared(tournament: Tournament) -> Declared:
+    """The total rounds, initial colour and point system the file gives, else the defaults
+    (the rounds it holds; the colour inferred as bbpPairings does; FIDE's points)."""
+    rounds = tournament.header("XXR") or tournament.header("142")
+    colour: str | None = None
+    xxc = (tournament.header("XXC") or "").split()
+    if "white1" in xxc or tournament.header("152") == "W":
+        colour = "w"
+    elif "black1" in xxc or tournament.header("152") == "B":
+        colour = "b"
+    return Declared(
+        rounds=int(_header_number(rounds, "XXR")) if rounds else max((len(p.rounds) for p in tournament.players),
+                                                                     default=0),
+        initial_colour=colour or _inferred_initial_colour(tournament),
+        points=_declared_points(tournament),
+    )
+
+
+def score(games: list[Game], points: dict[str, float] = POINTS) -> float:
+    """The points of these games under ``points`` (as POINTS)."""
+    return sum(points[_POINTS_BY_RESULT[g.result]] for g in games)
+
+
+def before_round(tournament: Tournament, number: int) -> Tournament:
+    """A copy as the tournament stood for pairing round ``number``: later rounds dropped,
+    round ``number`` kept only for the players who sit it out (``is_absence``), points
+    recounted. Total rounds and initial colour become header lines (XXR, XXC) when the file
+    only implied them, so the copy pairs the same on its own (the last rounds and round 1
+    depend on them)."""
+    facts = declared(tournament)
+    result = Tournament(headers=list(tournament.headers))
+    if not (tournament.header("XXR") or tournament.header("142")):
+        result.headers.append(("XXR", str(facts.rounds)))
+    if facts.initial_colour and not (tournament.header("XXC") or tournament.header("152")):
+        result.headers.append(("XXC", "white1" if facts.initial_colour == "w" else "black1"))
+    for player in tournament.players:
+        kept = copy.deepcopy(player)
+        kept.rounds = kept.rounds[:number - 1]
+        if len(player.rounds) >= number and is_absence(player.rounds[number - 1]):
+            kept.rounds.append(copy.copy(player.rounds[number - 1]))
+        kept.points = score(kept.rounds[:number - 1], facts.points)
+        result.players.append(kept)
+    return result
