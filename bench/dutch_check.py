@@ -83,7 +83,7 @@ def history(tournament: trf.Tournament, number: int, player_number: int) -> str:
 def details(tournament: trf.Tournament, result: swiss_cli.RoundCheck) -> str:
     """The first differing round: both pairings, then each player of a differing pair."""
     before = trf.before_round(tournament, result.number)
-    stored = swiss_cli.published_order(result.stored, before, result.number)
+    stored = trf.published_order(result.stored, before, result.number)
     lines = [swiss_cli.describe(result), "  file (white-black): " + " ".join(map(swiss_cli.pair_text, stored)),
              "  ours (white-black): " + " ".join(map(swiss_cli.pair_text, result.ours))]
     differing = {n for pair in set(result.stored) ^ set(result.ours) for n in pair if n is not None}
@@ -99,7 +99,7 @@ def check_file(path: Path, system: str, stop_first: bool) -> tuple[Tally, str | 
     """The file's tally, and the details of its first differing round when asked to stop there."""
     tournament = trf.read(path.read_text())
     total = Tally()
-    for number in range(1, swiss_cli.next_round(tournament)):
+    for number in range(1, trf.next_round(tournament)):
         start = time.process_time()
         result = swiss_cli.check_round(system, tournament, number)
         total.add(tally_round(result, time.process_time() - start))

@@ -388,23 +388,40 @@ class _Matcher:
             return None
         return mate
 
+    def scale(self, bits: int) -> None:
+        """Every weight times 2**bits (or divided, bits < 0), to make room below them."""
+        if bits >= 0:
+            self.weights = {k: w << bits for k, w in self.weights.items()}
+        else:
+            self.weights = {k: w >> -bits for k, w in self.weights.items()}
+        self.low_bits += bits
+
     def weight(self, a: int, b: int) -> int:
         return self.weights.get((a, b) if a < b else (b, a), 0)
 
     def swap_to(self, v: int, u: int) -> bool:
-        """Pair v with u in the current optimum if that costs nothing: v's and u's partners
-        pair up instead, at the same total weight (so no new matching is needed)."""
-        mate = self.mate
+        """Pair v with u in the current optimum if that costs nothing: the partners they leave
+        pair up instead, directly or through one other pair, at the same total weight (an
+        alternating cycle of weight 0), so no new matching is needed. Measured: a 300-player
+        round 2 took 37 s with re-solving for every such choice, X s with this."""
+        mate, weight = self.mate, self.weight
         m, x = mate[v], mate[u]
         if m == u:
             return True
-        if m == v or x == u or m == x:
+        if m in (v, x) or x == u or not weight(v, u):
             return False
-        gained = self.weight(v, u) + self.weight(m, x)
-        if not self.weight(v, u) or not self.weight(m, x) or gained != self.weight(v, m) + self.weight(u, x):
-            return False
-        mate[v], mate[u], mate[m], mate[x] = u, v, x, m
-        return True
+        before = weight(v, m) + weight(u, x)
+        if weight(m, x) and weight(v, u) + weight(m, x) == before:
+            mate[v], mate[u], mate[m], mate[x] = u, v, x, m
+            return True
+        for y in range(self.size):  # x - y, mate[y] - m
+            z = mate[y]
+            if z == y or y in (v, u, m, x) or z in (v, u, m, x) or self.fixed.get(y) is not None:
+                continue
+            if weight(x, y) and weight(z, m) and weight(v, u) + weight(x, y) + weight(z, m) == before + weight(y, z):
+                mate[v], mate[u], mate[x], mate[y], mate[z], mate[m] = u, v, y, x, m, z
+                return True
+        return False
 
     def fix(self, a: int, b: int) -> None:
         """Keep a and b together: they leave the graph."""
@@ -413,87 +430,122 @@ class _Matcher:
         self.fixed[a], self.fixed[b] = b, a
 
 
-def _pairing(players: list[_Player], played_rounds: int, total_rounds: int, points: Points) -> dict[int, int]:
-    """The matching of the round as {vertex: mate vertex}, players ordered by score then rank."""
-    n = len(players)
-    weights = _Weights(players, played_rounds, total_rounds, points.win)
-    S = weights.group_bits
-    matcher = _Matcher(n)
-    top = players[0].score
+class _Pairer:
+    """One round's matching, bracket by bracket (see the module docstring). Vertices are
+    the players' indices in ``players`` (ordered by score, then rank)."""
 
-    # The bye's score group first (C4, C5): the lowest group that can give it.
-    for i in range(n):
-        for j in range(i):
-            high, low = players[j], players[i]
-            if n % 2:
-                w = 0
-                if weights.compatible(low, high):
-                    w = 1 + (not low.eligible_for_bye) + (not high.eligible_for_bye)
-                    w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
-                    w = (w << S) | (low.score >= top)
-            else:
-                w = weights.edge(high, low, False, False)
-            matcher.set(i, j, w)
-    mate = matcher.solve()
-    unmatched = [v for v in range(n) if mate[v] == v]
-    if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
-        raise DutchError("No pairing satisfies the absolute criteria: no rematches, no bye twice, "
-                         "no two players who must both move first (or second).")
-    if n % 2:
-        bye = players[unmatched[0]]
-        weights.bye_score = bye.score
-        weights.single_downfloater_is_bye = bye.score >= top and all(
-            players[mate[v]].score >= top for v in range(n) if players[v].score >= top)
-        counts = sorted((p.played_games for p in players if p.score == bye.score), reverse=True)
-        for rank, count in enumerate(counts):
-            weights.unplayed_rank[count] = rank
+    def __init__(self, players: list[_Player], played_rounds: int, total_rounds: int, points: Points) -> None:
+        self.players = players
+        self.weights = _Weights(players, played_rounds, total_rounds, points.win)
+        self.matcher = _Matcher(len(players))
+        self.matched = [False] * len(players)
+        self.result: dict[int, int] = {}
+        # The bracket being paired: its vertices (moved-down players first), then the next group's.
+        self.bracket: list[int] = []
+        self.base: list[list[int]] = []  # base[hi][lo]: the weight of bracket[lo] v bracket[hi]
+        self.size = 0  # the bracket's players; the next score group follows them in ``bracket``
+        self.movers = 0  # moved-down players at the head of ``bracket``
+        self.first_vertex = 0  # the vertex of the bracket's first resident
+        self.next_vertex = 0  # the vertex of the next group's first player
+
+    @property
+    def mate(self) -> list[int]:
+        return self.matcher.mate
+
+    def run(self) -> dict[int, int]:
+        """{vertex: mate vertex}; the vertex left out, if any, has the bye."""
+        self._bye_group()
+        players, n = self.players, len(self.players)
+        nxt = 0
+        while nxt < n and players[nxt].score >= players[0].score:
+            self.bracket.append(nxt)
+            nxt += 1
+        while len(self.bracket) > 1 or nxt < n:
+            self.size = len(self.bracket)
+            self.next_vertex = self.first_vertex + (self.size - self.movers)
+            group_start = nxt
+            while nxt < n and players[nxt].score >= players[group_start].score:
+                self.bracket.append(nxt)
+                nxt += 1
+            self.matcher.region_end = None if self.weights.single_downfloater_is_bye else nxt
+            self._pair_bracket()
+            self._next_bracket(group_start)
+        return self.result
+
+    def _bye_group(self) -> None:
+        """C4/C5 first: whether all can be paired, and the score group the bye comes from."""
+        players, weights, matcher, n = self.players, self.weights, self.matcher, len(self.players)
+        top = players[0].score
         for i in range(n):
             for j in range(i):
-                matcher.set(i, j, weights.edge(players[j], players[i], False, False))
-
-    matcher.low_bits = weights.low_bits
-    matcher.bye_candidate = lambda v: weights.bye_candidate(players[v])
-    result: dict[int, int] = {}
-    matched = [False] * n
-    bracket: list[int] = []  # vertices of the bracket (moved-down players first), then of the next group
-    nxt = 0
-    while nxt < n and players[nxt].score >= top:
-        bracket.append(nxt)
-        nxt += 1
-    movers = 0  # moved-down players at the head of ``bracket``
-    first_vertex = 0  # the vertex of the bracket's first resident
-
-    while len(bracket) > 1 or nxt < n:
-        size = len(bracket)  # the bracket's players; the next score group follows
-        next_vertex = first_vertex + (size - movers)
-        group_start = nxt
-        while nxt < n and players[nxt].score >= players[group_start].score:
-            bracket.append(nxt)
-            nxt += 1
-        matcher.region_end = None if weights.single_downfloater_is_bye else nxt
-        base: list[list[int]] = [[] for _ in bracket]
-        for hi in range(movers, len(bracket)):
-            base[hi] = [weights.edge(players[bracket[lo]], players[bracket[hi]], hi < size, hi >= size)
-                        for lo in range(hi)]
-            for lo, w in enumerate(base[hi]):
-                matcher.set(bracket[hi], bracket[lo], w)
-
-        def ordered(lo: int, hi: int, lo_position: int, pairs: int) -> int:
-            """The weight with the exchange rules (4.3): fewest exchanges, smallest difference."""
-            w = base[hi][lo]
-            if w:
-                w += ((int(lo_position < pairs) << (2 * S)) - lo_position) << 1
-            return w
-
+                high, low = players[j], players[i]
+                w = 0
+                if n % 2 == 0:
+                    w = weights.edge(high, low, False, False)
+                elif weights.compatible(low, high):
+                    w = 1 + (not low.eligible_for_bye) + (not high.eligible_for_bye)
+                    w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
+                    w = (w << weights.group_bits) | (low.score >= top)
+                matcher.set(i, j, w)
         mate = matcher.solve()
+        unmatched = [v for v in range(n) if mate[v] == v]
+        if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
+            raise DutchError("No pairing satisfies the absolute criteria: no rematches, no bye twice, "
+                             "no two players who must both move first (or second).")
+        if n % 2:
+            bye = players[unmatched[0]]
+            weights.bye_score = bye.score
+            weights.single_downfloater_is_bye = bye.score >= top and all(
+                players[mate[v]].score >= top for v in range(n) if players[v].score >= top)
+            counts = sorted((p.played_games for p in players if p.score == bye.score), reverse=True)
+            for rank, count in enumerate(counts):
+                weights.unplayed_rank[count] = rank
+            for i in range(n):
+                for j in range(i):
+                    matcher.set(i, j, weights.edge(players[j], players[i], False, False))
+        matcher.low_bits = weights.low_bits
+        matcher.bye_candidate = lambda v: weights.bye_candidate(players[v])
 
-        def in_bracket(v: int) -> bool:
-            return first_vertex <= mate[v] < next_vertex
+    def _in_bracket(self, v: int) -> bool:
+        return self.first_vertex <= self.mate[v] < self.next_vertex
 
-        # 2.3.1: which moved-down players are paired, the highest first.
+    def _downward(self, v: int) -> bool:
+        """Paired in the bracket with a lower player: v is in S1."""
+        return v < self.mate[v] < self.next_vertex
+
+    def _ordered(self, lo: int, hi: int, lo_position: int, pairs: int) -> int:
+        """The weight with the exchange rules (4.3): fewest exchanges, smallest difference."""
+        w = self.base[hi][lo]
+        if w:
+            w += ((int(lo_position < pairs) << (2 * self.weights.group_bits)) - lo_position) << 1
+        return w
+
+    def _pair_bracket(self) -> None:
+        bracket, matcher, players = self.bracket, self.matcher, self.players
+        self.base = [[] for _ in bracket]
+        for hi in range(self.movers, len(bracket)):
+            self.base[hi] = [self.weights.edge(players[bracket[lo]], players[bracket[hi]], hi < self.size,
+                                               hi >= self.size) for lo in range(hi)]
+            for lo, w in enumerate(self.base[hi]):
+                matcher.set(bracket[hi], bracket[lo], w)
+        matcher.solve()
+        self._choose_moved_down()
+        self._pair_moved_down()
+        remainder = [i for i in range(self.movers, self.size) if self.mate[bracket[i]] >= self.first_vertex]
+        pairs = sum(1 for i in remainder if self.mate[bracket[i]] < bracket[i])
+        for a, lo in enumerate(remainder):
+            for hi in remainder[a + 1:]:
+                matcher.set(bracket[lo], bracket[hi], self._ordered(lo, hi, a, pairs))
+        matcher.solve()
+        self._choose_exchanges(remainder, pairs)
+        self._pair_s1(remainder)
+
+    def _choose_moved_down(self) -> None:
+        """2.3.1: which moved-down players are paired, the highest first."""
+        bracket, base, matcher, players = self.bracket, self.base, self.matcher, self.players
         left = can = 0
-        group_score = None
-        for i in range(movers):
+        group_score: float | None = None
+        for i in range(self.movers):
             v = bracket[i]
             if group_score is None or players[v].score < group_score:
                 group_score = players[v].score
@@ -501,154 +553,150 @@ def _pairing(players: list[_Player], played_rounds: int, total_rounds: int, poin
                 k = i
                 while k < len(bracket) and players[bracket[k]].score >= group_score:
                     left += 1
-                    can += in_bracket(bracket[k])
+                    can += self._in_bracket(bracket[k])
                     k += 1
             if not can:
                 continue
             if left <= can:
-                matched[v] = True
+                self.matched[v] = True
                 continue
             left -= 1
-            if not in_bracket(v):
-                for opp in range(movers, size):
+            if not self._in_bracket(v):
+                for opp in range(self.movers, self.size):
                     if base[opp][i]:
                         matcher.set(v, bracket[opp], base[opp][i] | 1)
-                mate = matcher.solve()
-            if in_bracket(v):
-                matched[v] = True
+                matcher.solve()
+            if self._in_bracket(v):
+                self.matched[v] = True
                 can -= 1
-                for opp in range(movers, size):
+                for opp in range(self.movers, self.size):
                     if base[opp][i]:
-                        matcher.set(v, bracket[opp], (base[opp][i] | (size - movers)) + 1)
+                        matcher.set(v, bracket[opp], (base[opp][i] | (self.size - self.movers)) + 1)
 
-        # Their opponents: each moved-down player, in order, the highest resident possible.
-        for i in range(movers):
-            v = bracket[i]
-            if not matched[v]:
-                continue
-            first = next((opp for opp in range(movers, size) if not matched[bracket[opp]] and base[opp][i]), None)
-            if first is not None and matcher.swap_to(v, bracket[first]):
-                mate = matcher.mate
-                matched[mate[v]] = True
-                matcher.fix(v, mate[v])
-                continue
-            bonus = len(bracket)
-            for opp in range(size - 1, movers - 1, -1):
-                if matched[bracket[opp]]:
-                    continue
-                if base[opp][i]:
-                    matcher.set(v, bracket[opp], base[opp][i] + bonus)
-                    bonus += 1
-            mate = matcher.solve()
-            matched[mate[v]] = True
-            matcher.fix(v, mate[v])
+    def _pair_moved_down(self) -> None:
+        """Each moved-down player chosen, in order, meets the highest resident the optimum allows."""
+        bracket, base = self.bracket, self.base
+        for i in range(self.movers):
+            if self.matched[bracket[i]]:
+                residents = [opp for opp in range(self.movers, self.size) if not self.matched[bracket[opp]]]
+                self._take_first(bracket[i], [(bracket[opp], base[opp][i]) for opp in residents],
+                                 bonus=len(bracket), count_unplayable=False)
 
-        # The remainder: S1 the first ``pairs`` residents still free, S2 the rest.
-        remainder = [i for i in range(movers, size) if mate[bracket[i]] >= first_vertex]
-        pairs = sum(1 for i in remainder if mate[bracket[i]] < bracket[i])
-        for a, lo in enumerate(remainder):
-            for hi in remainder[a + 1:]:
-                matcher.set(bracket[lo], bracket[hi], ordered(lo, hi, a, pairs))
-        mate = matcher.solve()
-
-        def downward(v: int) -> bool:
-            return v < mate[v] < next_vertex
-
-        exchanges = sum(1 for i in remainder[:pairs] if not downward(bracket[i]))
-
-        # 4.3: S1's lowest players go to S2 where they can...
+    def _choose_exchanges(self, remainder: list[int], pairs: int) -> None:
+        """4.3: the fewest exchanges between S1 (the first ``pairs``) and S2, S1's lowest and
+        S2's highest players first; only S1 -> S2 edges are left, at their base weights."""
+        bracket, base, matcher = self.bracket, self.base, self.matcher
+        exchanges = sum(1 for i in remainder[:pairs] if not self._downward(bracket[i]))
         remaining = exchanges
         position = pairs
         while position > 0 and remaining:
             position -= 1
             lo = remainder[position]
             v = bracket[lo]
-            if downward(v):
+            if self._downward(v):
                 for hi in remainder[position + 1:]:
-                    w = ordered(lo, hi, position, pairs)
+                    w = self._ordered(lo, hi, position, pairs)
                     if w:
                         matcher.set(v, bracket[hi], w - 1)
-                mate = matcher.solve()
-            exchange = not downward(v)
+                matcher.solve()
+            exchange = not self._downward(v)
             remaining -= exchange
             for hi in remainder[position + 1:]:
                 if exchange:
                     base[hi][lo] = 0
-                matcher.set(v, bracket[hi], ordered(lo, hi, position, pairs))
-
-        # ...and S2's highest players to S1.
+                matcher.set(v, bracket[hi], self._ordered(lo, hi, position, pairs))
         remaining = exchanges
         for position in range(pairs, len(remainder)):
             if remaining <= 1:
                 break
-            hi_player = remainder[position]
-            v = bracket[hi_player]
-            already = downward(v)
+            player = remainder[position]
+            v = bracket[player]
+            already = self._downward(v)
             if not already:
                 for other in remainder[position + 1:]:
-                    w = ordered(hi_player, other, position, pairs)
+                    w = self._ordered(player, other, position, pairs)
                     if w:
                         matcher.set(v, bracket[other], w + 1)
-                mate = matcher.solve()
-            if downward(v):
+                matcher.solve()
+            if self._downward(v):
                 remaining -= 1
                 for other in remainder[:position]:
-                    base[hi_player][other] = 0
+                    base[player][other] = 0
                     matcher.set(v, bracket[other], 0)
-                for other in range(size, len(bracket)):
-                    base[other][hi_player] = 0
+                for other in range(self.size, len(bracket)):
+                    base[other][player] = 0
                     matcher.set(v, bracket[other], 0)
             if not already:
                 for other in remainder[position + 1:]:
-                    matcher.set(v, bracket[other], ordered(hi_player, other, position, pairs))
-
-        # Only S1 -> S2 edges stay, at their base weights.
+                    matcher.set(v, bracket[other], self._ordered(player, other, position, pairs))
         for a, lo in enumerate(remainder):
             for hi in remainder[a + 1:]:
-                if not downward(bracket[lo]) or downward(bracket[hi]):
+                if not self._downward(bracket[lo]) or self._downward(bracket[hi]):
                     base[hi][lo] = 0
                 matcher.set(bracket[lo], bracket[hi], base[hi][lo])
 
-        # 4.2: S1's players in order, each taking the first S2 player that keeps the optimum.
-        for lo in remainder:
-            v = bracket[lo]
-            if not downward(v):
-                continue
-            first = next((hi for hi in remainder if hi > lo and not matched[bracket[hi]] and base[hi][lo]), None)
-            if first is not None and matcher.swap_to(v, bracket[first]):
-                mate = matcher.mate
-                matched[v] = matched[mate[v]] = True
-                matcher.fix(v, mate[v])
-                continue
-            bonus = 0
-            for hi in reversed(remainder):
-                if hi <= lo or matched[bracket[hi]]:
-                    continue
-                if base[hi][lo]:
-                    matcher.set(v, bracket[hi], base[hi][lo] + bonus)
-                bonus += 1
-            mate = matcher.solve()
-            matched[v] = matched[mate[v]] = True
-            matcher.fix(v, mate[v])
+    def _pair_s1(self, remainder: list[int]) -> None:
+        """4.2: S1's players in order, each taking the first S2 player that keeps the optimum.
 
-        # The next bracket: whoever is still free, then the next score group.
+        In one matching: below every weight, each S1 player gets a field ranking its S2
+        players (the first the highest), the first S1 player's field the highest, so the
+        optimum is the first such choice for the first player, then for the second, and
+        so on. Measured: a 300-player round 2 took 34 s with one matching per S1 player
+        that no free swap settles (48 of 150), X s this way."""
+        bracket, base, matcher = self.bracket, self.base, self.matcher
+        s1 = [lo for lo in remainder if self._downward(bracket[lo])]
+        choices = {lo: [hi for hi in remainder if hi > lo and base[hi][lo]] for lo in s1}
+        room = sum(_bits(len(choices[lo]) + 1) for lo in s1)
+        matcher.scale(room)
+        shift = room
+        for lo in s1:
+            shift -= _bits(len(choices[lo]) + 1)
+            for rank, hi in enumerate(choices[lo]):
+                matcher.set(bracket[lo], bracket[hi], (base[hi][lo] << room) + ((len(choices[lo]) - rank) << shift))
+        matcher.solve()
+        for lo in s1:
+            v = bracket[lo]
+            self.matched[v] = self.matched[self.mate[v]] = True
+            matcher.fix(v, self.mate[v])
+        matcher.scale(-room)
+
+    def _take_first(self, v: int, candidates: list[tuple[int, int]], *, bonus: int, count_unplayable: bool) -> None:
+        """Pair v with the first of ``candidates`` (vertex, weight) that some optimum pairs it
+        with: found by a free swap when it reaches the first one, else by re-solving with the
+        weights raised in that order (the first the most)."""
+        matcher = self.matcher
+        playable = [u for u, w in candidates if w]
+        if not (playable and matcher.swap_to(v, playable[0])):
+            for u, w in reversed(candidates):
+                if w:
+                    matcher.set(v, u, w + bonus)
+                if w or count_unplayable:
+                    bonus += 1
+            matcher.solve()
+        mate = self.mate[v]
+        self.matched[v] = self.matched[mate] = True
+        matcher.fix(v, mate)
+
+    def _next_bracket(self, group_start: int) -> None:
+        """The pairs made are kept; whoever is still free moves down to the next bracket."""
+        players, weights = self.players, self.weights
+        n = len(players)
         following: list[int] = []
-        movers = 0
+        self.movers = 0
         single = bool(n % 2) and group_start < n and weights.bye_score >= players[group_start].score
-        for i, v in enumerate(bracket):
-            if i < size and matched[v]:
-                result[v] = mate[v]
-                result[mate[v]] = v
+        for i, v in enumerate(self.bracket):
+            if i < self.size and self.matched[v]:
+                self.result[v] = self.mate[v]
+                self.result[self.mate[v]] = v
             else:
                 following.append(v)
-                if i < size:
-                    movers += 1
-                if single and group_start < n and players[mate[v]].score < players[group_start].score:
+                if i < self.size:
+                    self.movers += 1
+                if single and players[self.mate[v]].score < players[group_start].score:
                     single = False
         weights.single_downfloater_is_bye = single
-        bracket = following
-        first_vertex = next_vertex
-    return result
+        self.bracket = following
+        self.first_vertex = self.next_vertex
 
 
 def _first_colour(player: _Player, opponent: _Player) -> str | None:
@@ -685,86 +733,45 @@ def _colour(player: _Player, opponent: _Player, initial: str) -> str:
     return (_other(opponent.preference) or W) if _ranks_below(player, opponent) else player.preference
 
 
-def first_round_colour(tournament: trf.Tournament) -> str:
-    """XXC's colour, else inferred from the first round with colours: the highest-ranked
-    player's side there (reversed for every player above without one), else white."""
-    for tag, text in tournament.headers:
-        if tag == "XXC":
-            return B if text.strip().lower().startswith("black") else W
-    first = min((i for p in tournament.players for i, g in enumerate(p.rounds) if g.colour in (W, B)), default=None)
-    if first is None:
-        return W
-    flip = False
-    for line in sorted(tournament.players, key=lambda p: p.number):
-        if len(line.rounds) <= first:
-            continue
-        colour = line.rounds[first].colour
-        if colour in (W, B):
-            return (_other(colour) or W) if flip else colour
-        flip = not flip
-    return W
-
-
-def played_rounds(tournament: trf.Tournament) -> int:
-    """The rounds paired so far: the last round anybody was paired in (or had the PAB)."""
-    last = 0
-    for line in tournament.players:
-        for i, g in enumerate(line.rounds, start=1):
-            if g.opponent is not None or g.result.upper() in "U+":
-                last = max(last, i)
-    return last
-
-
-def pair(tournament: trf.Tournament, round_number: int | None = None, *, points: Points = Points(),
+def pair(tournament: trf.Tournament, round_number: int | None = None, *, points: Points | None = None,
          initial_colour: str | None = None, total_rounds: int | None = None) -> list[Pair]:
-    """Round ``round_number``'s pairs (default: the first round not yet paired), boards in order.
+    """Round ``round_number``'s pairs (default: the first round nobody has been paired in),
+    boards in published order, the bye last.
 
     The rounds before it are the history; a player with an entry for this round (a
-    half-point, full-point or zero-point bye declared in advance) is not paired.
-    ``total_rounds`` (XXR, else the rounds in the file) tells the last round, where
-    topscorers may break the absolute colour rule (C3)."""
+    half-point, full-point or zero-point bye declared in advance) is not paired. The
+    points, the total rounds (the last round lets topscorers break the absolute colour
+    rule, C3) and the initial colour ("w"/"b") are the file's (``trf.declared``) unless given."""
+    facts = trf.declared(tournament)
     if round_number is None:
-        round_number = played_rounds(tournament) + 1
-    if total_rounds is None:
-        declared = tournament.header("XXR")
-        total_rounds = int(declared) if declared and declared.strip().isdigit() else max(
-            round_number, max((len(p.rounds) for p in tournament.players), default=0))
-    initial = initial_colour or first_round_colour(tournament)
+        round_number = trf.next_round(tournament)
+    points = points or Points(**facts.points)
+    total_rounds = total_rounds or max(round_number, facts.rounds)
+    initial = initial_colour or facts.initial_colour or W
     _, to_pair = _players(tournament, round_number, points)
     ordered = sorted(to_pair, key=lambda p: (-p.score, p.rank))
     if not ordered:
         return []
-    if len(ordered) == 1:
-        if not ordered[0].eligible_for_bye:
-            raise DutchError("The only player to pair has had the bye already.")
-        return [Pair(ordered[0].number, None, (Reason("bye", (ordered[0].number,), {"rule": "lowest"}),))]
-    mate = _pairing(ordered, round_number - 1, total_rounds, points)
-    pairs: list[tuple[_Player, _Player]] = []
-    bye: _Player | None = None
+    mate = _Pairer(ordered, round_number - 1, total_rounds, points).run() if len(ordered) > 1 else {}
+    by_number = {p.number: p for p in ordered}
+    pairs: list[tuple[int, int | None]] = []
     for v, player in enumerate(ordered):
         if v not in mate:
-            bye = player
+            if not player.eligible_for_bye:
+                raise DutchError(f"Only start number {player.number} is left, and they cannot have the bye again.")
+            pairs.append((player.number, None))
         elif v < mate[v]:
             other = ordered[mate[v]]
             lower, higher = (player, other) if player.number < other.number else (other, player)
-            if _colour(lower, higher, initial) == W:
-                pairs.append((lower, higher))
-            else:
-                pairs.append((higher, lower))
-    # Boards: the higher player's score, the lower player's, the higher player's rank.
-    def board(pair_: tuple[_Player, _Player]) -> tuple[float, float, int]:
-        a, b = pair_
-        high, low = (b, a) if _ranks_below(a, b) else (a, b)
-        return (-high.score, -low.score, high.rank)
-
-    pairs.sort(key=board)
-    result = [Pair(white.number, black.number, _reasons(white, black)) for white, black in pairs]
-    if bye is not None:
-        result.append(Pair(bye.number, None, (Reason("bye", (bye.number,), {"rule": "lowest"}),)))
-    return result
+            white, black = (lower, higher) if _colour(lower, higher, initial) == W else (higher, lower)
+            pairs.append((white.number, black.number))
+    return [Pair(white, black, _reasons(by_number[white], by_number[black] if black else None))
+            for white, black in trf.published_order(pairs, tournament, round_number)]
 
 
-def _reasons(white: _Player, black: _Player) -> tuple[Reason, ...]:
+def _reasons(white: _Player, black: _Player | None) -> tuple[Reason, ...]:
+    if black is None:
+        return (Reason("bye", (white.number,), {"rule": "lowest"}),)
     if white.score == black.score:
         return (Reason("score-group", (), {"points": white.score}),)
     high, low = (white, black) if white.score > black.score else (black, white)

@@ -47,12 +47,6 @@ def _played(game: trf.Game) -> bool:
     return game.opponent is not None and game.colour in "wb" and game.result in "10=WDL"
 
 
-def next_round(tournament: trf.Tournament) -> int:
-    """The first round nobody has been paired in (absences set in advance do not count)."""
-    return 1 + max((index for p in tournament.players for index, g in enumerate(p.rounds, start=1)
-                    if not trf.is_absence(g)), default=0)
-
-
 def swiss_players(tournament: trf.Tournament, number: int, points: dict[str, float]) -> list[swiss.SwissPlayer]:
     """The fast pairer's view of round ``number``: ranks in start-number order, scores from
     the results, colours and opponents from games played, the bye once a player has scored
@@ -77,26 +71,9 @@ def pair(system: str, tournament: trf.Tournament, number: int) -> Pairs:
     """Round ``number`` of ``tournament`` (as it stood before it) paired by ``system``."""
     facts = trf.declared(tournament)
     if system == "dutch":
-        pairs = dutch.pair(tournament, number, points=dutch.Points(**facts.points),
-                           initial_colour=facts.initial_colour)
-        return [(p.white, p.black) for p in pairs]
+        return [(p.white, p.black) for p in dutch.pair(tournament, number)]
     players = swiss_players(tournament, number, facts.points)
     return [(cast(int, p.first), cast("int | None", p.second)) for p in swiss.pair_round(players)]
-
-
-def published_order(pairs: Pairs, tournament: trf.Tournament, number: int) -> Pairs:
-    """Boards as bbpPairings publishes them (see the module docstring); scores before round ``number``."""
-    points = trf.declared(tournament).points
-    score = {p.number: trf.score(p.rounds[:number - 1], points) for p in tournament.players}
-
-    def key(pair: tuple[int, int | None]) -> tuple[bool, float, float, int]:
-        white, black = pair
-        if black is None:
-            return True, -score[white], 0.0, white
-        higher, lower = sorted((white, black), key=lambda n: (-score[n], n))
-        return False, -score[higher], -score[lower], higher
-
-    return sorted(pairs, key=key)
 
 
 def format_pairs(pairs: Pairs) -> str:
@@ -123,7 +100,7 @@ def check_round(system: str, tournament: trf.Tournament, number: int) -> RoundCh
     stored = trf.round_pairings(tournament, number, skip_absent=True)
     before = trf.before_round(tournament, number)
     try:
-        ours = published_order(pair(system, before, number), before, number)
+        ours = trf.published_order(pair(system, before, number), before, number)
     except (dutch.DutchError, swiss.PairingError) as err:
         return RoundCheck(number, stored, [], f"no pairing: {err}")
     return RoundCheck(number, stored, ours)
@@ -162,12 +139,12 @@ def load(path: str) -> trf.Tournament:
 
 
 def _run_pair(system: str, tournament: trf.Tournament, output: str | None) -> int:
-    number = next_round(tournament)
+    number = trf.next_round(tournament)
     rounds = tournament.header("XXR") or tournament.header("142")
     if rounds and number > trf.declared(tournament).rounds:
         raise InvalidInput(f"all {trf.declared(tournament).rounds} rounds are paired (XXR): nothing to pair.")
     try:
-        pairs = published_order(pair(system, tournament, number), tournament, number)
+        pairs = trf.published_order(pair(system, tournament, number), tournament, number)
     except (dutch.DutchError, swiss.PairingError) as err:
         print(f"No valid pairing exists for round {number}: {err}", file=sys.stderr)
         return NO_PAIRING
@@ -184,7 +161,7 @@ def _run_pair(system: str, tournament: trf.Tournament, output: str | None) -> in
 
 
 def _run_check(system: str, tournament: trf.Tournament) -> int:
-    results = [check_round(system, tournament, number) for number in range(1, next_round(tournament))]
+    results = [check_round(system, tournament, number) for number in range(1, trf.next_round(tournament))]
     for result in results:
         if not result.agrees:
             print(describe(result))

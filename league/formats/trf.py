@@ -21,6 +21,7 @@ tournament as it stood when a round was paired, which is what a pairer and a che
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 RESULTS = frozenset("10=+-WDLHFUZ ")
@@ -314,3 +315,27 @@ def before_round(tournament: Tournament, number: int) -> Tournament:
         kept.points = score(kept.rounds[:number - 1], facts.points)
         result.players.append(kept)
     return result
+
+
+def next_round(tournament: Tournament) -> int:
+    """The first round nobody has been paired in (absences set in advance do not count)."""
+    return 1 + max((index for p in tournament.players for index, g in enumerate(p.rounds, start=1)
+                    if not is_absence(g)), default=0)
+
+
+def published_order(pairs: Sequence[tuple[int, int | None]], tournament: Tournament,
+                    number: int) -> list[tuple[int, int | None]]:
+    """(white, black) pairs in published board order (C.04.2): the bye last; then the higher
+    player's score, the lower player's score, the higher player's start number; scores as
+    before round ``number``."""
+    points = declared(tournament).points
+    before = {p.number: score(p.rounds[:number - 1], points) for p in tournament.players}
+
+    def key(pair: tuple[int, int | None]) -> tuple[bool, float, float, int]:
+        white, black = pair
+        if black is None:
+            return True, -before[white], 0.0, white
+        higher, lower = sorted((white, black), key=lambda n: (-before[n], n))
+        return False, -before[higher], -before[lower], higher
+
+    return sorted(pairs, key=key)

@@ -29,8 +29,8 @@ def test_the_pairs_are_written_as_bbppairings_writes_them(expected):
     number = int(round_text)
     before = trf.before_round(t, number)
     stored = trf.round_pairings(t, number, skip_absent=True)
-    assert swiss_cli.next_round(before) == number
-    assert swiss_cli.format_pairs(swiss_cli.published_order(stored, before, number)) == expected.read_text()
+    assert trf.next_round(before) == number
+    assert swiss_cli.format_pairs(trf.published_order(stored, before, number)) == expected.read_text()
 
 
 def test_dash_p_pairs_the_next_round_end_to_end(tmp_path):
