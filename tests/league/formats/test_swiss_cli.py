@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from league.formats import dutch, swiss_cli, trf
+from league.formats import swiss_cli, trf
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dutch"
 REPO = Path(__file__).resolve().parents[3]
@@ -60,21 +60,19 @@ def test_dash_c_lists_the_rounds_that_differ(tmp_path):
     assert lines[-1] == f"{6 - len(differing)} of 6 rounds agree with the file (fast)."
 
 
-def test_dash_c_agrees_with_a_pairer_that_gives_the_stored_pairs(monkeypatch, capsys):
-    """The check's bookkeeping, with the Dutch engine stood in for by the file's own pairs."""
-    path = DATA / "006-n072-r09-s328224.trf"  # 3-1-0 points
-    full = trf.read(path.read_text())
-    calls = []
+def test_dash_c_agrees_with_the_reference_on_every_round_with_3_1_0_points():
+    checked = run("--dutch", str(DATA / "006-n072-r09-s328224.trf"), "-c")  # a 162 line: 3-1-0 points
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "9 of 9 rounds agree with the file (dutch).\n", "")
 
-    def stored(tournament, number, *, points, initial_colour):
-        calls.append((number, points, initial_colour, max(len(p.rounds) for p in tournament.players)))
-        return [dutch.Pair(w, b) for w, b in reversed(trf.round_pairings(full, number, skip_absent=True))]
 
-    monkeypatch.setattr(dutch, "pair", stored)
-    assert swiss_cli.main(["--dutch", str(path), "-c"]) == 0
-    assert capsys.readouterr().out == "9 of 9 rounds agree with the file (dutch).\n"
-    assert [c[0] for c in calls] == list(range(1, 10)) and all(c[3] <= c[0] for c in calls)
-    assert calls[0][1] == dutch.Points(win=3.0, draw=1.0, pab=3.0) and calls[0][2] in ("w", "b")
+@pytest.mark.parametrize("expected", sorted((DATA / "next").glob("*.txt")), ids=lambda p: p.name)
+def test_dash_p_writes_what_bbppairings_wrote_byte_for_byte(expected, tmp_path):
+    name, round_text = expected.name.removesuffix(".txt").split(".round")
+    before = trf.before_round(trf.read((DATA / f"{name}.trf").read_text()), int(round_text))
+    (tmp_path / "in.trf").write_text(trf.write(before))
+    written = run("--dutch", str(tmp_path / "in.trf"), "-p", str(tmp_path / "out.txt"))
+    assert (written.returncode, written.stderr) == (0, "")
+    assert (tmp_path / "out.txt").read_text() == expected.read_text()
 
 
 @pytest.mark.parametrize(("content", "code", "message"), [
