@@ -375,6 +375,12 @@ class _Matcher:
         low = (1 << self.low_bits) - 1
         mate = self._matching(range(end), (((a, b), w & low) for (a, b), w in self.weights.items() if b < end))
         free = [v for v in range(end) if mate[v] == v and v not in self.fixed] + list(range(end, self.size))
+        return mate if self.pairs_up(free, mate) else None
+
+    def pairs_up(self, free: list[int], mate: list[int]) -> bool:
+        """Pair ``free`` greedily in order (into ``mate``): True if all are paired but at most one,
+        who may take the bye. A witness only: False proves nothing."""
+        free = list(free)
         while len(free) > 1:
             a = free.pop(0)
             for k, b in enumerate(free):
@@ -383,9 +389,8 @@ class _Matcher:
                     del free[k]
                     break
             else:
-                return None
-        if free and not self.bye_candidate(free[0]):
-            return None
+                return False
+        return not free or self.bye_candidate(free[0])
         return mate
 
     def scale(self, bits: int) -> None:
@@ -473,7 +478,10 @@ class _Pairer:
         return self.result
 
     def _bye_group(self) -> None:
-        """C4/C5 first: whether all can be paired, and the score group the bye comes from."""
+        """C4/C5 first: whether all can be paired, and the score group the bye comes from (the
+        lowest that can give it). A greedy pairing of everybody (around the lowest-ranked
+        player who may have the bye) settles both most of the time; else one matching does.
+        Measured: 24 s of a 300-player round's 37 s was that matching."""
         players, weights, matcher, n = self.players, self.weights, self.matcher, len(self.players)
         top = players[0].score
         for i in range(n):
@@ -487,16 +495,21 @@ class _Pairer:
                     w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
                     w = (w << weights.group_bits) | (low.score >= top)
                 matcher.set(i, j, w)
-        mate = matcher.solve()
-        unmatched = [v for v in range(n) if mate[v] == v]
-        if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
-            raise DutchError("No pairing satisfies the absolute criteria: no rematches, no bye twice, "
-                             "no two players who must both move first (or second).")
-        if n % 2:
-            bye = players[unmatched[0]]
+        bye = self._greedy_bye() if n % 2 else None
+        if n % 2 == 0 and matcher.pairs_up(list(range(n)), list(range(n))):
+            pass
+        elif bye is None:
+            mate = matcher.solve()
+            unmatched = [v for v in range(n) if mate[v] == v]
+            if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
+                raise DutchError("No pairing satisfies the absolute criteria: no rematches, no bye twice, "
+                                 "no two players who must both move first (or second).")
+            if n % 2:
+                bye = players[unmatched[0]]
+                weights.single_downfloater_is_bye = bye.score >= top and all(
+                    players[mate[v]].score >= top for v in range(n) if players[v].score >= top)
+        if bye is not None:
             weights.bye_score = bye.score
-            weights.single_downfloater_is_bye = bye.score >= top and all(
-                players[mate[v]].score >= top for v in range(n) if players[v].score >= top)
             counts = sorted((p.played_games for p in players if p.score == bye.score), reverse=True)
             for rank, count in enumerate(counts):
                 weights.unplayed_rank[count] = rank
@@ -505,6 +518,17 @@ class _Pairer:
                     matcher.set(i, j, weights.edge(players[j], players[i], False, False))
         matcher.low_bits = weights.low_bits
         matcher.bye_candidate = lambda v: weights.bye_candidate(players[v])
+
+    def _greedy_bye(self) -> _Player | None:
+        """The lowest-ranked player of the lowest score group who may have the bye, if the
+        others then pair up greedily and the bye is below the top group; else None."""
+        players = self.players
+        eligible = [v for v in range(len(players)) if players[v].eligible_for_bye]
+        if not eligible or players[eligible[-1]].score >= players[0].score:
+            return None
+        bye = eligible[-1]
+        others = [v for v in range(len(players)) if v != bye]
+        return players[bye] if self.matcher.pairs_up(others, list(range(len(players)))) else None
 
     def _in_bracket(self, v: int) -> bool:
         return self.first_vertex <= self.mate[v] < self.next_vertex
