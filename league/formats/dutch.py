@@ -723,38 +723,42 @@ class _Pairer:
         self.first_vertex = self.next_vertex
 
 
-def _first_colour(player: _Player, opponent: _Player) -> str | None:
-    """5.2.1-5.2.4: the side ``player`` gets against ``opponent``; None: by rank (5.2.5)."""
+def _first_colour(player: _Player, opponent: _Player) -> tuple[str | None, str, int]:
+    """5.2.1-5.2.4: (the side ``player`` gets against ``opponent``, the rule, the round the
+    two last differed); the side is None when it goes by rank (5.2.5)."""
     p, o = player.preference, opponent.preference
     if p != o or p is None or o is None:
-        return p if p is not None else _other(o)
+        return (p if p is not None else _other(o)), "preferences", 0
     if player.absolute and (player.imbalance > opponent.imbalance or not opponent.absolute):
-        return p
+        return p, "stronger", 0
     if opponent.absolute and (opponent.imbalance > player.imbalance or not player.absolute):
-        return _other(o)
+        return _other(o), "stronger", 0
     if player.strong and not opponent.strong:
-        return p
+        return p, "stronger", 0
     if opponent.strong and not player.strong:
-        return _other(o)
-    for mine, theirs in zip(reversed(player.colours), reversed(opponent.colours)):
+        return _other(o), "stronger", 0
+    played = [number for number, r in enumerate(player.rounds, start=1) if r.played]
+    for back, (mine, theirs) in enumerate(zip(reversed(player.colours), reversed(opponent.colours))):
         if mine != theirs:
-            return theirs  # alternate from the last round they differed
-    return None
+            return theirs, "alternate", played[len(played) - 1 - back]  # alternate from then
+    return None, "rank", 0
 
 
 def _ranks_below(a: _Player, b: _Player) -> bool:
     return (a.score, b.rank) < (b.score, a.rank)
 
 
-def _colour(player: _Player, opponent: _Player, initial: str) -> str:
-    colour = _first_colour(player, opponent)
+def _colour(player: _Player, opponent: _Player, initial: str) -> tuple[str, str, int]:
+    """(the side ``player`` gets, the rule, the round for "alternate"); as bbpPairings, the
+    player is the one with the lower start number."""
+    colour, rule, since = _first_colour(player, opponent)
     if colour is not None:
-        return colour
-    if player.preference is None:
+        return colour, rule, since
+    if player.preference is None:  # neither has played: the initial colour, by rank
         if _ranks_below(player, opponent):
-            return initial if opponent.rank % 2 else _other(initial) or W
-        return (_other(initial) or W) if player.rank % 2 else initial
-    return (_other(opponent.preference) or W) if _ranks_below(player, opponent) else player.preference
+            return (initial if opponent.rank % 2 else _other(initial) or W), "initial", 0
+        return ((_other(initial) or W) if player.rank % 2 else initial), "initial", 0
+    return ((_other(opponent.preference) or W) if _ranks_below(player, opponent) else player.preference), "rank", 0
 
 
 def pair(tournament: trf.Tournament, round_number: int | None = None, *, points: Points | None = None,
@@ -779,6 +783,7 @@ def pair(tournament: trf.Tournament, round_number: int | None = None, *, points:
     mate = _Pairer(ordered, round_number - 1, total_rounds, points).run() if len(ordered) > 1 else {}
     by_number = {p.number: p for p in ordered}
     pairs: list[tuple[int, int | None]] = []
+    colour_reason: dict[int, Reason] = {}
     for v, player in enumerate(ordered):
         if v not in mate:
             if not player.eligible_for_bye:
@@ -787,19 +792,47 @@ def pair(tournament: trf.Tournament, round_number: int | None = None, *, points:
         elif v < mate[v]:
             other = ordered[mate[v]]
             lower, higher = (player, other) if player.number < other.number else (other, player)
-            white, black = (lower, higher) if _colour(lower, higher, initial) == W else (higher, lower)
+            colour, rule, since = _colour(lower, higher, initial)
+            white, black = (lower, higher) if colour == W else (higher, lower)
             pairs.append((white.number, black.number))
-    return [Pair(white, black, _reasons(by_number[white], by_number[black] if black else None))
+            colour_reason[white.number] = _colour_reason(white, black, rule, since, initial)
+    lowest_bye = next((p.number for p in reversed(ordered) if p.eligible_for_bye), None)
+    return [Pair(white, black, _reasons(ordered, by_number[white], by_number[black], colour_reason[white])
+                 if black else (Reason("bye", (white,), {"rule": "lowest" if white == lowest_bye else "moved-up"}),))
             for white, black in trf.published_order(pairs, tournament, round_number)]
 
 
-def _reasons(white: _Player, black: _Player | None) -> tuple[Reason, ...]:
-    if black is None:
-        return (Reason("bye", (white.number,), {"rule": "lowest"}),)
+def _strength(p: _Player) -> int:
+    return 3 if p.absolute else 2 if p.strong else 1 if p.preference else 0
+
+
+def _colour_reason(white: _Player, black: _Player, rule: str, since: int, initial: str) -> Reason:
+    """The first-move rule applied, in explain's terms (``explain.text`` says it)."""
+    def rounds(p: _Player, side: str) -> list[int]:
+        return [number for number, r in enumerate(p.rounds, start=1) if r.colour == side]
+
+    data: dict[str, object] = {
+        "rule": rule, "x": [rounds(white, W), rounds(black, W)], "o": [rounds(white, B), rounds(black, B)],
+        "strength": [_strength(white), _strength(black)]}
+    if rule == "preferences":
+        data["prefers"] = [white.preference == W, black.preference == B]
+    elif rule in ("stronger", "alternate", "rank"):
+        data.update(side="first" if white.preference == W else "second", round=since,
+                    winner=0 if (white.preference == W) else 1)
+    else:  # "initial": neither has played yet
+        higher = white if _ranks_below(black, white) else black
+        data.update(initial=initial, rank=higher.rank + 1, higher=0 if higher is white else 1)
+    return Reason("first-move", (white.number, black.number), data)
+
+
+def _reasons(ordered: list[_Player], white: _Player, black: _Player, colour: Reason) -> tuple[Reason, ...]:
+    """Why these two meet (their score group, or who floated and why) and who moves first."""
     if white.score == black.score:
-        return (Reason("score-group", (), {"points": white.score}),)
+        return Reason("score-group", (), {"points": white.score}), colour
     high, low = (white, black) if white.score > black.score else (black, white)
-    return (Reason("float", (high.number, low.number), {"from": high.score, "to": low.score, "why": "others"}),)
+    odd = sum(1 for p in ordered if p.score >= high.score) % 2
+    return Reason("float", (high.number, low.number),
+                  {"from": high.score, "to": low.score, "why": "odd" if odd else "others"}), colour
 
 
 def pairs_of(pairs: Sequence[Pair]) -> list[tuple[int, int]]:

@@ -105,6 +105,12 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
     first, second = who[0], who[1]
     rule = data["rule"]
     (x1, x2), (o1, o2) = data["x"], data["o"]
+    if rule == "initial":
+        higher = who[data["higher"]]
+        side = "first" if data["initial"] == "w" else "second"
+        return (f"{first} moves first: neither has played yet, so the side goes by pairing number, number 1 "
+                f"moving {side} and the side alternating down the numbers; {higher}, the higher, is number "
+                f"{data['rank']}.")
     if rule == "board":
         return (f"{first} moves first: in the first round the higher-ranked player moves first on odd boards "
                 f"and second on even ones (board {data['board']}).")
