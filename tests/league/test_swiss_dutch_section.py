@@ -33,7 +33,7 @@ def dutch_section(make_player, n: int, rounds: int, **options) -> Section:
 def check_round(section: Section, number: int) -> None:
     """Round ``number`` as stored is the engine's pairing of the section before it."""
     round_ = Round.objects.get(section=section, number=number)
-    seed = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    seed = {user: number or 0 for user, number in Entry.objects.filter(section=section).values_list("user_id", "seed")}
     stored = [(seed[p.first_id], seed[p.second_id] if p.second_id else None)
               for p in round_.pairings.order_by("board")]
     before = trf_state.section_tournament(section, before_round=number)

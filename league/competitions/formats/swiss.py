@@ -46,7 +46,8 @@ class SwissFormat(FormatBase):
         """The FIDE Dutch pairing of the section as it stands before this round; players
         who do not play it are absent (Z). Boards in the engine's order."""
         tournament = trf_state.section_tournament(section, before_round=round_.number)
-        user_id = {index: entry.user_id for index, entry in enumerate(trf_state.numbered(section), start=1)}
+        user_id: dict[Hashable, int] = {index: entry.user_id
+                                        for index, entry in enumerate(trf_state.numbered(section), start=1)}
         active = selectors.active_user_ids(section, round_.number)
         for player in tournament.players:
             if user_id[player.number] not in active:
