@@ -140,7 +140,9 @@ class TournamentFactory(factory.Factory[Tournament]):
 class SectionFactory(factory.Factory[Section]):
     """A section through league's services (``by`` as for TournamentFactory), played by
     ``variant``'s standard rules unless a ``rule_set`` is given; ``players`` are
-    registered in that order (``players__now``: when they register)."""
+    registered in that order (``players__now``: when they register). A Swiss is paired
+    by the fast system unless ``swiss_system="dutch"`` is given: these tests' expected
+    pairings are its (the FIDE Dutch's are tests/league/test_swiss_dutch_section.py's)."""
 
     class Meta:
         model = Section
@@ -156,6 +158,8 @@ class SectionFactory(factory.Factory[Section]):
 
     @classmethod
     def _create(cls, model_class: type[Section], *, by: User | None = None, **kwargs: Any) -> Section:
+        if kwargs.get("format") == Section.Format.SWISS:
+            kwargs.setdefault("swiss_system", Section.SwissSystem.FAST)
         if by is None:
             return competition_services.create_section(**kwargs)
         return event_services.create_section(by=by, **kwargs)

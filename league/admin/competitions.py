@@ -19,6 +19,7 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from league import competitions
 from league.competitions import audit
+from league.competitions.formats import FORMAT_SETTINGS, format_of
 from league.models import (
     League,
     Prize,
@@ -70,8 +71,16 @@ class TournamentAdmin(ReadOnlyAdmin):
 class SectionAdmin(ReadOnlyAdmin):
     list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
                     "rated", "capacity", "observer_policy", "starts_at")
-    list_filter = ("format", "status", "variant", "rated", "observer_policy")
+    list_filter = ("format", "swiss_system", "status", "variant", "rated", "observer_policy")
     search_fields = ("name", "tournament__name")
+
+    def get_fields(self, request, obj=None):
+        """A section's page shows its own format's settings (as declared), not the other formats'."""
+        fields = super().get_fields(request, obj)
+        if obj is None:
+            return fields
+        others = {s.name for s in FORMAT_SETTINGS} - {s.name for s in format_of(obj).settings}
+        return [name for name in fields if name not in others]
 
 
 class EntryAdmin(ReadOnlyAdmin):

@@ -112,8 +112,8 @@ class SectionSerializer(serializers.ModelSerializer):
         fields = [
             "id", "tournament", "name", "slug", "variant", "rule_set", "format", "status", "rated", "capacity",
             "observer_policy", "entries",
-            "placements", "consolation", "grand_final", "cycles", "rounds", "bye_points", "arena_duration", "streak_bonus",
-            "tiebreaks", "late_entry_rounds",
+            "placements", "consolation", "grand_final", "cycles", "swiss_system", "rounds", "bye_points",
+            "arena_duration", "streak_bonus", "tiebreaks", "late_entry_rounds",
             "starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
             "check_in_opens_at", "check_in_closes_at",
             "age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min", "rating_max",
@@ -148,6 +148,8 @@ class SectionCreateSerializer(serializers.Serializer):
                                            help_text='The old name: true is placements "third", false "none".')
     grand_final = serializers.CharField(required=False)
     cycles = serializers.IntegerField(required=False, **SMALL)
+    swiss_system = serializers.CharField(required=False, help_text="Swiss: dutch (FIDE Dutch, the default) or fast "
+                                                                   "(fast score groups, for very large fields).")
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)

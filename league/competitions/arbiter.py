@@ -16,13 +16,12 @@ from django.utils import timezone
 
 from accounts.errors import ServiceError
 from league.formats import trf
-from league.models import Entry, PairingPlayer, Round, Section, Standing
+from league.models import Round, Section
 
-from . import selectors
+from . import selectors, trf_state
 from .formats import Board, format_of
 from .rounds import begin_section, boards_for
 from .sections import locked_section
-from .stages import seeded
 
 
 class _DryRun(Exception):
@@ -69,58 +68,13 @@ def preview_round(*, round_: Round, now: datetime | None = None) -> Preview:
 
 # -- TRF-16 out ----------------------------------------------------------------------------
 
-#: Our results as TRF codes, (first player's, second player's).
-_TRF_RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "draw": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"),
-                "--": ("-", "-"), "": (" ", " ")}
-
-
-def _numbered(section: Section) -> list[Entry]:
-    """Entries in start-number order: the seeds, or before the start the order seeding will give."""
-    entries = list(section.entries.select_related("user__profile"))
-    numbered = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
-    return numbered + seeded(section, [e for e in entries if e.seed is None])
-
 
 def section_trf(section: Section) -> str:
-    """The section as TRF-16: every player with their rounds so far (a round in play with
-    its pairings and no result yet); a round a player was not paired in is "0000 - Z"."""
-    entries = _numbered(section)
-    number = {e.user_id: index for index, e in enumerate(entries, start=1)}
-    played = list(section.round_set.exclude(status=Round.Status.SCHEDULED).order_by("number")
-                  .values_list("number", flat=True))
-    sides: dict[tuple[int, int], PairingPlayer] = {
-        (side.user_id, side.round.number): side
-        for side in PairingPlayer.objects.filter(round__section=section).select_related("round", "pairing")
-    }
-    standing = {s.user_id: s for s in Standing.objects.filter(section=section)}
-    players = []
-    for index, entry in enumerate(entries, start=1):
-        games = []
-        for round_number in played:
-            side = sides.get((entry.user_id, round_number))
-            if side is None:
-                games.append(trf.Game(None, "-", "Z"))
-            elif side.opponent_id is None:
-                games.append(trf.Game(None, "-", "U"))
-            else:
-                pairing = side.pairing
-                mine = _TRF_RESULTS[pairing.result][0 if entry.user_id == pairing.first_id else 1]
-                games.append(trf.Game(number[side.opponent_id], "w" if side.moves_first else "b", mine))
-        points = sum(s.points or 0.0 for (u, _), s in sides.items() if u == entry.user_id)
-        row = standing.get(entry.user_id)
-        players.append(trf.Player(number=index, name=entry.user.name, rating=round(entry.rating) if entry.rating else None,
-                                  points=points, rank=row.rank if row else 0, rounds=games))
-    headers = [
-        ("###", "Tic Tac Toe League: w moves first, b second; start numbers are the seeds"),
-        ("012", f"{section.tournament.name}: {section.name}"),
-        ("042", section.starts_at.strftime("%Y/%m/%d")),
-    ]
-    if section.finished_at:
-        headers.append(("052", section.finished_at.strftime("%Y/%m/%d")))
-    headers += [("062", str(len(players))), ("092", format_of(section).describe(section))]
-    if section.total_rounds:
-        headers.append(("XXR", str(section.total_rounds)))
-    return trf.write(trf.Tournament(headers, players))
+    """The section as TRF-16 (trf_state.section_tournament), with its format in words (092)."""
+    tournament = trf_state.section_tournament(section)
+    at = next(i for i, (tag, _) in enumerate(tournament.headers) if tag == "062") + 1
+    tournament.headers.insert(at, ("092", format_of(section).describe(section)))
+    return trf.write(tournament)
 
 
 def trf_filename(section: Section) -> str:

@@ -144,6 +144,18 @@ def tournament_actions(tournament: Tournament, user: User | Any, now: datetime |
     ]
 
 
+#: How a Swiss section is paired, in words (the section page says it under the format).
+PAIRED_BY = {
+    Section.SwissSystem.DUTCH: "Paired by the FIDE Dutch system (C.04.3, 2025)",
+    Section.SwissSystem.FAST: "Paired by fast score groups",
+}
+
+
+def pairing_system(section: Section) -> str:
+    """"Paired by ..." for a Swiss section; empty for the other formats (their format says it)."""
+    return PAIRED_BY[Section.SwissSystem(section.swiss_system)] if section.format == Section.Format.SWISS else ""
+
+
 def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]:
     """The section's organiser buttons: start now, pause, resume."""
     return [

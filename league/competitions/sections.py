@@ -203,6 +203,25 @@ def add_prize(
     return prize
 
 
+@transaction.atomic
+def set_swiss_system(*, section_id: int, system: str, by: User | None = None) -> Section:
+    """Choose a Swiss section's pairing system (Section.SwissSystem). Only before round 1
+    starts: every round of a section is paired by one system, so an arbiter checks the
+    whole event with one program."""
+    section = locked_section(section_id)
+    before = section.swiss_system
+    section.swiss_system = system
+    check_format_settings(section)  # the setting's refusals: not a Swiss, not a system
+    if section.current_round or section.status != Section.Status.REGISTRATION:
+        raise ServiceError("swiss-system-fixed", f"Round 1 has started: this section stays paired by "
+                                                 f"{Section.SwissSystem(before).label}, as its rounds so far were.")
+    section.save(update_fields=["swiss_system"])
+    if by is not None and system != before:
+        audit.record(actor=by, action="section.swiss-system", target=section, club=section.tournament.club,
+                     details={"from": before, "to": system})
+    return section
+
+
 def locked_section(section_id: int) -> Section:
     section = (
         Section.objects.select_for_update(of=("self",)).select_related("tournament__club", "tournament__season", "rule_set")

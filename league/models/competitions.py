@@ -120,6 +120,10 @@ class Section(models.Model):
         THIRD = "third", "A third-place match"
         ALL = "all", "Every place (3rd-4th, 5th-8th, ...)"
 
+    class SwissSystem(models.TextChoices):
+        DUTCH = "dutch", "FIDE Dutch"
+        FAST = "fast", "Fast score groups"
+
     class ObserverPolicy(models.TextChoices):
         ANYONE = "anyone", "Anyone, signed in or not"
         SIGNED_IN = "signed-in", "Signed-in users"
@@ -158,6 +162,10 @@ class Section(models.Model):
     streak_bonus = models.BooleanField(default=True, help_text="Arena: double points on a winning streak.")
     tiebreaks = models.JSONField(default=list, blank=True,
                                  help_text="Tie-break names in the organiser's order (league.formats.tiebreaks).")
+    swiss_system = models.CharField(
+        max_length=8, choices=SwissSystem.choices, default=SwissSystem.DUTCH,
+        help_text="Swiss: paired by the FIDE Dutch system (C.04.3) or by fast score groups (for very large fields).",
+    )
     late_entry_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Swiss: late entries are taken before rounds 2..N+1 (0: none). Arena: until the end."
     )

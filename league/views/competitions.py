@@ -78,6 +78,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     context = {
         "club": section.tournament.club, "tournament": section.tournament, "section": section,
         "section_format": fmt, "format_description": fmt.describe(section),
+        "pairing_system": event_selectors.pairing_system(section),
         "bracket": event_selectors.bracket(section),
         "crosstable": event_selectors.crosstable(section) if fmt.has_crosstable else [],
         "standings": standings,

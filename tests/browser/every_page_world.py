@@ -106,7 +106,7 @@ def build() -> None:
     later = event_services.create_tournament(by=organiser, club=club, name="Previewed",
                                              starts_at=timezone.now() + timedelta(hours=2))
     swiss = event_services.create_section(by=organiser, tournament=later, name="Swiss", format=Section.Format.SWISS,
-                                          variant="classic")
+                                          swiss_system=Section.SwissSystem.FAST, variant="classic")
     for username in [*PLAYERS, "organiser"]:
         entries.register(section=swiss, user=people[username])
     paths["round-preview"] = f"/clubs/{CLUB}/{later.slug}/{swiss.slug}/rounds/1/preview/"

@@ -205,7 +205,7 @@ def test_the_section_form_refuses_values_past_their_columns(api_world, extra):
     pages = client()
     pages.force_login(api_world["owner"])
     form = {"name": "Side", "variant": "classic", "format": "swiss", "observer_policy": "anyone",
-            "grand_final": "reset", "cycles": "1", "bye_points": "1", "rated": "on", **extra}
+            "grand_final": "reset", "cycles": "1", "bye_points": "1", "swiss_system": "dutch", "rated": "on", **extra}
     page = pages.post(reverse("competitions:section-new", args=[t.club.slug, t.slug]), form)
     assert page.status_code == 200 and page.context["form"].errors
 

@@ -228,7 +228,7 @@ def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, 
     later = timezone.now() + timedelta(hours=1)
     tournament = event_services.create_tournament(by=organiser, club=club, name="Coin cup", starts_at=later)
     section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=coin,
-                                            format="swiss", rounds=1)
+                                            format="swiss", swiss_system="fast", rounds=1)
     for i in range(12):
         cs.register(section=section, user=make_player(username=f"co{i:02d}"))
     event_services.start_section(by=organiser, section=section)

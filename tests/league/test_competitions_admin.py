@@ -24,3 +24,13 @@ def test_sections_cannot_be_added_in_the_admin(client):
     admin = SuperuserFactory.create(password="pw-long-enough-1")
     client.force_login(admin)
     assert client.get(reverse("admin:league_section_add")).status_code == 403
+
+
+def test_a_sections_admin_page_shows_its_own_formats_settings_only(client, make_player):
+    swiss = section_with(players(make_player, 2), format="swiss", rounds=1, start=False)
+    robin = section_with(players(make_player, 3, prefix="r"), format="round-robin", start=False, tournament="RR")
+    client.force_login(SuperuserFactory.create(password="pw-long-enough-1"))
+    swiss_page = client.get(reverse("admin:league_section_change", args=[swiss.pk])).content.decode()
+    robin_page = client.get(reverse("admin:league_section_change", args=[robin.pk])).content.decode()
+    assert "Swiss system" in swiss_page and "Fast score groups" in swiss_page and "Cycles" not in swiss_page
+    assert "Swiss system" not in robin_page and "Cycles" in robin_page

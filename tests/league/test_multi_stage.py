@@ -93,7 +93,7 @@ def test_groups_then_a_knockout_of_the_top_two_of_each_group(make_player, eager_
 
 
 def test_an_earlier_stage_s_results_page_leads_to_the_last_stage_s(client, make_player, eager_celery):
-    swiss, ko = _two_stages(make_player, 4, "swiss", first={"rounds": 1}, advance=2)
+    swiss, ko = _two_stages(make_player, 4, "swiss", first={"rounds": 1, "swiss_system": "fast"}, advance=2)
     cs.start_round(section_id=swiss.pk, number=1, force=True)
     play_out([swiss.pk, ko.pk])
     t = swiss.tournament
@@ -103,7 +103,7 @@ def test_an_earlier_stage_s_results_page_leads_to_the_last_stage_s(client, make_
 
 
 def test_swiss_then_the_top_four(make_player, eager_celery):
-    swiss, ko = _two_stages(make_player, 8, "swiss", first={"rounds": 3}, advance=4)
+    swiss, ko = _two_stages(make_player, 8, "swiss", first={"rounds": 3, "swiss_system": "fast"}, advance=4)
     cs.start_round(section_id=swiss.pk, number=1, force=True)
     play_out([swiss.pk, ko.pk])
     swiss.refresh_from_db()
@@ -117,7 +117,7 @@ def test_swiss_then_the_top_four(make_player, eager_celery):
 
 
 def test_the_carry_over_happens_once_and_keeps_the_previous_ratings(make_player, eager_celery):
-    swiss, ko = _two_stages(make_player, 6, "swiss", first={"rounds": 2}, advance=4)
+    swiss, ko = _two_stages(make_player, 6, "swiss", first={"rounds": 2, "swiss_system": "fast"}, advance=4)
     Section.objects.filter(pk=ko.pk).update(starts_at=timezone.now() + timedelta(hours=1))  # not due yet
     cs.start_round(section_id=swiss.pk, number=1, force=True)
     play_out([swiss.pk])
@@ -134,7 +134,7 @@ def test_the_carry_over_happens_once_and_keeps_the_previous_ratings(make_player,
 
 
 def test_a_withdrawn_player_does_not_go_through(make_player, eager_celery):
-    swiss, ko = _two_stages(make_player, 6, "swiss", first={"rounds": 2}, advance=2)
+    swiss, ko = _two_stages(make_player, 6, "swiss", first={"rounds": 2, "swiss_system": "fast"}, advance=2)
     Section.objects.filter(pk=ko.pk).update(starts_at=timezone.now() + timedelta(hours=1))
     cs.start_round(section_id=swiss.pk, number=1, force=True)
     play_out([swiss.pk])

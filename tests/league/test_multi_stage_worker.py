@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
 PRESETS = [
     ("groups-knockout", 16, []),
-    ("swiss-top4", 8, ["--rounds", "3"]),
+    ("swiss-top4", 8, ["--rounds", "3", "--swiss-system", "fast"]),  # the carry-over is under test
 ]
 
 

@@ -150,7 +150,7 @@ def test_organiser_buttons_follow_the_tournament_through_its_states(client, club
     draft = event_services.create_tournament(by=organiser, club=club, name="Draft cup", draft=True,
                                              starts_at=timezone.now() + timedelta(hours=1))
     section = event_services.create_section(by=organiser, tournament=draft, name="Open", format="swiss",
-                                            variant="classic", rounds=1)
+                                            swiss_system="fast", variant="classic", rounds=1)
     # A draft: open it; it cannot start before it is published.
     assert assert_organiser_buttons_agree(client, draft, organiser) == {"open": True, "close": False, "start": False}
     event_services.open_registration(by=organiser, tournament=draft)

@@ -55,7 +55,7 @@ def _api(user: Any) -> APIClient:
 def _section_form(tournament: Tournament) -> dict[str, Any]:
     return {"name": "Juniors", "variant": "classic", "rule_set": game_rule_sets.standard_rule_set("classic").pk,
             "format": "swiss", "rated": "on", "observer_policy": "anyone", "grand_final": "reset",
-            "cycles": "1", "bye_points": "1", "late_entry_rounds": "0", "tiebreaks": ""}
+            "cycles": "1", "bye_points": "1", "swiss_system": "dutch", "late_entry_rounds": "0", "tiebreaks": ""}
 
 
 # Each case: (action, how it is done by ``user`` through an entry point, the target it must name).

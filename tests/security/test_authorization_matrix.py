@@ -501,7 +501,7 @@ def local_minutes(moment: datetime) -> str:
 
 SIGNUP = {"username": "newcomer", "password": PASSWORD, "date_of_birth": "1990-01-01", "country": "GB"}
 SECTION_FORM = {"name": "Blitz", "variant": "classic", "format": "swiss", "observer_policy": "anyone",
-                "grand_final": "reset", "cycles": "1", "bye_points": "1", "rated": "on"}
+                "grand_final": "reset", "cycles": "1", "bye_points": "1", "swiss_system": "dutch", "rated": "on"}
 
 CASES: list[Case] = [
     # ---- accounts: API ----

@@ -145,6 +145,15 @@ ROUNDS = Setting(
     elsewhere=Elsewhere.REFUSED,
     elsewhere_refusal=("bad-rounds", "Only a Swiss sets its number of rounds; the other formats follow from the field."),
 )
+SWISS_SYSTEM = Setting(
+    "swiss_system", "Swiss: pairing system", choices=tuple(Section.SwissSystem.choices),
+    help_text="FIDE Dutch: the pairings an arbiter can check with FIDE's tools. Fast score groups: for very large "
+              "fields, close to the Dutch but not its exact rules. Fixed when round 1 starts.",
+    refusal=("bad-swiss-system", 'A Swiss is paired by "dutch" (FIDE Dutch) or "fast" (fast score groups).'),
+    elsewhere=Elsewhere.REFUSED,
+    elsewhere_refusal=("no-swiss-system", "Only a Swiss section has a pairing system (FIDE Dutch or fast score "
+                                          "groups); the other formats pair by their own rules."),
+)
 LATE_ENTRY_ROUNDS = Setting(
     "late_entry_rounds", "Swiss: late entries until round (0: none)", min_value=0, max_value=SMALL["max_value"],
     elsewhere=Elsewhere.REFUSED,

@@ -66,6 +66,8 @@ class Command(BaseCommand):
         parser.add_argument("--format", default="swiss", choices=Section.Format.values)
         parser.add_argument("--players", type=int, default=16)
         parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: recommended).")
+        parser.add_argument("--swiss-system", choices=Section.SwissSystem.values, default=None,
+                            help="Swiss pairing system (default: a new section's, the FIDE Dutch).")
         parser.add_argument("--variant", default="classic")
         parser.add_argument("--arena-seconds", type=float, default=20.0)
         parser.add_argument("--start-in", type=float, default=2.0, help="Seconds until beat starts round 1.")
@@ -92,6 +94,8 @@ class Command(BaseCommand):
             options["arena_duration"] = timedelta(seconds=opts["arena_seconds"])
         if opts["rounds"]:
             options["rounds"] = opts["rounds"]
+        if opts["swiss_system"]:
+            options["swiss_system"] = opts["swiss_system"]
         if opts["stages"] == "groups-knockout":
             options["groups"] = max(1, opts["players"] // 4)
         if opts["placements"]:

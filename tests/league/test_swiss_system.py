@@ -1,0 +1,194 @@
+"""The organiser picks a Swiss section's pairing system (FIDE Dutch or fast score
+groups): declared like the other Swiss settings (form, API, refusals), fixed once round
+1 starts, shown on the section page; a Dutch section's round is paired on the section
+as TRF-16 (trf_state.section_tournament), the engine's start numbers mapped back to
+players. These run without the engine: its stand-in here checks what it is given."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import timedelta
+
+import pytest
+import yaml
+from django.apps import apps
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from games import rule_sets as game_rule_sets
+from league import competitions as cs
+from league.competitions import event_services, trf_state
+from league.formats import dutch, trf
+from league.formats.explain import Reason
+from league.models import Entry, Pairing, Round, Section
+from tests.factories import ClubFactory, SectionFactory, players, section_with
+from tests.support import api_as as api
+
+from .support import decide, text_of, url
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
+
+
+def new_section(format: str = "swiss", **options) -> Section:
+    """Through create_section itself (the test factory makes its Swiss sections fast)."""
+    club = ClubFactory.create(name="System club", slug="system-club")
+    tournament = cs.create_tournament(club=club, name="System cup", starts_at=timezone.now() + timedelta(hours=1))
+    if format == "arena":
+        options.setdefault("arena_duration", timedelta(minutes=10))
+    return cs.create_section(tournament=tournament, name="Open", rule_set=game_rule_sets.standard_rule_set("classic"),
+                             format=format, **options)
+
+
+# -- the setting ---------------------------------------------------------------------------
+
+
+def test_a_new_swiss_section_is_paired_by_the_fide_dutch_system_unless_the_organiser_picks_fast():
+    assert new_section().swiss_system == Section.SwissSystem.DUTCH
+    Section.objects.all().delete()
+    assert new_section(swiss_system="fast").swiss_system == Section.SwissSystem.FAST
+
+
+def test_only_a_swiss_takes_a_pairing_system_and_only_dutch_or_fast():
+    with pytest.raises(ServiceError) as refused:
+        new_section("round-robin", swiss_system="fast")
+    assert refused.value.code == "no-swiss-system" and "Only a Swiss section" in refused.value.message
+    assert new_section("round-robin").swiss_system == Section.SwissSystem.DUTCH  # the default: not "set"
+    with pytest.raises(ServiceError) as refused:
+        new_section(swiss_system="monrad")
+    assert refused.value.code == "bad-swiss-system"
+    assert Section.objects.filter(format="swiss").count() == 0
+
+
+def test_the_migration_keeps_existing_swiss_sections_fast_and_leaves_the_others_at_the_default():
+    swiss = new_section()
+    robin = Section.objects.create(**{f.attname: getattr(swiss, f.attname) for f in Section._meta.concrete_fields
+                                      if f.attname not in ("id", "slug", "format")}, slug="rr", format="round-robin")
+    migration = importlib.import_module("league.migrations.0009_section_swiss_system")
+    migration.existing_swiss_stay_fast(apps, None)
+    swiss.refresh_from_db()
+    robin.refresh_from_db()
+    assert swiss.swiss_system == "fast" and robin.swiss_system == "dutch"
+
+
+def test_the_system_can_change_until_round_1_starts_and_is_refused_in_words_after(make_player, organiser):
+    section = section_with(players(make_player, 4), format="swiss", rounds=3, start=False)
+    assert cs.set_swiss_system(section_id=section.pk, system="dutch", by=organiser).swiss_system == "dutch"
+    assert cs.set_swiss_system(section_id=section.pk, system="fast").swiss_system == "fast"
+    with pytest.raises(ServiceError) as refused:
+        cs.set_swiss_system(section_id=section.pk, system="bogus")
+    assert refused.value.code == "bad-swiss-system"
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    with pytest.raises(ServiceError) as refused:
+        cs.set_swiss_system(section_id=section.pk, system="dutch")
+    assert refused.value.code == "swiss-system-fixed"
+    assert refused.value.message == ("Round 1 has started: this section stays paired by Fast score groups, as its "
+                                     "rounds so far were.")
+    section.refresh_from_db()
+    assert section.swiss_system == "fast"
+    robin = section_with(players(make_player, 3, prefix="r"), format="round-robin", start=False, tournament="RR")
+    with pytest.raises(ServiceError) as refused:
+        cs.set_swiss_system(section_id=robin.pk, system="fast")
+    assert refused.value.code == "no-swiss-system"
+
+
+def test_the_organisers_form_offers_the_system_for_a_swiss_only(client, club, organiser):
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Form cup",
+                                                  starts_at=timezone.now() + timedelta(days=1))
+    client.force_login(organiser)
+    fieldset = reverse("competitions:section-format-settings", args=[club.slug, tournament.slug])
+    swiss = client.get(fieldset, {"format": "swiss"}).content.decode()
+    assert 'name="swiss_system"' in swiss and "Swiss: pairing system" in swiss
+    assert '<option value="dutch" selected>FIDE Dutch</option>' in swiss
+    assert 'name="swiss_system"' not in client.get(fieldset, {"format": "round-robin"}).content.decode()
+    made = client.post(reverse("competitions:section-new", args=[club.slug, tournament.slug]), {
+        "name": "Blitz", "variant": "classic", "format": "swiss", "swiss_system": "fast", "observer_policy": "anyone",
+        "bye_points": "1", "late_entry_rounds": "0", "grand_final": "reset", "cycles": "1", "placements": "none",
+        "groups": "1",
+    })
+    assert made.status_code == 302, made.content.decode()[:2000]
+    assert Section.objects.get(name="Blitz").swiss_system == "fast"
+
+
+def test_the_api_takes_shows_and_documents_the_system(client, club, organiser):
+    tournament = event_services.create_tournament(by=organiser, club=club, name="API cup",
+                                                  starts_at=timezone.now() + timedelta(days=1))
+    body = {"tournament": tournament.pk, "name": "Open", "variant": "classic", "format": "swiss"}
+    made = api(organiser).post("/api/v1/sections/", body, format="json")
+    assert made.status_code == 201 and made.json()["swiss_system"] == "dutch"
+    fast = api(organiser).post("/api/v1/sections/", {**body, "name": "Arena-sized", "swiss_system": "fast"},
+                               format="json")
+    assert fast.status_code == 201 and fast.json()["swiss_system"] == "fast"
+    refused = api(organiser).post("/api/v1/sections/", {**body, "name": "RR", "format": "round-robin",
+                                                        "swiss_system": "fast"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "no-swiss-system"
+    schema = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    assert "dutch" in schema["SectionCreateRequest"]["properties"]["swiss_system"]["description"]
+    assert "FIDE Dutch" in schema["Section"]["properties"]["swiss_system"]["description"]
+
+
+def test_the_section_page_says_which_system_pairs_a_swiss(client, club, organiser, make_player):
+    fast = section_with(players(make_player, 2), format="swiss", rounds=1, start=False, tournament="Fast cup")
+    assert "Paired by fast score groups" in text_of(client.get(url("section", fast)).content.decode())
+    dutch_section = SectionFactory.create(tournament=fast.tournament, name="Main", swiss_system="dutch")
+    page = text_of(client.get(url("section", dutch_section)).content.decode())
+    assert "Paired by the FIDE Dutch system (C.04.3, 2025)" in page
+    robin = SectionFactory.create(tournament=fast.tournament, name="Robin", format="round-robin")
+    assert "Paired by" not in text_of(client.get(url("section", robin)).content.decode())
+
+
+# -- the section as TRF-16, before a round ------------------------------------------------
+
+
+def test_the_section_before_a_round_is_its_earlier_rounds_as_trf(make_player):
+    section = section_with(players(make_player, 5), format="swiss", rounds=3, round_interval=timedelta(hours=1))
+    decide(section)
+    cs.start_round(section_id=section.pk, number=2, force=True)
+    before_2 = trf_state.section_tournament(section, before_round=2)
+    assert all(len(p.rounds) == 1 for p in before_2.players)
+    assert before_2.header("XXR") == "3" and before_2.header("XXC") == "white1"
+    whole = trf.read(cs.section_trf(Section.objects.get(pk=section.pk)))
+    assert [p.rounds[:1] for p in whole.players] == [p.rounds for p in before_2.players]
+    assert whole.header("092") == "Swiss" and all(len(p.rounds) == 2 for p in whole.players)
+
+
+# -- a Dutch section's round, the engine stood in for ---------------------------------------
+
+
+def test_a_dutch_round_is_paired_on_the_section_as_trf_and_mapped_back_to_players(client, make_player, monkeypatch):
+    """Round 2 of 5 players, one withdrawn: the engine is given rounds 1 and the absent
+    player's Z, the section's bye points as the PAB's; its pairs, boards and reasons
+    (start numbers) come back as the section's players."""
+    people = players(make_player, 5)
+    section = section_with(people, format="swiss", swiss_system="fast", rounds=3, bye_points="0.5",
+                           round_interval=timedelta(hours=1))
+    Section.objects.filter(pk=section.pk).update(swiss_system="dutch")  # round 1 by fast, as if chosen before
+    decide(section)
+    cs.withdraw(section=section, user=people[4])
+    seen: dict = {}
+
+    def engine(tournament, round_number=None, *, points=None, initial_colour=None):
+        seen.update(tournament=tournament, round=round_number, points=points)
+        return [dutch.Pair(2, 1, (Reason("score-group", (), {"points": 1.0}),
+                                  Reason("first-move", (2, 1), {"rule": "preferences", "x": [[], [1]], "o": [[1], []],
+                                                                "strength": [1, 1], "prefers": [True, True]}))),
+                dutch.Pair(4, 3, (Reason("float", (3, 4), {"from": 1.0, "to": 0.0, "why": "odd"}),))]
+
+    monkeypatch.setattr(dutch, "pair", engine)
+    cs.start_round(section_id=section.pk, number=2, force=True)
+    tournament = seen["tournament"]
+    assert seen["round"] == 2 and seen["points"] == dutch.Points(pab=0.5)
+    by_number = {p.number: p for p in tournament.players}
+    assert [len(p.rounds) for p in tournament.players] == [1, 1, 1, 1, 2]
+    assert by_number[5].rounds[-1] == trf.Game(None, "-", "Z")
+    seed = dict(Entry.objects.filter(section=section).values_list("seed", "user_id"))
+    round_2 = Round.objects.get(section=section, number=2)
+    stored = list(round_2.pairings.order_by("board").values_list("board", "first_id", "second_id", "reasons"))
+    assert [(b, f, s) for b, f, s, _ in stored] == [(1, seed[2], seed[1]), (2, seed[4], seed[3])]
+    assert stored[1][3] == [{"code": "float", "players": [seed[3], seed[4]],
+                             "data": {"from": 1.0, "to": 0.0, "why": "odd"}}]
+    page = text_of(client.get(url("section", section)).content.decode())
+    name = {e.seed: e.user.name for e in Entry.objects.filter(section=section).select_related("user__profile")}
+    assert f"{name[3]} floated down from 1 point to meet {name[4]} on 0" in page
+    assert f"{name[2]} moves first and {name[1]} second, as both preferred" in page
+    assert Pairing.objects.filter(round=round_2).count() == 2
