@@ -1,7 +1,5 @@
 """Swiss sections paired by the FIDE Dutch system (league.formats.dutch) end to end.
 
-These need the engine: while league/formats/dutch.py's ``pair`` raises
-NotImplementedError they are skipped (saying so), and they run as soon as it is merged.
 What they hold: every round
 pairs each player who plays it exactly once, with no rematch; the stored pairings are
 the engine's on the section's TRF before the round (an arbiter's check); its reasons
@@ -22,21 +20,8 @@ from tests.support import api_as as api
 
 from .support import decide, text_of, url
 
-
-def _engine_written() -> bool:
-    """Whether dutch.pair is more than its interface (whatever it makes of two players)."""
-    try:
-        dutch.pair(trf.Tournament([("XXR", "1")], [trf.Player(1), trf.Player(2)]), 1)
-    except NotImplementedError:
-        return False
-    except Exception:
-        return True
-    return True
-
-
 pytestmark = [
     pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery"),
-    pytest.mark.skipif(not _engine_written(), reason="league.formats.dutch.pair is not written yet (issue #21)"),
 ]
 
 

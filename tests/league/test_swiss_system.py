@@ -2,10 +2,11 @@
 groups): declared like the other Swiss settings (form, API, refusals), fixed once round
 1 starts, shown on the section page; a Dutch section's round is paired on the section
 as TRF-16 (trf_state.section_tournament), the engine's start numbers mapped back to
-players. These run without the engine: its stand-in here checks what it is given."""
+players. The Dutch round runs the real engine and keeps what it was given."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 from datetime import timedelta
 
@@ -19,9 +20,8 @@ from accounts.errors import ServiceError
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_services, trf_state
-from league.formats import dutch, trf
-from league.formats.explain import Reason
-from league.models import Entry, Pairing, Round, Section
+from league.formats import dutch, explain, trf
+from league.models import Entry, Round, Section
 from tests.factories import ClubFactory, SectionFactory, players, section_with
 from tests.support import api_as as api
 
@@ -152,11 +152,11 @@ def test_the_section_before_a_round_is_its_earlier_rounds_as_trf(make_player):
     assert whole.header("092") == "Swiss" and all(len(p.rounds) == 2 for p in whole.players)
 
 
-# -- a Dutch section's round, the engine stood in for ---------------------------------------
+# -- a Dutch section's round: what the engine is given and how its answer is kept --------
 
 
 def test_a_dutch_round_is_paired_on_the_section_as_trf_and_mapped_back_to_players(client, make_player, monkeypatch):
-    """Round 2 of 5 players, one withdrawn: the engine is given rounds 1 and the absent
+    """Round 2 of 5 players, one withdrawn: the engine is given round 1 and the absent
     player's Z, the section's bye points as the PAB's; its pairs, boards and reasons
     (start numbers) come back as the section's players."""
     people = players(make_player, 5)
@@ -166,13 +166,12 @@ def test_a_dutch_round_is_paired_on_the_section_as_trf_and_mapped_back_to_player
     decide(section)
     cs.withdraw(section=section, user=people[4])
     seen: dict = {}
+    real_pair = dutch.pair
 
-    def engine(tournament, round_number=None, *, points=None, initial_colour=None):
-        seen.update(tournament=tournament, round=round_number, points=points)
-        return [dutch.Pair(2, 1, (Reason("score-group", (), {"points": 1.0}),
-                                  Reason("first-move", (2, 1), {"rule": "preferences", "x": [[], [1]], "o": [[1], []],
-                                                                "strength": [1, 1], "prefers": [True, True]}))),
-                dutch.Pair(4, 3, (Reason("float", (3, 4), {"from": 1.0, "to": 0.0, "why": "odd"}),))]
+    def engine(tournament, round_number=None, **options):  # the real engine, its input kept
+        seen.update(tournament=copy.deepcopy(tournament), round=round_number, points=options.get("points"))
+        seen["pairs"] = real_pair(tournament, round_number, **options)
+        return seen["pairs"]
 
     monkeypatch.setattr(dutch, "pair", engine)
     cs.start_round(section_id=section.pk, number=2, force=True)
@@ -184,11 +183,15 @@ def test_a_dutch_round_is_paired_on_the_section_as_trf_and_mapped_back_to_player
     seed = dict(Entry.objects.filter(section=section).values_list("seed", "user_id"))
     round_2 = Round.objects.get(section=section, number=2)
     stored = list(round_2.pairings.order_by("board").values_list("board", "first_id", "second_id", "reasons"))
-    assert [(b, f, s) for b, f, s, _ in stored] == [(1, seed[2], seed[1]), (2, seed[4], seed[3])]
-    assert stored[1][3] == [{"code": "float", "players": [seed[3], seed[4]],
-                             "data": {"from": 1.0, "to": 0.0, "why": "odd"}}]
+    pairs = seen["pairs"]
+    assert [(b, f, s) for b, f, s, _ in stored] == [
+        (board, seed[p.white], seed[p.black] if p.black else None) for board, p in enumerate(pairs, start=1)]
+    assert [r for *_, r in stored] == [[reason.as_dict({n: seed[n] for n in seed}) for reason in p.reasons]
+                                       for p in pairs]
+    assert all(p.black for p in pairs)  # four players left: two pairs, no bye
     page = text_of(client.get(url("section", section)).content.decode())
     name = {e.seed: e.user.name for e in Entry.objects.filter(section=section).select_related("user__profile")}
-    assert f"{name[3]} floated down from 1 point to meet {name[4]} on 0" in page
-    assert f"{name[2]} moves first and {name[1]} second, as both preferred" in page
-    assert Pairing.objects.filter(round=round_2).count() == 2
+    names = {seed[n]: name[n] for n in seed}
+    for _, _, _, reasons in stored:
+        for reason in reasons:
+            assert explain.text(reason, names) in page
