@@ -9,28 +9,36 @@ How a round is paired. The rules rank candidate pairings by a list of criteria, 
 important first; every criterion is a count (or a sum of scores) over the pairs, so
 the whole list can be folded into one number per pair: each criterion gets its own
 bit field, wide enough that no sum of lower fields reaches it, and the pairing that
-maximises the sum of its pairs' numbers is the one the criteria prefer (the method of
-bbpPairings' author, after the 2017 "Pairing guidelines for programmers"):
+maximises the sum of its pairs' numbers is the one the criteria prefer (the method
+bbpPairings' author describes, after FIDE's 2017 "Pairing guidelines for programmers").
+The fields, most important first (``_Weights.edge``):
 
-1. completion (C4): every player paired but at most one, who may take the bye;
-2. in the bracket being paired: the most pairs (C6), the highest scores paired (C7);
-3. in the next bracket: the same (C8), so the floaters chosen leave it pairable;
+1. compatibility (absolute criteria): no rematch of a game played over the board, no
+   two players with the same absolute first-move preference (but topscorers in the
+   last round); completion: every player paired but one at most, who may have the bye;
+2. in the bracket being paired: the most pairs, then the highest scores paired;
+3. in the next bracket: the same, so the floaters chosen leave it best pairable;
 4. the bye to a player with the fewest unplayed games (C9, new in 2025);
-5. first-move sides: absolute imbalances (C10), absolute preferences (C11),
-   preferences (C12), strong preferences (C13) granted;
-6. floats: players who floated down / up in the last round (C14, C15) or the round
-   before (C16, C17) not floating the same way again, then their scores (C18-C21).
+5. first-move sides: absolute imbalances, absolute preferences (with the repeated-side
+   tie rule), all preferences, strong preferences granted;
+6. floats: players who floated down / up in the last round or the round before not
+   floating the same way again, then the scores of those who do.
 
-Brackets are paired from the top score down (1.3, 2): one weighted maximum matching
-over all players not yet paired decides the bracket's criteria values; a few more,
-each with one player's weights nudged, then fix the order rules leave open: which
-moved-down players are paired (2.3.1), to whom, the fewest exchanges between S1 and
-S2 with the smallest difference of numbers (4.3), and S1's players in order taking the
-first S2 player that keeps the optimum (the transpositions of 4.2).
+Brackets are paired from the top score down (``_Pairer``): one weighted maximum matching
+over the players not yet paired gives the bracket's best criteria values; then the
+choices the criteria leave open follow the order rules: which moved-down players are
+paired and with whom, the fewest exchanges between S1 and S2 with the smallest
+difference of numbers, and S1's players in order taking the first S2 player that keeps
+the optimum (the transpositions). The matchings are networkx's, on Python integers of
+any size; the devices that make them affordable (a bracket-sized region with a check
+below it, free swaps, S1's choices in one matching, a greedy witness for the bye's
+group) each carry their figure.
 
-Colours are given by 5.2: both preferences if they differ, else the stronger one,
-else alternate from the last round the two differed, else the higher-ranked player's
-preference; players without preferences follow the initial colour by rank.
+Colours (``_colour``): both preferences if they differ, else the stronger one, else
+alternate from the last round the two differed, else the higher-ranked player's
+preference; players with no games yet follow the initial colour down the pairing
+numbers. Where the rules leave a reading open, this module reads them as bbpPairings
+does (docs/formats.md lists those readings), so an arbiter's check agrees.
 """
 
 from __future__ import annotations
@@ -371,7 +379,7 @@ class _Matcher:
         if what it leaves over can be paired with the players below, is the optimum; else None.
 
         Measured: a 92-player event, 9 rounds, 42 s with one matching over everybody per
-        decision, X s this way, with the same pairings."""
+        decision, 4.8 s this way, with the same pairings."""
         low = (1 << self.low_bits) - 1
         mate = self._matching(range(end), (((a, b), w & low) for (a, b), w in self.weights.items() if b < end))
         free = [v for v in range(end) if mate[v] == v and v not in self.fixed] + list(range(end, self.size))
@@ -408,7 +416,7 @@ class _Matcher:
         """Pair v with u in the current optimum if that costs nothing: the partners they leave
         pair up instead, directly or through one other pair, at the same total weight (an
         alternating cycle of weight 0), so no new matching is needed. Measured: a 300-player
-        round 2 took 37 s with re-solving for every such choice, X s with this."""
+        round 2 took 37 s with re-solving for every such choice, 34 s with this."""
         mate, weight = self.mate, self.weight
         m, x = mate[v], mate[u]
         if m == u:
@@ -666,7 +674,7 @@ class _Pairer:
         players (the first the highest), the first S1 player's field the highest, so the
         optimum is the first such choice for the first player, then for the second, and
         so on. Measured: a 300-player round 2 took 34 s with one matching per S1 player
-        that no free swap settles (48 of 150), X s this way."""
+        that no free swap settles (48 of 150), 20 s this way."""
         bracket, base, matcher = self.bracket, self.base, self.matcher
         s1 = [lo for lo in remainder if self._downward(bracket[lo])]
         choices = {lo: [hi for hi in remainder if hi > lo and base[hi][lo]] for lo in s1}
