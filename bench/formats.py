@@ -17,7 +17,7 @@ FIDE Dutch (league/formats/dutch.py): the same state before round 5 as TRF-16, p
 by ``dutch.pair`` with the same figures, and the pairs identical to bbpPairings' Dutch
 on that very file (bench/data/round5-N.trf and .pairs, written by ``--write-trf`` and
 by bbpPairings; bench/data/PROVENANCE.md). A size over ``--dutch-limit`` seconds is
-skipped; until the engine is written its rows say "not available".
+skipped.
 
 Brackets: building a single and a double elimination bracket for 4,096 entrants,
 and playing the double one out with random winners.
@@ -123,7 +123,7 @@ def read_pairs(text: str) -> list[tuple[int, int | None]]:
 
 def dutch_round(n: int, limit: float, seed: int = 2026) -> dict[str, object]:
     """Round 5 of ``n`` players paired by league.formats.dutch on the TRF of rounds 1-4;
-    "status" says why there are no figures (engine not there, over the time limit)."""
+    "status" says why there are no figures (over the time limit)."""
     t, _ = four_rounds(n, seed)
     tournament = as_trf(t)
     reference_file = DATA / f"round5-{n}.pairs"
@@ -132,8 +132,6 @@ def dutch_round(n: int, limit: float, seed: int = 2026) -> dict[str, object]:
     wall, cpu = time.perf_counter(), time.process_time()
     try:
         pairs = _within(limit, lambda: dutch.pair(tournament, 5))
-    except NotImplementedError:
-        return {**result, "status": "not available (league.formats.dutch not written yet)"}
     except TimeoutError:
         return {**result, "status": f"skipped: over the {limit:g} s limit"}
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

@@ -14,8 +14,8 @@ player's start number -- C.04.2's order of boards), LF line endings.
 
 ``-c`` pairs round r from ``trf.before_round(file, r)`` for every round and lists the
 rounds whose stored pairing differs. Exit status, as bbpPairings': 0 done (``-c``: every
-round agrees), 1 no valid pairing (``-p``) or a round differs (``-c``), 2 unexpected
-(the Dutch engine not written yet), 3 invalid input, 5 a file that cannot be read or written.
+round agrees), 1 no valid pairing (``-p``) or a round differs (``-c``),
+3 invalid input, 5 a file that cannot be read or written.
 Pure: no Django.
 """
 
@@ -31,7 +31,7 @@ from . import dutch, swiss, trf
 
 Pairs = list[tuple[int, int | None]]  # (white, black) by start number, (n, None) the bye
 
-OK, NO_PAIRING, UNEXPECTED, INVALID, FILE_ERROR = 0, 1, 2, 3, 5
+OK, NO_PAIRING, INVALID, FILE_ERROR = 0, 1, 3, 5
 
 
 class InvalidInput(Exception):
@@ -204,6 +204,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except trf.TrfError as err:  # a file that reads but does not pair: one-sided pairings, two byes...
         print(f"error: {args.input}: {err}", file=sys.stderr)
         return INVALID
-    except NotImplementedError:
-        print("error: the Dutch engine (league.formats.dutch) is not written yet; try --fast.", file=sys.stderr)
-        return UNEXPECTED
