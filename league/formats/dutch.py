@@ -873,13 +873,19 @@ def _colour_reason(white: _Player, black: _Player, rule: str, since: int, initia
 
 
 def _reasons(ordered: list[_Player], white: _Player, black: _Player, colour: Reason) -> tuple[Reason, ...]:
-    """Why these two meet (their score group, or who floated and why) and who moves first."""
+    """Why these two meet (their score group, or who floated and why; a meeting before that
+    was only a forfeit) and who moves first."""
     if white.score == black.score:
-        return Reason("score-group", (), {"points": white.score}), colour
-    high, low = (white, black) if white.score > black.score else (black, white)
-    odd = sum(1 for p in ordered if p.score >= high.score) % 2
-    return Reason("float", (high.number, low.number),
-                  {"from": high.score, "to": low.score, "why": "odd" if odd else "others"}), colour
+        why = Reason("score-group", (), {"points": white.score})
+    else:
+        high, low = (white, black) if white.score > black.score else (black, white)
+        odd = sum(1 for p in ordered if p.score >= high.score) % 2
+        why = Reason("float", (high.number, low.number),
+                     {"from": high.score, "to": low.score, "why": "odd" if odd else "others"})
+    forfeits = [n for n, r in enumerate(white.rounds, start=1) if r.opponent == black.number and not r.played]
+    if forfeits:
+        return why, Reason("met-by-forfeit", (white.number, black.number), {"rounds": forfeits}), colour
+    return why, colour
 
 
 def pairs_of(pairs: Sequence[Pair]) -> list[tuple[int, int]]:

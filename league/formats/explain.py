@@ -70,6 +70,9 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
         return _first_move_text(who, data)
     if code == "first-move-relaxed":
         return "The first-move rule was relaxed: no other pairing was possible."
+    if code == "met-by-forfeit":
+        return (f"{who[0]} and {who[1]} met in {_rounds(data['rounds'])} only by forfeit: no game was played, "
+                "so they may be paired again.")
     if code == "rematch":
         return f"{who[0]} and {who[1]} meet again: no other pairing was possible."
     if code == "bye":
@@ -108,9 +111,11 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
     if rule == "initial":
         higher = who[data["higher"]]
         side = "first" if data["initial"] == "w" else "second"
-        return (f"{first} moves first: neither has played yet, so the side goes by pairing number, number 1 "
-                f"moving {side} and the side alternating down the numbers; {higher}, the higher, is number "
-                f"{data['rank']}.")
+        other = "second" if side == "first" else "first"
+        moves = "first" if data["higher"] == 0 else "second"
+        return (f"Neither has played yet, so the side goes by pairing number: number 1 moves {side}, number 2 "
+                f"{other}, and so on down; {higher}, the higher-ranked, is number {data['rank']}, so moves {moves}. "
+                f"{first} moves first.")
     if rule == "board":
         return (f"{first} moves first: in the first round the higher-ranked player moves first on odd boards "
                 f"and second on even ones (board {data['board']}).")
@@ -132,7 +137,7 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
     if rule == "alternate":
         return (f"Both preferred to move {side}; they last moved differently in round {data['round']}, so {winner} "
                 f"gets it this time. {first} moves first.")
-    return (f"Both preferred to move {side} with the same history; {winner} has the higher rank. "
+    return (f"Both preferred to move {side} with the same history; {winner} has the higher rank, so gets it. "
             f"{first} moves first.")
 
 

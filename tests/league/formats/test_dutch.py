@@ -88,3 +88,11 @@ def test_nobody_gets_the_pairing_allocated_bye_twice() -> None:
     pairs = dutch.pair(event, 2)
     bye = [p.white for p in pairs if p.black is None]
     assert bye != [3]
+
+
+def test_a_forfeit_is_not_a_game_played_so_the_two_may_meet_and_the_reason_says_so() -> None:
+    event = _event([_line(1, "   2 w +"), _line(2, "   1 b -")], 3)
+    (again,) = dutch.pair(event, 2)
+    assert {again.white, again.black} == {1, 2}
+    assert [r.code for r in again.reasons] == ["float", "met-by-forfeit", "first-move"]
+    assert again.reasons[1].data == {"rounds": [1]}

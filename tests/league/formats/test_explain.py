@@ -3,7 +3,7 @@ them with the players' names."""
 
 from __future__ import annotations
 
-from league.formats import arena, explain, swiss
+from league.formats import arena, dutch, explain, swiss, trf
 from league.formats.double_elimination import DoubleElimination
 from league.formats.single_elimination import SingleElimination
 
@@ -52,7 +52,7 @@ def test_the_first_move_reason_is_the_rule_that_decided_it():
     (colour,) = [r for r in p.reasons if r.code == "first-move"]
     assert colour.data["rule"] == "rank"
     assert explain.text(colour.as_dict(), NAMES) == (
-        "Both preferred to move second with the same history; Ana has the higher rank. Ben moves first.")
+        "Both preferred to move second with the same history; Ana has the higher rank, so gets it. Ben moves first.")
     # Preferences that differ are both met, and the history is said with its rounds.
     cy = S("cy", 0, score=2, colours=["X", "O", "O"], colour_rounds=[1, 2, 3])
     di = S("di", 1, score=2, colours=["O", "X", "X"], colour_rounds=[1, 2, 3])
@@ -147,3 +147,18 @@ def test_a_round_robin_board_and_bye_say_their_berger_round():
         "and who moves first alternates.")
     bye = explain.Reason("berger", (7,), {"round": 2, "group": ""}).as_dict()
     assert explain.text(bye, {7: "Ana"}) == "Ana has the bye in round 2: an odd number of players (Berger table)."
+
+
+def test_the_dutch_reasons_say_the_initial_colour_rule_and_a_meeting_by_forfeit():
+    event = trf.read("XXR 3\nXXC black1\n" + "".join(
+        f"001 {n:>4}      Player {n:<26}\n" for n in (1, 2)) + "")
+    (p,) = dutch.pair(event, 1)
+    names = {1: "Ana", 2: "Ben"}
+    (colour,) = [r for r in p.reasons if r.code == "first-move"]
+    assert (p.white, p.black) == (2, 1)  # black1: number 1 moves second
+    assert explain.text(colour.as_dict(), names) == (
+        "Neither has played yet, so the side goes by pairing number: number 1 moves second, number 2 first, and "
+        "so on down; Ana, the higher-ranked, is number 1, so moves second. Ben moves first.")
+    forfeit = explain.Reason("met-by-forfeit", (1, 2), {"rounds": [1, 3]})
+    assert explain.text(forfeit.as_dict(), names) == (
+        "Ana and Ben met in rounds 1 and 3 only by forfeit: no game was played, so they may be paired again.")
