@@ -130,7 +130,7 @@ def load(path: str) -> trf.Tournament:
     try:
         tournament = trf.read(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not a text file (TRF is UTF-8 text).") from None
+        raise InvalidInput(f"{path} is not UTF-8 text (TRF files are UTF-8).") from None
     except trf.TrfError as err:
         raise InvalidInput(f"{path}: {err}") from None
     if not tournament.players:
@@ -143,10 +143,16 @@ def _run_pair(system: str, tournament: trf.Tournament, output: str | None) -> in
     rounds = tournament.header("XXR") or tournament.header("142")
     if rounds and number > trf.declared(tournament).rounds:
         raise InvalidInput(f"all {trf.declared(tournament).rounds} rounds are paired (XXR): nothing to pair.")
+    unfinished = [(n, p.number, g.opponent) for p in tournament.players
+                  for n, g in enumerate(p.rounds[:number - 1], start=1) if g.opponent is not None and not g.result.strip()]
+    if unfinished:
+        n, first, second = min(unfinished)
+        raise InvalidInput(f"round {n} is not finished ({first} v {second} has no result): round {number} is "
+                           "paired once every result is in.")
     try:
         pairs = trf.published_order(pair(system, tournament, number), tournament, number)
     except (dutch.DutchError, swiss.PairingError) as err:
-        print(f"No valid pairing exists for round {number}: {err}", file=sys.stderr)
+        print(f"error: no valid pairing exists for round {number}: {err}", file=sys.stderr)
         return NO_PAIRING
     text = format_pairs(pairs)
     if output is None:
@@ -161,6 +167,8 @@ def _run_pair(system: str, tournament: trf.Tournament, output: str | None) -> in
 
 
 def _run_check(system: str, tournament: trf.Tournament) -> int:
+    if trf.next_round(tournament) == 1:
+        raise InvalidInput("no round is paired in this file: nothing to check.")
     results = [check_round(system, tournament, number) for number in range(1, trf.next_round(tournament))]
     for result in results:
         if not result.agrees:

@@ -79,7 +79,8 @@ def test_dash_p_writes_what_bbppairings_wrote_byte_for_byte(expected, tmp_path):
     (None, 5, "cannot read"),
     (b"", 3, "no player lines"),
     (b"Hello, this is not a tournament.\n", 3, "no player lines"),
-    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", 3, "not a text file"),
+    (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", 3, "not UTF-8 text"),
+    ("Jos\u00e9 M\u00fcller\n".encode("latin-1"), 3, "not UTF-8 text"),
     (b"001 12ab\n", 3, "start number"),
     (b"001    1      A                                                                  0.0    1     7 w 1\n", 3,
      "opponent 7"),
@@ -92,6 +93,36 @@ def test_bad_input_gives_one_line_and_the_status(tmp_path, content, code, messag
         done = run("--fast", str(path), mode)
         assert done.returncode == code and done.stdout == ""
         assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_round_without_all_its_results_is_not_paired_past(tmp_path):
+    t = trf.read(SMALL.read_text())
+    for player in t.players:  # round 3 paired, its results not in yet
+        player.rounds = player.rounds[:3]
+        if player.rounds[2].opponent is not None:
+            player.rounds[2].result = " "
+    (tmp_path / "in.trf").write_text(trf.write(t))
+    done = run("--dutch", str(tmp_path / "in.trf"), "-p")
+    assert (done.returncode, done.stdout) == (3, "")
+    assert "round 3 is not finished" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_file_with_no_round_paired_has_nothing_to_check(tmp_path):
+    t = trf.read(SMALL.read_text())
+    for player in t.players:
+        player.rounds = []
+    (tmp_path / "in.trf").write_text(trf.write(t))
+    done = run("--dutch", str(tmp_path / "in.trf"), "-c")
+    assert (done.returncode, done.stdout) == (3, "") and "nothing to check" in done.stderr
+
+
+def test_no_valid_pairing_is_an_error_line_and_status_1(tmp_path):
+    (tmp_path / "in.trf").write_text(
+        "XXR 3\n001    1      A                                                                  1.0    1     2 w 1\n"
+        "001    2      B                                                                  0.0    2     1 b 0\n")
+    done = run("--dutch", str(tmp_path / "in.trf"), "-p")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("error: no valid pairing exists for round 2")
 
 
 def test_an_unwritable_output_is_a_file_error(tmp_path):
