@@ -385,7 +385,7 @@ class _Matcher:
 
         Measured: a 92-player event, 9 rounds, 42 s with one matching over everybody per
         decision, 4.8 s on the bracket and the next group, with the same pairings; the
-        bracket alone first: a 1,000-player round 5, X s against Y s."""
+        bracket alone first: a 1,000-player round 5, 66 s of CPU against 202 s."""
         if whole and (end - sum(1 for v in self.fixed if v < end)) % 2:
             return None  # an odd bracket floats somebody
         low = (1 << self.low_bits) - 1
