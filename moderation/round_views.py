@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -33,13 +32,17 @@ def _section(club_slug: str, tournament_slug: str, section_slug: str) -> Section
                              tournament__club__slug=club_slug, tournament__slug=tournament_slug, slug=section_slug)
 
 
-def _require(request: HttpRequest, section: Section, perm: str) -> None:
+def _refused(request: HttpRequest, section: Section, perm: str) -> HttpResponse | None:
+    """The 403 page for someone without ``perm`` on the section's club, else None.
+    Answered, not raised (as games' watch gate): a refusal is logged as one line
+    ("Forbidden: <path>"), where a raised PermissionDenied is logged with its traceback."""
     club = section.tournament.club
     if section.tournament.status == Tournament.Status.DRAFT and not request.user.has_perm("league.organise_club", club):
         raise Http404("No such section.")  # a draft is not there for anyone else, as its page
-    if not request.user.has_perm(perm, club):
-        who = "organisers" if perm == "league.organise_club" else "organisers and arbiters"
-        raise PermissionDenied(f"Only the club's {who} may do this.")
+    if request.user.has_perm(perm, club):
+        return None
+    who = "organisers" if perm == "league.organise_club" else "organisers and arbiters"
+    return render(request, "403.html", {"exception": f"Only the club's {who} may do this."}, status=403)
 
 
 def _round(section: Section, number: int) -> Round:
@@ -51,7 +54,8 @@ def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
             number: int) -> HttpResponse:
     """Round N's pairings as they would be made now, with their reasons; nothing written."""
     section = _section(club_slug, tournament_slug, section_slug)
-    _require(request, section, "league.organise_club")
+    if refused := _refused(request, section, "league.organise_club"):
+        return refused
     round_ = _round(section, number)
     refusal, boards = "", []
     try:
@@ -77,7 +81,8 @@ def publish(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
             number: int) -> HttpResponse:
     """Start round N now: the pairings just previewed (the same computation, now written)."""
     section = _section(club_slug, tournament_slug, section_slug)
-    _require(request, section, "league.organise_club")
+    if refused := _refused(request, section, "league.organise_club"):
+        return refused
     round_ = _round(section, number)
     try:
         operations.start_round_now(actor=request.user, round_id=round_.pk, reason="Published from the preview.")
@@ -94,7 +99,8 @@ def import_pairings(request: PlayerRequest, club_slug: str, tournament_slug: str
                     number: int) -> HttpResponse:
     """Round N's pairings from an uploaded or pasted TRF-16 file, used when it starts."""
     section = _section(club_slug, tournament_slug, section_slug)
-    _require(request, section, "league.moderate_club")
+    if refused := _refused(request, section, "league.moderate_club"):
+        return refused
     round_ = _round(section, number)
     upload = request.FILES.get("file")
     try:
@@ -121,7 +127,8 @@ def import_pairings(request: PlayerRequest, club_slug: str, tournament_slug: str
 def export_trf(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The section as a FIDE TRF-16 file, for the club's organisers and arbiters."""
     section = _section(club_slug, tournament_slug, section_slug)
-    _require(request, section, "league.moderate_club")
+    if refused := _refused(request, section, "league.moderate_club"):
+        return refused
     response = HttpResponse(competitions.section_trf(section), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{arbiter.trf_filename(section)}"'
     return response

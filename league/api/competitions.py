@@ -26,6 +26,7 @@ from league import exports
 from league.competitions import event_selectors, event_services
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
+from league.competitions.formats.section_settings import SWISS_SYSTEM
 from league.competitions.forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
 from league.models import Club, Entry, Season, Section, Tournament
 
@@ -106,6 +107,9 @@ class SectionSerializer(serializers.ModelSerializer):
     tiebreaks = serializers.SerializerMethodField(help_text="In the organiser's order (or the format's default).")
     entries = serializers.SerializerMethodField()
     status = serializers.CharField(read_only=True, help_text=SECTION_STATUS_HELP)
+    swiss_system = serializers.ChoiceField(
+        choices=Section.SwissSystem.choices, read_only=True, allow_null=True,
+        help_text="A Swiss's pairing system: dutch (FIDE Dutch) or fast (fast score groups). null: not a Swiss.")
 
     class Meta:
         model = Section
@@ -129,6 +133,16 @@ class SectionSerializer(serializers.ModelSerializer):
         return competition_selectors.active_entries(section).count()
 
 
+class ServiceJudgedChoiceField(serializers.ChoiceField):
+    """A choice, documented as the enum of its values; any other text goes on to the
+    service, which refuses it with its own code and words (as it would from the form)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and data not in self.choice_strings_to_values:
+            return data
+        return super().to_internal_value(data)
+
+
 class SectionCreateSerializer(serializers.Serializer):
     """Types only (in the columns' ranges); competition_services.create_section judges the values."""
 
@@ -148,8 +162,10 @@ class SectionCreateSerializer(serializers.Serializer):
                                            help_text='The old name: true is placements "third", false "none".')
     grand_final = serializers.CharField(required=False)
     cycles = serializers.IntegerField(required=False, **SMALL)
-    swiss_system = serializers.CharField(required=False, help_text="Swiss: dutch (FIDE Dutch, the default) or fast "
-                                                                   "(fast score groups, for very large fields).")
+    swiss_system = ServiceJudgedChoiceField(
+        choices=SWISS_SYSTEM.choices, required=False, allow_null=True,
+        help_text="Swiss: dutch (FIDE Dutch, the default) or fast (fast score groups, for very large fields). "
+                  "Another format: none (absent or null).")
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)

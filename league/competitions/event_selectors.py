@@ -153,7 +153,9 @@ PAIRED_BY = {
 
 def pairing_system(section: Section) -> str:
     """"Paired by ..." for a Swiss section; empty for the other formats (their format says it)."""
-    return PAIRED_BY[Section.SwissSystem(section.swiss_system)] if section.format == Section.Format.SWISS else ""
+    if section.format != Section.Format.SWISS or section.swiss_system is None:  # null: not a Swiss
+        return ""
+    return PAIRED_BY[Section.SwissSystem(section.swiss_system)]
 
 
 def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]:

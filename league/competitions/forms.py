@@ -133,8 +133,9 @@ class SectionForm(forms.Form):
                                      help_text=CONSOLATION.help_text)
     grand_final = forms.ChoiceField(choices=GRAND_FINAL.choices, initial=GRAND_FINAL.default, label=GRAND_FINAL.label)
     cycles = forms.TypedChoiceField(choices=CYCLES.choices, coerce=int, initial=CYCLES.default, label=CYCLES.label)
-    swiss_system = forms.ChoiceField(choices=SWISS_SYSTEM.choices, initial=SWISS_SYSTEM.default,
-                                     label=SWISS_SYSTEM.label, help_text=SWISS_SYSTEM.help_text)
+    swiss_system = forms.TypedChoiceField(choices=SWISS_SYSTEM.choices, initial=SWISS_SYSTEM.own_default,
+                                          required=False, empty_value=None,
+                                          label=SWISS_SYSTEM.label, help_text=SWISS_SYSTEM.help_text)
     rounds = forms.IntegerField(min_value=ROUNDS.min_value, max_value=ROUNDS.max_value, required=False,
                                 label=ROUNDS.label, help_text=ROUNDS.help_text)
     bye_points = forms.TypedChoiceField(choices=[(str(points), label) for points, label in BYE_POINTS.choices],

@@ -18,7 +18,7 @@ from league.formats import tiebreaks
 from league.models import Club, Prize, Season, Section, Tournament
 
 from . import audit
-from .formats import SECTION_SETTINGS, check_format_settings, format_of
+from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults
 from .scheduling import schedule_round, schedule_task
 from .stages import check_stage, stage_created
 
@@ -90,6 +90,9 @@ def create_section(
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A section needs a name.")
+    for setting, value in own_defaults(format).items():  # a Swiss's pairing system, unless given
+        if options.get(setting) is None:
+            options[setting] = value
     section = Section(
         tournament=tournament, name=name, slug=_unique_slug(Section, slugify(name), RESERVED_SECTION_SLUGS, tournament=tournament),
         variant=rule_set.variant, rule_set=rule_set, format=format, rated=rated, capacity=capacity,
@@ -213,8 +216,9 @@ def set_swiss_system(*, section_id: int, system: str, by: User | None = None) ->
     section.swiss_system = system
     check_format_settings(section)  # the setting's refusals: not a Swiss, not a system
     if section.current_round or section.status != Section.Status.REGISTRATION:
+        paired_by = Section.SwissSystem(before).label if before else "its system"  # a Swiss's is never null
         raise ServiceError("swiss-system-fixed", f"Round 1 has started: this section stays paired by "
-                                                 f"{Section.SwissSystem(before).label}, as its rounds so far were.")
+                                                 f"{paired_by}, as its rounds so far were.")
     section.save(update_fields=["swiss_system"])
     if by is not None and system != before:
         audit.record(actor=by, action="section.swiss-system", target=section, club=section.tournament.club,

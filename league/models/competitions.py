@@ -162,9 +162,11 @@ class Section(models.Model):
     streak_bonus = models.BooleanField(default=True, help_text="Arena: double points on a winning streak.")
     tiebreaks = models.JSONField(default=list, blank=True,
                                  help_text="Tie-break names in the organiser's order (league.formats.tiebreaks).")
-    swiss_system = models.CharField(
-        max_length=8, choices=SwissSystem.choices, default=SwissSystem.DUTCH,
-        help_text="Swiss: paired by the FIDE Dutch system (C.04.3) or by fast score groups (for very large fields).",
+    # Null, not "": the other formats have no pairing system at all (the API shows null).
+    swiss_system = models.CharField(  # noqa: DJ001
+        max_length=8, choices=SwissSystem.choices, null=True, blank=True, default=None,
+        help_text="Swiss: paired by the FIDE Dutch system (C.04.3) or by fast score groups (for very large fields). "
+                  "Empty for the other formats.",
     )
     late_entry_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Swiss: late entries are taken before rounds 2..N+1 (0: none). Arena: until the end."

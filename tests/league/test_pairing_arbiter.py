@@ -3,6 +3,7 @@ section as TRF-16 and a round's pairings set from a TRF by the arbiter (audited)
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -185,6 +186,20 @@ def test_the_section_s_trf_reads_back_identical_and_holds_the_rounds(client, clu
     response = client.get(download)
     assert response.status_code == 200 and response.content.decode() == text
     assert "attachment" in response["Content-Disposition"]
+
+
+def test_a_refused_trf_download_is_logged_in_one_line_without_a_traceback(client, club, make_player, caplog):
+    section = swiss(club, make_player, n=4)
+    pages = [arbiter_url("section-trf", section), arbiter_url("round-preview", section, 2)]
+    with caplog.at_level(logging.INFO, logger="django.request"):
+        assert client.get(pages[0]).status_code == 403  # signed out
+        client.force_login(make_player(username="nosy"))
+        answers = [client.get(page) for page in pages]
+    assert [answer.status_code for answer in answers] == [403, 403]
+    assert "You cannot open this page" in answers[0].content.decode()
+    refusals = [record for record in caplog.records if record.name == "django.request"]
+    assert [record.getMessage() for record in refusals] == [f"Forbidden: {pages[0]}"] * 2 + [f"Forbidden: {pages[1]}"]
+    assert not any(record.exc_info or record.exc_text for record in refusals)
 
 
 def _with_round_2(text: str, pairs: list[tuple[int, int | None]]) -> str:

@@ -20,6 +20,7 @@ from accounts.errors import ServiceError
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_services, trf_state
+from league.competitions.formats.section_settings import SWISS_SYSTEM
 from league.formats import dutch, explain, trf
 from league.models import Entry, Round, Section
 from tests.factories import ClubFactory, SectionFactory, players, section_with
@@ -53,7 +54,11 @@ def test_only_a_swiss_takes_a_pairing_system_and_only_dutch_or_fast():
     with pytest.raises(ServiceError) as refused:
         new_section("round-robin", swiss_system="fast")
     assert refused.value.code == "no-swiss-system" and "Only a Swiss section" in refused.value.message
-    assert new_section("round-robin").swiss_system == Section.SwissSystem.DUTCH  # the default: not "set"
+    with pytest.raises(ServiceError) as refused:  # the Swiss's default is a value given too
+        new_section("round-robin", swiss_system="dutch")
+    assert refused.value.code == "no-swiss-system"
+    assert new_section("round-robin").swiss_system is None  # none given: none at all
+    assert new_section("single-elimination", swiss_system=None).swiss_system is None  # null: as not given (like rounds)
     with pytest.raises(ServiceError) as refused:
         new_section(swiss_system="monrad")
     assert refused.value.code == "bad-swiss-system"
@@ -125,6 +130,58 @@ def test_the_api_takes_shows_and_documents_the_system(client, club, organiser):
     schema = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
     assert "dutch" in schema["SectionCreateRequest"]["properties"]["swiss_system"]["description"]
     assert "FIDE Dutch" in schema["Section"]["properties"]["swiss_system"]["description"]
+
+
+def _enum_and_nullable(schema, prop):
+    """A property's allowed values (its enum, inline or a $ref'd component) and whether null is allowed."""
+    values, nullable = [], bool(prop.get("nullable"))
+    for part in [prop, *prop.get("oneOf", []), *prop.get("allOf", []), *prop.get("anyOf", [])]:
+        if "$ref" in part:
+            part = schema[part["$ref"].rsplit("/", 1)[-1]]
+        values += [value for value in part.get("enum", []) if value is not None]
+        nullable |= bool(part.get("nullable")) or None in part.get("enum", [])
+    return sorted(values), nullable
+
+
+def test_the_schema_lists_the_systems_and_shows_null_for_other_formats(client):
+    schema = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    assert _enum_and_nullable(schema, schema["SectionCreateRequest"]["properties"]["swiss_system"]) == (
+        ["dutch", "fast"], True)
+    assert _enum_and_nullable(schema, schema["Section"]["properties"]["swiss_system"]) == (["dutch", "fast"], True)
+
+
+def test_the_api_shows_no_system_on_other_formats_and_refuses_any_given(club, organiser):
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Null cup",
+                                                  starts_at=timezone.now() + timedelta(days=1))
+    body = {"tournament": tournament.pk, "variant": "classic"}
+    for fmt in ("round-robin", "single-elimination"):
+        made = api(organiser).post("/api/v1/sections/", {**body, "name": fmt, "format": fmt}, format="json")
+        assert made.status_code == 201 and made.json()["swiss_system"] is None
+        shown = api(organiser).get(f"/api/v1/sections/{made.json()['id']}/")
+        assert shown.status_code == 200 and shown.json()["swiss_system"] is None
+        for system in ("dutch", "fast", "monrad"):
+            refused = api(organiser).post("/api/v1/sections/", {**body, "name": f"{fmt} {system}", "format": fmt,
+                                                                "swiss_system": system}, format="json")
+            assert refused.status_code == 400 and refused.json()["code"] == "no-swiss-system", refused.json()
+    nothing = api(organiser).post("/api/v1/sections/", {**body, "name": "RR null", "format": "round-robin",
+                                                        "swiss_system": None}, format="json")
+    assert nothing.status_code == 201 and nothing.json()["swiss_system"] is None
+    swiss = api(organiser).post("/api/v1/sections/", {**body, "name": "Swiss null", "format": "swiss",
+                                                      "swiss_system": None}, format="json")
+    assert swiss.status_code == 201 and swiss.json()["swiss_system"] == "dutch"  # null: the default
+
+
+@pytest.mark.parametrize("system", [" dutch", "DUTCH", "dutch ", "monrad", ""])
+def test_the_api_refuses_a_system_not_in_the_list_in_the_services_words(club, organiser, system):
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Enum cup",
+                                                  starts_at=timezone.now() + timedelta(days=1))
+    refused = api(organiser).post("/api/v1/sections/", {"tournament": tournament.pk, "name": "Open",
+                                                        "variant": "classic", "format": "swiss",
+                                                        "swiss_system": system}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "bad-swiss-system"
+    assert refused.json()["message"] == SWISS_SYSTEM.refusal[1]
+    assert not Section.objects.filter(tournament=tournament).exists()
 
 
 def test_the_section_page_says_which_system_pairs_a_swiss(client, club, organiser, make_player):

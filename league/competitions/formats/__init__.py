@@ -14,9 +14,10 @@ from .registry import (
     TIMED_FORMATS,
     check_format_settings,
     format_of,
+    own_defaults,
 )
 
 __all__ = [
     "FORMATS", "FORMAT_SETTINGS", "SECTION_SETTINGS", "TIMED_FORMATS", "Board", "LiveRow", "Next", "Ranked",
-    "SectionFormat", "check_format_settings", "format_of",
+    "SectionFormat", "check_format_settings", "format_of", "own_defaults",
 ]

@@ -38,3 +38,9 @@ def format_of(section: Section) -> SectionFormat:
 def check_format_settings(section: Section) -> None:
     """Refuse (ServiceError) the first format setting of ``section`` that is not allowed."""
     check_settings(section, format_of(section).settings, FORMAT_SETTINGS)
+
+
+def own_defaults(format: str) -> dict[str, object]:
+    """The settings ``format`` takes that, given none, it gives a value of its own
+    (Setting.own_default; the column's default, empty, is the other formats')."""
+    return {s.name: s.own_default for s in FORMATS[format].settings if s.own_default is not None}

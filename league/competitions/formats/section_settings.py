@@ -69,7 +69,8 @@ class Setting:
     min_value: Any = None  # the smallest value allowed
     max_value: Any = None  # the largest the column (or the dates computed from it) holds
     allowed: Callable[[Any], bool] | None = None  # the allowed values, when choices and bounds do not say
-    required: bool = False  # the formats taking it need a value (it has no default)
+    required: bool = False  # the formats taking it need a value (it has no default, or only own_default)
+    own_default: Any = None  # given none, the formats taking it get this (the column's default is the others')
     elsewhere: Elsewhere = Elsewhere.IGNORED
     elsewhere_refusal: Refusal | None = None  # with Elsewhere.REFUSED
     with_others: Callable[[Section], Refusal | None] | None = None  # a refusal given the section's other settings
@@ -147,6 +148,7 @@ ROUNDS = Setting(
 )
 SWISS_SYSTEM = Setting(
     "swiss_system", "Swiss: pairing system", choices=tuple(Section.SwissSystem.choices),
+    required=True, own_default=Section.SwissSystem.DUTCH.value,  # the column's null: not a Swiss
     help_text="FIDE Dutch: the pairings an arbiter can check with FIDE's tools. Fast score groups: for very large "
               "fields, close to the Dutch but not its exact rules. Fixed when round 1 starts.",
     refusal=("bad-swiss-system", 'A Swiss is paired by "dutch" (FIDE Dutch) or "fast" (fast score groups).'),
