@@ -37,6 +37,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--format", default="swiss")
+    parser.add_argument("--swiss-system", choices=("dutch", "fast"), default="fast",
+                        help="a Swiss's pairing system (default fast: the figures in docs/benchmarks.md)")
     parser.add_argument("--drivers", type=int, default=2)
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--rated", action="store_true", help="Rated games (the worker rates each one too).")
@@ -56,6 +58,8 @@ def main() -> None:
                        "--drivers", str(args.drivers), "--timeout", "3600"]
             if args.rated:
                 command.append("--rated")
+            if args.format == "swiss":
+                command += ["--swiss-system", args.swiss_system]
             done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
             if done.returncode:
                 sys.exit(done.stderr[-4000:])
