@@ -172,8 +172,9 @@ def _colour_data(player: _Player) -> None:
     player.strong = not player.absolute and player.imbalance > 0
 
 
-def _players(tournament: trf.Tournament, round_number: int, points: Points) -> tuple[list[_Player], list[_Player]]:
-    """(everybody with a history, the players to pair this round), ranked by start number."""
+def _players(tournament: trf.Tournament, round_number: int, points: Points) -> list[_Player]:
+    """The players to pair this round, ranked by start number; ``everyone`` (all with a
+    history, absent ones too) gives their opponents' scores for the floats."""
     everyone: list[_Player] = []
     to_pair: list[_Player] = []
     for line in sorted(tournament.players, key=lambda p: p.number):
@@ -196,7 +197,7 @@ def _players(tournament: trf.Tournament, round_number: int, points: Points) -> t
     by_number = {p.number: p for p in everyone}
     for player in everyone:
         player.floats = (_float(player, 1, by_number, points), _float(player, 2, by_number, points))
-    return everyone, to_pair
+    return to_pair
 
 
 def _float(player: _Player, rounds_back: int, by_number: dict[int, _Player], points: Points) -> str | None:
@@ -651,7 +652,7 @@ class _Pairer:
             if self.matched[bracket[i]]:
                 residents = [opp for opp in range(self.movers, self.size) if not self.matched[bracket[opp]]]
                 self._take_first(bracket[i], [(bracket[opp], base[opp][i]) for opp in residents],
-                                 bonus=len(bracket), count_unplayable=False)
+                                 bonus=len(bracket))
 
     def _choose_exchanges(self, remainder: list[int], pairs: int) -> None:
         """4.3: the fewest exchanges between S1 (the first ``pairs``) and S2, S1's lowest and
@@ -731,7 +732,7 @@ class _Pairer:
             matcher.fix(v, self.mate[v])
         matcher.scale(-room)
 
-    def _take_first(self, v: int, candidates: list[tuple[int, int]], *, bonus: int, count_unplayable: bool) -> None:
+    def _take_first(self, v: int, candidates: list[tuple[int, int]], *, bonus: int) -> None:
         """Pair v with the first of ``candidates`` (vertex, weight) that some optimum pairs it
         with: found by a free swap when it reaches the first one, else by re-solving with the
         weights raised in that order (the first the most)."""
@@ -741,7 +742,6 @@ class _Pairer:
             for u, w in reversed(candidates):
                 if w:
                     matcher.set(v, u, w + bonus)
-                if w or count_unplayable:
                     bonus += 1
             matcher.solve()
         mate = self.mate[v]
@@ -823,7 +823,7 @@ def pair(tournament: trf.Tournament, round_number: int | None = None, *, points:
     points = points or Points(**facts.points)
     total_rounds = total_rounds or max(round_number, facts.rounds)
     initial = initial_colour or facts.initial_colour or W
-    _, to_pair = _players(tournament, round_number, points)
+    to_pair = _players(tournament, round_number, points)
     ordered = sorted(to_pair, key=lambda p: (-p.score, p.rank))
     if not ordered:
         return []
