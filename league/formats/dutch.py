@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from . import trf
+from . import acceleration, trf
 from .explain import Reason
 
 W, B = "w", "b"
@@ -126,6 +126,7 @@ class _Player:
     opponents: set[int] = field(default_factory=set)
     floats: tuple[str | None, str | None] = (None, None)  # last round, the round before
     colours: list[str] = field(default_factory=list)  # played games' colours, oldest first
+    virtual: tuple[float, ...] = ()  # virtual points when pairing round 1, 2, ... (accelerated rounds)
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -136,7 +137,10 @@ class _Player:
         return self.absolute_imbalance or self.repeated is not None
 
     def score_before(self, rounds_back: int) -> float:
-        return self.score - sum(r.points for r in self.rounds[len(self.rounds) - rounds_back:]) if rounds_back else self.score
+        """The pairing score ``rounds_back`` rounds ago: the points then plus that round's
+        virtual points (accelerated rounds; C.04.5)."""
+        then = len(self.rounds) - rounds_back
+        return sum(r.points for r in self.rounds[:then]) + (self.virtual[then] if then < len(self.virtual) else 0.0)
 
 
 def _other(colour: str | None) -> str | None:
@@ -172,15 +176,17 @@ def _colour_data(player: _Player) -> None:
     player.strong = not player.absolute and player.imbalance > 0
 
 
-def _players(tournament: trf.Tournament, round_number: int, points: Points) -> list[_Player]:
+def _players(tournament: trf.Tournament, round_number: int, points: Points,
+             virtual: acceleration.VirtualPoints) -> list[_Player]:
     """The players to pair this round, ranked by start number; ``everyone`` (all with a
-    history, absent ones too) gives their opponents' scores for the floats."""
+    history, absent ones too) gives their opponents' scores for the floats. A player's
+    ``score`` is the pairing score: points plus this round's virtual points, if any."""
     everyone: list[_Player] = []
     to_pair: list[_Player] = []
     for line in sorted(tournament.players, key=lambda p: p.number):
         history = [_history(g, line.number, points) for g in line.rounds[:round_number - 1]]
         history += [_Round(None, None, points.zero_bye, False, False)] * (round_number - 1 - len(history))
-        player = _Player(line.number, rounds=history)
+        player = _Player(line.number, rounds=history, virtual=virtual.get(line.number, ()))
         absent = len(line.rounds) >= round_number  # a preset bye or absence for this round
         if not absent or any(r.participated for r in history):
             player.rank = len(everyone)
@@ -188,7 +194,7 @@ def _players(tournament: trf.Tournament, round_number: int, points: Points) -> l
         if not absent:
             to_pair.append(player)
     for player in everyone:
-        player.score = sum(r.points for r in player.rounds)
+        player.score = player.score_before(0)
         player.opponents = {r.opponent for r in player.rounds if r.played and r.opponent is not None}
         player.eligible_for_bye = not any(
             not r.played and (r.points >= points.win or (r.participated and r.opponent is None))
@@ -823,7 +829,7 @@ def pair(tournament: trf.Tournament, round_number: int | None = None, *, points:
     points = points or Points(**facts.points)
     total_rounds = total_rounds or max(round_number, facts.rounds)
     initial = initial_colour or facts.initial_colour or W
-    to_pair = _players(tournament, round_number, points)
+    to_pair = _players(tournament, round_number, points, facts.virtual_points)
     ordered = sorted(to_pair, key=lambda p: (-p.score, p.rank))
     if not ordered:
         return []

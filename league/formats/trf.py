@@ -13,8 +13,10 @@ is kept as a header, in order.
 
 Files written by other pairing programs read too: bare CR line endings (bbpPairings),
 and the header lines of TRF-2026 and its predecessors that matter for pairing are
-interpreted by ``declared``: total rounds (142, XXR), initial colour (152, XXC) and the
-point system (162, bbpPairings' BBW BBD BBL BBZ BBF BBU). ``before_round`` gives the
+interpreted by ``declared``: total rounds (142, XXR), initial colour (152, XXC), the
+point system (162, bbpPairings' BBW BBD BBL BBZ BBF BBU) and accelerated rounds (``XXA``
+virtual points per player and round, or "192 FIDE_DUTCH_2025_BAKU" for the Baku method,
+``league.formats.acceleration``). ``before_round`` gives the
 tournament as it stood when a round was paired, which is what a pairer and a checker read.
 """
 
@@ -23,6 +25,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from . import acceleration
 
 RESULTS = frozenset("10=+-WDLHFUZ ")
 COLOURS = frozenset("wb- ")
@@ -219,6 +223,7 @@ class Declared:
     rounds: int  # total rounds: XXR or 142, else the rounds the file holds
     initial_colour: str | None  # "w" or "b": the colour of the top player in round 1 (None: unknown)
     points: dict[str, float]  # as POINTS: 162 or BBW...BBU lines, else FIDE's default
+    virtual_points: acceleration.VirtualPoints = field(default_factory=dict)  # XXA lines, or Baku by 192
 
 
 def _header_number(text: str, tag: str) -> float:
@@ -272,6 +277,37 @@ def _inferred_initial_colour(tournament: Tournament) -> str | None:
     return None
 
 
+_BAKU = frozenset({"FIDE_DUTCH_2025_BAKU", "FIDE_DUTCH_BAKU"})
+
+
+def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float]) -> acceleration.VirtualPoints:
+    """``XXA NNNN pp.p pp.p ...``: a player's virtual points, round 1 first, one 4-column field
+    every 5 columns from column 10 (blank: none). Without XXA lines, a 192 line naming a Baku
+    system computes them (C.04.5.1)."""
+    numbers = {p.number for p in tournament.players}
+    virtual: acceleration.VirtualPoints = {}
+    for tag, text in tournament.headers:
+        if tag != "XXA":
+            continue
+        line = f"XXA {text}"
+        number = int(_header_number(line[4:8], "XXA"))
+        if number not in numbers:
+            raise TrfError(f"An XXA line names start number {number}, who has no player line.")
+        fields = [line[at:at + 4].strip() for at in range(9, len(line), 5)]
+        virtual[number] = tuple(_header_number(f, "XXA") if f else 0.0 for f in fields)
+    if virtual or (tournament.header("192") or "").strip() not in _BAKU:
+        return virtual
+    order = sorted(numbers)
+    round_one = {p.number for p in tournament.players if p.rounds and not is_absence(p.rounds[0])}
+    return acceleration.baku(order, rounds, round_one=round_one or None, win=points["win"], draw=points["draw"])
+
+
+def virtual_point_headers(virtual: acceleration.VirtualPoints) -> list[tuple[str, str]]:
+    """``XXA`` header lines for these virtual points, by start number."""
+    return [("XXA", f"{number:>4}" + "".join(f" {p:>4.1f}" for p in virtual[number]))
+            for number in sorted(virtual) if any(virtual[number])]
+
+
 def declared(tournament: Tournament) -> Declared:
     """The total rounds, initial colour and point system the file gives, else the defaults
     (the rounds it holds; the colour inferred as bbpPairings does; FIDE's points)."""
@@ -282,12 +318,11 @@ def declared(tournament: Tournament) -> Declared:
         colour = "w"
     elif "black1" in xxc or tournament.header("152") == "B":
         colour = "b"
-    return Declared(
-        rounds=int(_header_number(rounds, "XXR")) if rounds else max((len(p.rounds) for p in tournament.players),
-                                                                     default=0),
-        initial_colour=colour or _inferred_initial_colour(tournament),
-        points=_declared_points(tournament),
-    )
+    total = int(_header_number(rounds, "XXR")) if rounds else max((len(p.rounds) for p in tournament.players),
+                                                                  default=0)
+    points = _declared_points(tournament)
+    return Declared(rounds=total, initial_colour=colour or _inferred_initial_colour(tournament), points=points,
+                    virtual_points=_virtual_points(tournament, total, points))
 
 
 def score(games: list[Game], points: dict[str, float] = POINTS) -> float:
