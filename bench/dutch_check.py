@@ -1,6 +1,7 @@
 """How close a pairer comes to the reference Dutch pairings: every round of every file
 re-paired from the rounds before it (league.formats.trf.before_round) and set beside the
-stored round (bbpPairings' Dutch; tests/league/data/dutch/PROVENANCE.md).
+stored round (bbpPairings' Dutch; tests/league/data/dutch/PROVENANCE.md), the accelerated
+set (virtual points, tests/league/data/dutch/accelerated/PROVENANCE.md) last.
 
 Run from the repository root::
 
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stop-first", action="store_true", help="stop at the first differing round, in detail")
     parser.add_argument("-k", default="", help="only files whose name contains this text")
     args = parser.parse_args(argv)
-    files = [f for f in (args.files or sorted(DATA.glob("*.trf"))) if args.k in f.name]
+    reference = sorted(DATA.glob("*.trf")) + sorted((DATA / "accelerated").glob("*.trf"))
+    files = [f for f in (args.files or reference) if args.k in f.name]
     grand = Tally()
     print(f"{args.system}: {len(files)} files")
     for path in files:

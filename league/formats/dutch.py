@@ -881,13 +881,15 @@ def _colour_reason(white: _Player, black: _Player, rule: str, since: int, initia
 def _reasons(ordered: list[_Player], white: _Player, black: _Player, colour: Reason) -> tuple[Reason, ...]:
     """Why these two meet (their score group, or who floated and why; a meeting before that
     was only a forfeit) and who moves first."""
+    # Pairing scores that hold an accelerated round's virtual points say so.
+    virtual = {"virtual": True} if any(p.score != sum(r.points for r in p.rounds) for p in (white, black)) else {}
     if white.score == black.score:
-        why = Reason("score-group", (), {"points": white.score})
+        why = Reason("score-group", (), {"points": white.score, **virtual})
     else:
         high, low = (white, black) if white.score > black.score else (black, white)
         odd = sum(1 for p in ordered if p.score >= high.score) % 2
         why = Reason("float", (high.number, low.number),
-                     {"from": high.score, "to": low.score, "why": "odd" if odd else "others"})
+                     {"from": high.score, "to": low.score, "why": "odd" if odd else "others", **virtual})
     forfeits = [n for n, r in enumerate(white.rounds, start=1) if r.opponent == black.number and not r.played]
     if forfeits:
         return why, Reason("met-by-forfeit", (white.number, black.number), {"rounds": forfeits}), colour

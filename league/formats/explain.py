@@ -61,11 +61,12 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     """A stored reason (``Reason.as_dict``) in words, players said by ``names``."""
     code, data = reason["code"], reason.get("data", {})
     who = [names.get(p, str(p)) for p in reason.get("players", [])]
+    virtual = " (pairing scores: points plus the virtual points of an accelerated round)" if data.get("virtual") else ""
     if code == "score-group":
-        return f"Both on {_points(data['points'])}."
+        return f"Both on {_points(data['points'])}{virtual}."
     if code == "float":
         why = _FLOAT_WHY[data["why"]].format(group=f"{data['from']:g}", other=who[2] if len(who) > 2 else "")
-        return f"{who[0]} floated down from {_points(data['from'])} to meet {who[1]} on {data['to']:g}: {why}."
+        return f"{who[0]} floated down from {_points(data['from'])} to meet {who[1]} on {data['to']:g}{virtual}: {why}."
     if code == "first-move":
         return _first_move_text(who, data)
     if code == "first-move-relaxed":

@@ -203,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return OK if exit_.code == 0 else INVALID
     try:
         tournament = load(args.input)
+        if args.system == "fast" and trf.declared(tournament).virtual_points:
+            raise InvalidInput(f"{args.input} gives virtual points (accelerated rounds), which only --dutch "
+                               "pairs with; the fast system has none.")
         if args.check:
             return _run_check(args.system, tournament)
         return _run_pair(args.system, tournament, None if args.pair_output == "-" else args.pair_output)

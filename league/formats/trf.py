@@ -23,7 +23,7 @@ tournament as it stood when a round was paired, which is what a pairer and a che
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import acceleration
@@ -302,7 +302,7 @@ def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float
     return acceleration.baku(order, rounds, round_one=round_one or None, win=points["win"], draw=points["draw"])
 
 
-def virtual_point_headers(virtual: acceleration.VirtualPoints) -> list[tuple[str, str]]:
+def virtual_point_headers(virtual: Mapping[int, Sequence[float]]) -> list[tuple[str, str]]:
     """``XXA`` header lines for these virtual points, by start number."""
     return [("XXA", f"{number:>4}" + "".join(f" {p:>4.1f}" for p in virtual[number]))
             for number in sorted(virtual) if any(virtual[number])]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from league.formats import dutch, trf
+from league.formats import acceleration, dutch, explain, trf
 
 DATA = Path(__file__).parent.parent / "data" / "dutch"
 QUICK_UP_TO = 60  # players: the files above take minutes in all (see bench/dutch_check.py)
@@ -96,3 +96,54 @@ def test_a_forfeit_is_not_a_game_played_so_the_two_may_meet_and_the_reason_says_
     assert {again.white, again.black} == {1, 2}
     assert [r.code for r in again.reasons] == ["float", "met-by-forfeit", "first-move"]
     assert again.reasons[1].data == {"rounds": [1]}
+
+
+# -- accelerated rounds (virtual points, C.04.5) -------------------------------------
+
+ACCELERATED = DATA / "accelerated"
+
+
+def _accelerated(small: bool) -> list[Path]:
+    return [p for p in sorted(ACCELERATED.glob("*.trf")) if (int(p.name.split("-")[1][1:]) <= QUICK_UP_TO) == small]
+
+
+@pytest.mark.parametrize("path", _accelerated(small=True), ids=lambda p: p.stem)
+def test_every_accelerated_round_is_the_reference_pairing(path: Path) -> None:
+    """The virtual points come from the file's XXA lines (``trf.declared``)."""
+    tournament = trf.read(path.read_text())
+    assert trf.declared(tournament).virtual_points
+    for number in range(1, trf.declared(tournament).rounds + 1):
+        pairs = dutch.pair(trf.before_round(tournament, number), number)
+        assert sorted(dutch.pairs_of(pairs)) == _stored(tournament, number), f"round {number}"
+
+
+def test_the_accelerated_set_covers_baku_and_other_virtual_points() -> None:
+    files = sorted(ACCELERATED.glob("*.trf"))
+    sizes = [int(p.name.split("-")[1][1:]) for p in files]
+    assert len(files) >= 20 and min(sizes) == 8 and max(sizes) == 300 and {s % 2 for s in sizes} == {0, 1}
+    assert {p.stem.split("-")[-1] for p in files} == {"baku", "other"}
+    assert len(_accelerated(small=True)) >= 15
+
+
+def test_baku_round_one_pairs_group_a_within_itself() -> None:
+    """Eight players, Baku: group A (1-4) has a virtual point, so it is a bracket of its
+    own; without virtual points the top half meets the bottom half."""
+    lines = [_line(n) for n in range(1, 9)]
+    virtual = acceleration.baku(list(range(1, 9)), 5)
+    accelerated = trf.read("\n".join(["XXR 5", "XXC white1", *(f"{t} {x}" for t, x in
+                                                                trf.virtual_point_headers(virtual)), *lines]) + "\n")
+    plain = _event(lines, 5)
+    assert sorted(map(sorted, dutch.pairs_of(dutch.pair(accelerated, 1)))) == [[1, 3], [2, 4], [5, 7], [6, 8]]
+    assert sorted(map(sorted, dutch.pairs_of(dutch.pair(plain, 1)))) == [[1, 5], [2, 6], [3, 7], [4, 8]]
+
+
+def test_a_pairing_score_with_virtual_points_says_so() -> None:
+    lines = [_line(n) for n in range(1, 5)]
+    virtual = {1: (1.0,), 2: (1.0,)}
+    event = trf.read("\n".join(["XXR 3", *(f"{t} {x}" for t, x in trf.virtual_point_headers(virtual)), *lines]) + "\n")
+    reasons = {frozenset((p.white, p.black)): p.reasons[0] for p in dutch.pair(event, 1)}
+    top = reasons[frozenset((1, 2))]
+    assert top.code == "score-group" and top.data == {"points": 1.0, "virtual": True}
+    assert explain.text(top.as_dict(), {}) == ("Both on 1 point (pairing scores: points plus the virtual points "
+                                               "of an accelerated round).")
+    assert reasons[frozenset((3, 4))].data == {"points": 0.0}

@@ -128,3 +128,12 @@ def test_no_valid_pairing_is_an_error_line_and_status_1(tmp_path):
 def test_an_unwritable_output_is_a_file_error(tmp_path):
     done = run("--fast", str(SMALL), "-p", str(tmp_path / "missing" / "out.txt"))
     assert (done.returncode, done.stdout) == (5, "") and "cannot write" in done.stderr
+
+
+def test_an_accelerated_file_checks_clean_with_dutch_and_is_refused_by_fast():
+    accelerated = DATA / "accelerated" / "007-n014-r06-s79481-baku.trf"
+    checked = run("--dutch", str(accelerated), "-c")
+    assert checked.returncode == 0 and checked.stdout.strip() == "6 of 6 rounds agree with the file (dutch)."
+    refused = run("--fast", str(accelerated), "-c")
+    assert refused.returncode == 3 and refused.stdout == ""
+    assert refused.stderr.startswith("error: ") and "virtual points" in refused.stderr
