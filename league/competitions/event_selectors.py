@@ -162,7 +162,7 @@ def pairing_system(section: Section) -> str:
         return paired_by
     rounds = section.total_rounds or section.rounds  # the total is known at the start
     last = math.ceil(rounds / 2) if rounds else 0  # C.04.5.1: the first half, rounded up
-    accelerated = "the first half of the rounds" if not last else "round 1" if last == 1 else f"rounds 1–{last}"
+    accelerated = "the first half of the rounds" if not last else "round 1" if last == 1 else f"rounds 1\N{EN DASH}{last}"
     return f"{paired_by}, with Baku acceleration (C.04.5.1): virtual points in {accelerated}"
 
 

@@ -19,7 +19,7 @@ from league import competitions as cs
 from league.competitions import event_services, selectors, trf_state
 from league.competitions.formats.section_settings import ACCELERATION
 from league.formats import dutch, swiss_cli, trf
-from league.models import Entry, Pairing, PairingPlayer, Round, Section, Standing
+from league.models import Entry, Pairing, Round, Section, Standing
 from moderation.models import AuditEntry
 from tests.factories import SectionFactory, players, section_with
 from tests.support import api_as as api
@@ -151,7 +151,7 @@ def test_standings_published_scores_and_board_order_count_real_points_only(clien
                                                         -min(pairing_score[n] for n in pair), min(pair)))
     assert by_pairing_score != boards
     page = text_of(client.get(url("section", section)).content.decode())
-    assert "with Baku acceleration (C.04.5.1): virtual points in rounds 1–2" in page
+    assert "with Baku acceleration (C.04.5.1): virtual points in rounds 1\N{EN DASH}2" in page
 
 
 # -- the setting and its refusals ---------------------------------------------------------
@@ -294,5 +294,5 @@ def test_the_section_page_says_when_a_swiss_is_accelerated(client, make_player):
                                  rounds=5)
     page = text_of(client.get(url("section", baku)).content.decode())
     assert ("Paired by the FIDE Dutch system (C.04.3, 2025), with Baku acceleration (C.04.5.1): virtual points in "
-            "rounds 1–3") in page
+            "rounds 1\N{EN DASH}3") in page
     assert Round.objects.filter(section=baku).exists()  # round 1 scheduled, as for any section
