@@ -71,7 +71,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 class SectionAdmin(ReadOnlyAdmin):
     list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
                     "rated", "capacity", "observer_policy", "starts_at")
-    list_filter = ("format", "swiss_system", "status", "variant", "rated", "observer_policy")
+    list_filter = ("format", "swiss_system", "acceleration", "status", "variant", "rated", "observer_policy")
     search_fields = ("name", "tournament__name")
 
     def get_fields(self, request, obj=None):

@@ -26,7 +26,7 @@ from league import exports
 from league.competitions import event_selectors, event_services
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.competitions.formats.section_settings import SWISS_SYSTEM
+from league.competitions.formats.section_settings import ACCELERATION, SWISS_SYSTEM
 from league.competitions.forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
 from league.models import Club, Entry, Season, Section, Tournament
 
@@ -110,13 +110,18 @@ class SectionSerializer(serializers.ModelSerializer):
     swiss_system = serializers.ChoiceField(
         choices=Section.SwissSystem.choices, read_only=True, allow_null=True,
         help_text="A Swiss's pairing system: dutch (FIDE Dutch) or fast (fast score groups). null: not a Swiss.")
+    acceleration = serializers.ChoiceField(
+        choices=Section.Acceleration.choices, read_only=True,
+        help_text="Accelerated rounds: none, or baku (Baku acceleration, FIDE C.04.5.1; a FIDE Dutch Swiss only). "
+                  "Virtual points only pair; no score shows them.")
 
     class Meta:
         model = Section
         fields = [
             "id", "tournament", "name", "slug", "variant", "rule_set", "format", "status", "rated", "capacity",
             "observer_policy", "entries",
-            "placements", "consolation", "grand_final", "cycles", "swiss_system", "rounds", "bye_points",
+            "placements", "consolation", "grand_final", "cycles", "swiss_system", "acceleration", "rounds",
+            "bye_points",
             "arena_duration", "streak_bonus", "tiebreaks", "late_entry_rounds",
             "starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
             "check_in_opens_at", "check_in_closes_at",
@@ -166,6 +171,10 @@ class SectionCreateSerializer(serializers.Serializer):
         choices=SWISS_SYSTEM.choices, required=False, allow_null=True,
         help_text="Swiss: dutch (FIDE Dutch, the default) or fast (fast score groups, for very large fields). "
                   "Another format: none (absent or null).")
+    acceleration = ServiceJudgedChoiceField(
+        choices=ACCELERATION.choices, required=False,
+        help_text="A FIDE Dutch Swiss: none (the default) or baku (Baku acceleration, FIDE C.04.5.1: the top half "
+                  "gets virtual points for pairing in the first half of the rounds). Another format, or the fast system: none (or absent).")
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)

@@ -4,6 +4,7 @@ standings table or a round looks like to people. Built on league/competitions/se
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -152,10 +153,17 @@ PAIRED_BY = {
 
 
 def pairing_system(section: Section) -> str:
-    """"Paired by ..." for a Swiss section; empty for the other formats (their format says it)."""
+    """"Paired by ..." for a Swiss section (and its acceleration, if any); empty for the
+    other formats (their format says it)."""
     if section.format != Section.Format.SWISS or section.swiss_system is None:  # null: not a Swiss
         return ""
-    return PAIRED_BY[Section.SwissSystem(section.swiss_system)]
+    paired_by = PAIRED_BY[Section.SwissSystem(section.swiss_system)]
+    if section.acceleration != Section.Acceleration.BAKU:
+        return paired_by
+    rounds = section.total_rounds or section.rounds  # the total is known at the start
+    last = math.ceil(rounds / 2) if rounds else 0  # C.04.5.1: the first half, rounded up
+    accelerated = "the first half of the rounds" if not last else "round 1" if last == 1 else f"rounds 1\N{EN DASH}{last}"
+    return f"{paired_by}, with Baku acceleration (C.04.5.1): virtual points in {accelerated}"
 
 
 def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]:

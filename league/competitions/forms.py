@@ -18,6 +18,7 @@ from league.models import Club, Season, Section, Tournament
 
 from .formats import FORMAT_SETTINGS, FORMATS
 from .formats.section_settings import (
+    ACCELERATION,
     ARENA_DURATION,
     BYE_POINTS,
     CONSOLATION,
@@ -136,6 +137,9 @@ class SectionForm(forms.Form):
     swiss_system = forms.TypedChoiceField(choices=SWISS_SYSTEM.choices, initial=SWISS_SYSTEM.own_default,
                                           required=False, empty_value=None,
                                           label=SWISS_SYSTEM.label, help_text=SWISS_SYSTEM.help_text)
+    acceleration = forms.TypedChoiceField(choices=ACCELERATION.choices, initial=ACCELERATION.default, required=False,
+                                          empty_value=ACCELERATION.default, label=ACCELERATION.label,
+                                          help_text=ACCELERATION.help_text)
     rounds = forms.IntegerField(min_value=ROUNDS.min_value, max_value=ROUNDS.max_value, required=False,
                                 label=ROUNDS.label, help_text=ROUNDS.help_text)
     bye_points = forms.TypedChoiceField(choices=[(str(points), label) for points, label in BYE_POINTS.choices],

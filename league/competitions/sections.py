@@ -226,6 +226,26 @@ def set_swiss_system(*, section_id: int, system: str, by: User | None = None) ->
     return section
 
 
+@transaction.atomic
+def set_acceleration(*, section_id: int, acceleration: str, by: User | None = None) -> Section:
+    """Choose a FIDE Dutch Swiss's accelerated rounds (Section.Acceleration). Only before
+    round 1 starts: Baku's group A is fixed by round 1's field, and every round is paired
+    (and checked by an arbiter) with the same virtual points."""
+    section = locked_section(section_id)
+    before = section.acceleration
+    section.acceleration = acceleration
+    check_format_settings(section)  # the setting's refusals: not a Dutch Swiss, not a method
+    if section.current_round or section.status != Section.Status.REGISTRATION:
+        kept = "no acceleration" if before == Section.Acceleration.NONE else "Baku acceleration"
+        raise ServiceError("acceleration-fixed", f"Round 1 has started: this section keeps {kept}, as its rounds "
+                                                 "so far were paired with it.")
+    section.save(update_fields=["acceleration"])
+    if by is not None and acceleration != before:
+        audit.record(actor=by, action="section.acceleration", target=section, club=section.tournament.club,
+                     details={"from": before, "to": acceleration})
+    return section
+
+
 def locked_section(section_id: int) -> Section:
     section = (
         Section.objects.select_for_update(of=("self",)).select_related("tournament__club", "tournament__season", "rule_set")

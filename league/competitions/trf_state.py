@@ -9,9 +9,10 @@ the higher-ranked player on odd boards: FIDE's "white1" (header XXC).
 
 from __future__ import annotations
 
-from league.formats import trf
+from league.formats import acceleration, trf
 from league.models import Entry, PairingPlayer, Round, Section, Standing
 
+from . import selectors
 from .stages import seeded
 
 #: Our results as TRF codes, (first player's, second player's).
@@ -30,7 +31,8 @@ def section_tournament(section: Section, *, before_round: int | None = None) -> 
     """Every player with their rounds so far (a round in play with its pairings and no
     result yet); a round a player was not paired in is "0000 - Z". With ``before_round``
     r: only rounds 1..r-1, as a pairer sees the section before pairing round r. Headers:
-    name, dates, players, rounds and the initial colour (the format's 092 is the arbiter's)."""
+    name, dates, players, rounds, the initial colour (the format's 092 is the arbiter's)
+    and, for Baku acceleration, every player's virtual points as XXA lines."""
     entries = numbered(section)
     number = {e.user_id: index for index, e in enumerate(entries, start=1)}
     started = section.round_set.exclude(status=Round.Status.SCHEDULED)
@@ -71,4 +73,18 @@ def section_tournament(section: Section, *, before_round: int | None = None) -> 
     if section.total_rounds:
         headers.append(("XXR", str(section.total_rounds)))
     headers.append(("XXC", "white1"))
+    if section.acceleration == Section.Acceleration.BAKU and section.total_rounds:
+        headers += trf.virtual_point_headers(_baku_points(section, number))
     return trf.Tournament(headers, players)
+
+
+def _baku_points(section: Section, number: dict[int, int]) -> acceleration.VirtualPoints:
+    """C.04.5.1's virtual points, written out (XXA) so that any program reads the same
+    values. Group A is the top of round 1's field: the players paired in it (or given
+    its bye) once it is paired, before that the ones it will pair; every round, the
+    export included, sees the same group A."""
+    paired = PairingPlayer.objects.filter(round__section=section, round__number=1).values_list("user_id", flat=True)
+    round_one = {number[user] for user in paired if user in number} or {
+        number[user] for user in selectors.active_user_ids(section, 1) if user in number}
+    order = sorted(number.values())
+    return acceleration.baku(order, section.total_rounds or 0, round_one=round_one or None)

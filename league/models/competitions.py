@@ -124,6 +124,10 @@ class Section(models.Model):
         DUTCH = "dutch", "FIDE Dutch"
         FAST = "fast", "Fast score groups"
 
+    class Acceleration(models.TextChoices):
+        NONE = "none", "None"
+        BAKU = "baku", "Baku (FIDE C.04.5.1)"
+
     class ObserverPolicy(models.TextChoices):
         ANYONE = "anyone", "Anyone, signed in or not"
         SIGNED_IN = "signed-in", "Signed-in users"
@@ -167,6 +171,12 @@ class Section(models.Model):
         max_length=8, choices=SwissSystem.choices, null=True, blank=True, default=None,
         help_text="Swiss: paired by the FIDE Dutch system (C.04.3) or by fast score groups (for very large fields). "
                   "Empty for the other formats.",
+    )
+    # Virtual points enter only the Dutch pairer's input (trf_state's XXA lines), never a score.
+    acceleration = models.CharField(
+        max_length=8, choices=Acceleration.choices, default=Acceleration.NONE,
+        help_text="FIDE Dutch Swiss: accelerated pairings (Baku: virtual points for the top half in the first "
+                  "rounds). None for the other formats and systems.",
     )
     late_entry_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Swiss: late entries are taken before rounds 2..N+1 (0: none). Arena: until the end."
@@ -219,6 +229,10 @@ class Section(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "slug"], name="section_slug_unique_in_tournament"),
             models.CheckConstraint(condition=models.Q(cycles__in=[1, 2]), name="section_cycles_1_or_2"),
+            models.CheckConstraint(
+                condition=models.Q(acceleration="none") | models.Q(format="swiss", swiss_system="dutch"),
+                name="section_acceleration_only_for_dutch_swiss",
+            ),
         ]
         ordering = ["tournament", "name"]
 

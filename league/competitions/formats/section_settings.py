@@ -156,6 +156,28 @@ SWISS_SYSTEM = Setting(
     elsewhere_refusal=("no-swiss-system", "Only a Swiss section has a pairing system (FIDE Dutch or fast score "
                                           "groups); the other formats pair by their own rules."),
 )
+
+
+def _acceleration_with_others(section: Section) -> Refusal | None:
+    """Baku acceleration gives virtual points to the FIDE Dutch pairer: the fast system has none."""
+    if section.acceleration != Section.Acceleration.NONE and section.swiss_system != Section.SwissSystem.DUTCH:
+        return ("acceleration-needs-dutch",
+                "Baku acceleration works with the FIDE Dutch pairing system only: choose FIDE Dutch, or no "
+                "acceleration.")
+    return None
+
+
+ACCELERATION = Setting(
+    "acceleration", "Swiss: accelerated rounds", choices=tuple(Section.Acceleration.choices),
+    help_text="FIDE Dutch only. Baku: in the first half of the rounds the top half of the field gets virtual "
+              "points for pairing, so strong players meet each other sooner; standings never show them. Fixed "
+              "when round 1 starts.",
+    refusal=("bad-acceleration", 'A Swiss\'s accelerated rounds are "none" or "baku" (Baku, FIDE C.04.5.1).'),
+    with_others=_acceleration_with_others,
+    elsewhere=Elsewhere.REFUSED,
+    elsewhere_refusal=("no-acceleration", "Only a Swiss section paired by the FIDE Dutch system can have "
+                                          "accelerated rounds."),
+)
 LATE_ENTRY_ROUNDS = Setting(
     "late_entry_rounds", "Swiss: late entries until round (0: none)", min_value=0, max_value=SMALL["max_value"],
     elsewhere=Elsewhere.REFUSED,

@@ -12,12 +12,12 @@ from league.formats import dutch, swiss, trf
 from league.models import PairingPlayer, Round, Section
 
 from .base import Board, FormatBase, Ranked, Stats, ranked_by_tiebreaks
-from .section_settings import BYE_POINTS, LATE_ENTRY_ROUNDS, ROUNDS, SWISS_SYSTEM
+from .section_settings import ACCELERATION, BYE_POINTS, LATE_ENTRY_ROUNDS, ROUNDS, SWISS_SYSTEM
 
 
 class SwissFormat(FormatBase):
     key = Section.Format.SWISS
-    settings = (SWISS_SYSTEM, ROUNDS, BYE_POINTS, LATE_ENTRY_ROUNDS)
+    settings = (SWISS_SYSTEM, ACCELERATION, ROUNDS, BYE_POINTS, LATE_ENTRY_ROUNDS)
     default_tiebreaks = ("buchholz-cut1", "buchholz", "sonneborn-berger")  # FIDE C.07's for an individual Swiss
 
     def total_rounds(self, section: Section, players: int) -> int | None:

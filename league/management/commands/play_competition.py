@@ -68,6 +68,8 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: recommended).")
         parser.add_argument("--swiss-system", choices=Section.SwissSystem.values, default=None,
                             help="Swiss pairing system (default: a new section's, the FIDE Dutch).")
+        parser.add_argument("--acceleration", choices=Section.Acceleration.values, default=None,
+                            help="A FIDE Dutch Swiss's accelerated rounds (baku: C.04.5.1; default none).")
         parser.add_argument("--variant", default="classic")
         parser.add_argument("--arena-seconds", type=float, default=20.0)
         parser.add_argument("--start-in", type=float, default=2.0, help="Seconds until beat starts round 1.")
@@ -96,6 +98,8 @@ class Command(BaseCommand):
             options["rounds"] = opts["rounds"]
         if opts["swiss_system"]:
             options["swiss_system"] = opts["swiss_system"]
+        if opts["acceleration"]:
+            options["acceleration"] = opts["acceleration"]
         if opts["stages"] == "groups-knockout":
             options["groups"] = max(1, opts["players"] // 4)
         if opts["placements"]:
