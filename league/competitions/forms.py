@@ -186,6 +186,13 @@ class SectionForm(forms.Form):
         for setting in FORMAT_SETTINGS:
             if setting not in own:
                 self.fields[setting.name].required = False
+        # The format's fieldset is headed by its name: "Swiss: rounds" shows as "Rounds" in it.
+        prefix = f"{self.chosen_format_label}: "
+        for setting in own:
+            field = self.fields[setting.name]
+            if field.label and field.label.startswith(prefix):
+                rest = field.label.removeprefix(prefix)
+                field.label = rest[:1].upper() + rest[1:]
 
     @property
     def chosen_format(self) -> str:

@@ -97,3 +97,13 @@ def test_the_api_field_of_a_format_setting_is_its_declaration(setting):
         assert field.allow_null == (setting.default is None)
     if setting.max_value is not None:
         assert field.max_value == setting.max_value
+
+
+def test_inside_the_format_fieldset_a_label_does_not_repeat_the_format():
+    """The fieldset's legend is "Swiss settings": its fields read "Rounds", not "Swiss: rounds";
+    the declarations (the API's and the admin's labels) keep the prefix."""
+    form = SectionForm(initial={"format": Section.Format.SWISS})
+    labels = {bound.name: bound.label for bound in form.format_fields()}
+    assert labels["rounds"] == "Rounds" and labels["swiss_system"] == "Pairing system"
+    assert labels["late_entry_rounds"] == "Late entries until round (0: none)"
+    assert SectionForm.base_fields["rounds"].label == "Swiss: rounds"
