@@ -66,12 +66,15 @@ def unregister_watch_gate(name: str) -> None:
 
 def check_watch(*, game: Game, user: Any) -> WatchRefusal | None:
     """The first refusal this viewer gets, or None: they may watch. A challenge to one
-    player is its two players' own until it is accepted; then the registered gates ask."""
+    player is its two players' own until it is accepted, a lesson its learner's own
+    always; then the registered gates ask."""
     if game.status == Game.Status.OPEN and not any(
         seat.user_id is None and not seat.ai_level for seat in game.seats_in_hand
     ):
         return WatchRefusal("private-challenge", "This challenge is for its two players only; "
                             "it can be watched once it is accepted.")
+    if game.lesson:  # listed nowhere, and a learner's mistakes are their own
+        return WatchRefusal("private-lesson", "A lesson is its learner's own: it cannot be watched.")
     for gate in list(_gates.values()):
         refusal = gate(game, user)
         if refusal is not None:

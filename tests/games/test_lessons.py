@@ -152,11 +152,18 @@ def test_the_lesson_page_follows_the_learner(client, learner):
     assert "✓ Done" in index and "Replay</button>" in index
 
 
-def test_another_player_watching_a_lesson_sees_no_panel(client, learner, make_player):
+def test_a_lesson_cannot_be_watched_by_anyone_but_its_learner(client, learner, make_player):
+    """A lesson is listed nowhere, and its id no longer opens it to others (the page, the
+    API's detail; the socket asks the same ``check_watch``)."""
     game = lesson_service.start_lesson(user=learner, slug="classic")
+    assert client.get(f"/play/{game.pk}/").status_code == 403  # anonymous
     client.force_login(make_player(username="watcher"))
-    response = client.get(f"/play/{game.pk}/")
-    assert 'id="lesson-panel"' not in response.content.decode()
+    page = client.get(f"/play/{game.pk}/")
+    assert page.status_code == 403 and 'id="lesson-panel"' not in page.content.decode()
+    detail = client.get(f"/api/v1/games/{game.pk}/")
+    assert detail.status_code == 403 and detail.json()["code"] == "private-lesson"
+    client.force_login(learner)
+    assert client.get(f"/play/{game.pk}/").status_code == 200
 
 
 def test_a_move_off_the_lesson_over_the_api_is_a_clear_400(client, learner):
