@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from importlib import import_module
 from types import SimpleNamespace
@@ -92,6 +93,27 @@ async def release_channel(layer: Any, channel: str) -> None:
         await own._get_shard(channel).unsubscribe(channel)
 
 
+#: Open sockets per client address in this process (WEBSOCKET_MAX_PER_ADDRESS). A count
+#: per process, not in Redis: nothing to leak when a process dies, and the event loop is
+#: the only writer. N processes let an address hold N times the cap.
+_open_by_address: Counter[str] = Counter()
+CLOSE_TOO_MANY = CLOSE_RATE_LIMITED  # too many sockets from one address
+
+
+def _socket_address(scope: dict[str, Any]) -> str | None:
+    """The client's address as the throttles take it (accounts.limits.client_ip): behind
+    NUM_PROXIES proxies, that many places from the right of X-Forwarded-For; else the
+    peer's address. None when the server gives none (an in-process test socket)."""
+    peer = (scope.get("client") or (None,))[0]
+    proxies = settings.NUM_PROXIES
+    if proxies:
+        forwarded = dict(scope.get("headers") or []).get(b"x-forwarded-for")
+        if forwarded:
+            hops = forwarded.decode("latin-1").split(",")
+            return hops[-min(proxies, len(hops))].strip()
+    return peer
+
+
 class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
     """A JSON consumer that answers any bad frame with an error frame and stays open, and
     limits the frames a socket may send: a token bucket (WEBSOCKET_FRAME_BURST frames,
@@ -123,10 +145,24 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
           500: an ``unavailable`` error frame, then close 1013, "try again later"
           (docs/protocol.md)."""
 
+        address = _socket_address(scope)
+        counted = False
+
+        def release_address() -> None:
+            """The address's place is free once the client is gone, not when the consumer
+            has finished its disconnect (a database call that may queue under churn)."""
+            nonlocal counted
+            if counted and address is not None:
+                counted = False
+                _open_by_address[address] -= 1
+                if not _open_by_address[address]:
+                    del _open_by_address[address]
+
         async def receiving() -> Any:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 self.closed = True  # seen here, before a handler still running sends again
+                release_address()
             return message
 
         async def sending(message: dict[str, Any]) -> None:
@@ -139,6 +175,15 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
             except OSError:  # the ASGI spec's error for a connection gone (uvicorn's ClientDisconnected)
                 self.closed = True
 
+        cap = settings.WEBSOCKET_MAX_PER_ADDRESS
+        if address is not None and cap and _open_by_address[address] >= cap:
+            logger.warning("websocket %s refused: %s holds %d sockets in this process", scope.get("path"), address, cap)
+            if (await receiving())["type"] == "websocket.connect":
+                await sending({"type": "websocket.close", "code": CLOSE_TOO_MANY})  # before accept: a 403
+            return
+        if address is not None:
+            _open_by_address[address] += 1
+            counted = True
         try:
             await super().__call__(scope, receiving, sending)
         except (TimeoutError, RedisError, OSError) as exc:
@@ -151,6 +196,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
                 "type": "error", "code": "unavailable", "message": "Live updates are down; try again shortly."})})
             await sending({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
         finally:
+            release_address()
             if hasattr(self, "channel_name"):
                 with contextlib.suppress(TimeoutError, RedisError, OSError):  # Redis down: nothing to release
                     await release_channel(self.channel_layer, self.channel_name)

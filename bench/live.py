@@ -400,6 +400,7 @@ def scratch_services(args: argparse.Namespace) -> Iterator[Scratch]:
         PYTHONUNBUFFERED="1",
         DB_POOL_MAX=str(args.db_pool),
         LIVE_DB_PROCESSES=str(args.db_processes),
+        WEBSOCKET_MAX_PER_ADDRESS="0",  # every screen of the bench comes from 127.0.0.1
     )
     helper_netloc = f"{role}@{base.hostname}:{base.port or 5432}"
     helper_env = {

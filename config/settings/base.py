@@ -296,6 +296,9 @@ WEBSOCKET_MAX_MESSAGE_BYTES = env.int("WEBSOCKET_MAX_MESSAGE_BYTES", default=16 
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=10.0)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=30)
 WEBSOCKET_FLOOD_FRAMES = env.int("WEBSOCKET_FLOOD_FRAMES", default=50)
+# Open sockets one client address may hold in one server process (0: no cap). Generous,
+# as a club hall behind one router shares an address and a page opens two or three.
+WEBSOCKET_MAX_PER_ADDRESS = env.int("WEBSOCKET_MAX_PER_ADDRESS", default=500)
 
 if REDIS_URL:
     # The pub/sub layer: one PUBLISH per group send, nothing dropped at the knee

@@ -1,5 +1,6 @@
 """The websocket's abuse limits, through the real ASGI stack: a socket's frame rate (an
-error frame, then a close if the flood goes on) and frames nested too deep to parse."""
+error frame, then a close if the flood goes on), frames nested too deep to parse, and the
+sockets one address may hold."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import asyncio
 import json
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from accounts.realtime import CLOSE_RATE_LIMITED
-from tests.sockets import Socket, players, started_game
+from config.asgi import application
+from tests.sockets import ORIGIN, Socket, players, started_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -110,3 +113,45 @@ async def test_a_move_nested_as_deep_as_the_parser_allows_is_refused_not_dropped
     await sock.send({"type": "move", "ply": 0, "move": {"cell": 5}})
     assert await sock.recv_type("ack") == {"type": "ack", "ply": 1}
     await sock.close()
+
+
+def _from(game_id: int, address: str, headers: list[tuple[bytes, bytes]] | None = None) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=[*(headers or []), ORIGIN])
+    communicator.scope["client"] = (address, 40000)
+    return communicator
+
+
+async def test_one_address_holds_at_most_its_cap_of_sockets_and_others_are_not_affected(make_player):
+    """WEBSOCKET_MAX_PER_ADDRESS: past it a socket is refused at the handshake (4429 before
+    accept, a 403 to a browser); a closed socket frees its place; another address is served."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    with override_settings(WEBSOCKET_MAX_PER_ADDRESS=2):
+        first, second = _from(game_id, "203.0.113.7"), _from(game_id, "203.0.113.7")
+        assert (await first.connect())[0] and (await second.connect())[0]
+        third = _from(game_id, "203.0.113.7")
+        connected, code = await third.connect()
+        assert not connected and code == CLOSE_RATE_LIMITED
+        other = _from(game_id, "198.51.100.4")
+        assert (await other.connect())[0]
+        await first.disconnect()
+        await asyncio.sleep(0.1)
+        again = _from(game_id, "203.0.113.7")
+        assert (await again.connect())[0]
+        for sock in (second, other, again):
+            await sock.disconnect()
+
+
+async def test_behind_a_proxy_the_cap_counts_the_forwarded_address(make_player):
+    """With NUM_PROXIES=1 the address is X-Forwarded-For's last, as the throttles take it:
+    two clients behind the same proxy are two addresses."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    with override_settings(WEBSOCKET_MAX_PER_ADDRESS=1, NUM_PROXIES=1):
+        a = _from(game_id, "10.0.0.1", [(b"x-forwarded-for", b"203.0.113.7")])
+        b = _from(game_id, "10.0.0.1", [(b"x-forwarded-for", b"198.51.100.4")])
+        assert (await a.connect())[0] and (await b.connect())[0]
+        c = _from(game_id, "10.0.0.1", [(b"x-forwarded-for", b"1.2.3.4, 203.0.113.7")])
+        assert (await c.connect())[0] is False
+        await a.disconnect()
+        await b.disconnect()
