@@ -23,6 +23,7 @@ tournament as it stood when a round was paired, which is what a pairer and a che
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -278,6 +279,7 @@ def _inferred_initial_colour(tournament: Tournament) -> str | None:
 
 
 _BAKU = frozenset({"FIDE_DUTCH_2025_BAKU", "FIDE_DUTCH_BAKU"})
+_VIRTUAL_POINTS = re.compile(r"\d{1,2}(\.\d)?|\.\d")  # a 4-column points field: no sign, nan or exponent
 
 
 def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float]) -> acceleration.VirtualPoints:
@@ -290,11 +292,23 @@ def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float
         if tag != "XXA":
             continue
         line = f"XXA {text}"
-        number = int(_header_number(line[4:8], "XXA"))
+        if not line[4:8].strip().isdigit() or line[8:9].strip():
+            written = (line[4:].split() or [""])[0]
+            raise TrfError(f"An XXA line's start number (columns 5-8) must be a whole number, not {written!r}.")
+        number = int(line[4:8])
         if number not in numbers:
             raise TrfError(f"An XXA line names start number {number}, who has no player line.")
+        if number in virtual:
+            raise TrfError(f"Start number {number} has two XXA lines.")
         fields = [line[at:at + 4].strip() for at in range(9, len(line), 5)]
-        virtual[number] = tuple(_header_number(f, "XXA") if f else 0.0 for f in fields)
+        if (tournament.header("XXR") or tournament.header("142")) and len(fields) > rounds:
+            raise TrfError(f"The XXA line of start number {number} gives {len(fields)} rounds of virtual points; "
+                           f"the event has {rounds} (XXR).")
+        bad = next((f for f in fields if f and not _VIRTUAL_POINTS.fullmatch(f)), None)
+        if bad is not None:
+            raise TrfError(f"The XXA line of start number {number}: virtual points are written like 1.0 or 0.5 "
+                           f"(0 to 99.9), not {bad!r}.")
+        virtual[number] = tuple(float(f) if f else 0.0 for f in fields)
     if virtual or (tournament.header("192") or "").strip() not in _BAKU:
         return virtual
     order = sorted(numbers)

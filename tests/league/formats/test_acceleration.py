@@ -3,6 +3,8 @@ virtual points in TRF files (XXA lines, or a 192 line naming a Baku system)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from league.formats import acceleration, trf
@@ -82,3 +84,26 @@ def test_a_baku_system_line_computes_the_virtual_points_and_xxa_lines_win() -> N
     explicit = trf.declared(trf.read(_file("XXR 9", "192 FIDE_DUTCH_2025_BAKU", "XXA    2  1.0", players=10)))
     assert explicit.virtual_points == {2: (1.0,)}
     assert trf.declared(trf.read(_file("XXR 9", "192 FIDE_DUTCH_2025", players=10))).virtual_points == {}
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("XXA    1  nan", "not 'nan'"),  # float() reads it: the probe's checker ran for minutes
+    ("XXA    1  inf", "not 'inf'"),
+    ("XXA    1 -1.0", "not '-1.0'"),
+    ("XXA    1  1.0 -0.5", "not '-0.5'"),
+    ("XXA    1  1e9", "not '1e9'"),
+    ("XXA    1 99999", "not '9999'"),
+    ("XXA  nan  1.0", "not 'nan'"),
+    ("XXA  inf  1.0", "not 'inf'"),
+    ("XXA  1.5  1.0", "not '1.5'"),
+    ("XXA   abc 1.0", "not 'abc'"),
+    ("XXA    1" + "  1.0" * 6, "gives 6 rounds"),
+])
+def test_xxa_points_that_make_no_sense_are_refused_with_the_value_as_written(line, says):
+    with pytest.raises(trf.TrfError, match=re.escape(says)):
+        trf.declared(trf.read(_file("XXR 5", line)))
+
+
+def test_two_xxa_lines_for_one_player_are_refused():
+    with pytest.raises(trf.TrfError, match="two XXA lines"):
+        trf.declared(trf.read(_file("XXR 5", "XXA    1  1.0", "XXA    1  0.5")))
