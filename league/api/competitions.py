@@ -148,6 +148,15 @@ class ServiceJudgedChoiceField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
+class SwissPairingSerializer(serializers.Serializer):
+    """Either or both; set_swiss_pairing judges the values (before round 1, organisers only)."""
+
+    swiss_system = ServiceJudgedChoiceField(choices=SWISS_SYSTEM.choices, required=False,
+                                            help_text="dutch (FIDE Dutch) or fast (fast score groups).")
+    acceleration = ServiceJudgedChoiceField(choices=ACCELERATION.choices, required=False,
+                                            help_text="none or baku (FIDE Dutch only).")
+
+
 class SectionCreateSerializer(serializers.Serializer):
     """Types only (in the columns' ranges); competition_services.create_section judges the values."""
 
@@ -173,8 +182,9 @@ class SectionCreateSerializer(serializers.Serializer):
                   "Another format: none (absent or null).")
     acceleration = ServiceJudgedChoiceField(
         choices=ACCELERATION.choices, required=False,
-        help_text="A FIDE Dutch Swiss: none (the default) or baku (Baku acceleration, FIDE C.04.5.1: the top half "
-                  "gets virtual points for pairing in the first half of the rounds). Another format, or the fast system: none (or absent).")
+        help_text="A FIDE Dutch Swiss: none (the default) or baku (Baku acceleration, FIDE C.04.5.1: the first "
+                  "2 x ceil(N/4) players get virtual points for pairing in the first half of the rounds). Another "
+                  "format, or the fast system: none (or absent).")
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
@@ -411,6 +421,16 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         section = self.get_object()
         event_services.start_section(by=request.user, section=section)
         section.refresh_from_db()
+        return Response(SectionSerializer(section).data)
+
+    @extend_schema(request=SwissPairingSerializer, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
+    @action(detail=True, methods=["post"], url_path="swiss-pairing", permission_classes=[permissions.IsAuthenticated])
+    def swiss_pairing(self, request: PlayerAPIRequest, pk=None) -> Response:
+        """Organisers, before round 1: a Swiss section's pairing system and accelerated rounds."""
+        body = SwissPairingSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        section = competition_services.set_swiss_pairing(by=request.user, section_id=self.get_object().pk,
+                                                         **body.validated_data)
         return Response(SectionSerializer(section).data)
 
     @extend_schema(responses={200: RoundSerializer(many=True)})

@@ -35,13 +35,13 @@ from .operations import (
 from .pairings import pairing_for_game
 from .results import forfeit_no_show, rate_tournament, record_game_result, tournament_games
 from .rounds import finish_arena, pair_arena, restart_aborted, start_round, sweep
-from .sections import add_prize, create_section, create_tournament, set_acceleration, set_swiss_system
+from .sections import add_prize, create_section, create_tournament, set_swiss_pairing
 from .stages import carry_over_stage
 
 __all__ = [
     "add_prize", "adjudicate_pairing", "carry_over_stage", "check_in", "correct_result", "create_section", "create_tournament",
     "finish_arena", "forfeit_no_show", "forfeit_pairing", "pair_arena", "pairing_for_game", "pause_section",
     "preview_round", "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
-    "section_group", "section_trf", "set_acceleration", "set_round_pairings", "set_swiss_system", "start_round", "sweep", "tournament_games",
+    "section_group", "section_trf", "set_round_pairings", "set_swiss_pairing", "start_round", "sweep", "tournament_games",
     "withdraw",
 ]

@@ -19,6 +19,7 @@ from league.models import Club, Prize, Season, Section, Tournament
 
 from . import audit
 from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults
+from .refusals import organiser_refusal
 from .scheduling import schedule_round, schedule_task
 from .stages import check_stage, stage_created
 
@@ -207,42 +208,38 @@ def add_prize(
 
 
 @transaction.atomic
-def set_swiss_system(*, section_id: int, system: str, by: User | None = None) -> Section:
-    """Choose a Swiss section's pairing system (Section.SwissSystem). Only before round 1
-    starts: every round of a section is paired by one system, so an arbiter checks the
-    whole event with one program."""
+def set_swiss_pairing(*, by: User, section_id: int, swiss_system: str | None = None,
+                      acceleration: str | None = None) -> Section:
+    """An organiser changes a Swiss section's pairing system (Section.SwissSystem) and its
+    accelerated rounds (Section.Acceleration), either or both; None leaves one as it is.
+    Only before round 1 starts: every round of a section is paired by one system with
+    the same virtual points (Baku's group A is round 1's field), so an arbiter checks the
+    whole event with one program. Each change is audited."""
     section = locked_section(section_id)
-    before = section.swiss_system
-    section.swiss_system = system
-    check_format_settings(section)  # the setting's refusals: not a Swiss, not a system
+    refusal = organiser_refusal(by, section.tournament.club)
+    if refusal is not None:
+        raise ServiceError(*refusal)
+    before = {"swiss_system": section.swiss_system, "acceleration": section.acceleration}
+    if swiss_system is not None:
+        section.swiss_system = swiss_system
+    if acceleration is not None:
+        section.acceleration = acceleration
+    check_format_settings(section)  # the settings' refusals: not a Swiss, not a system, Baku without the Dutch
     if section.current_round or section.status != Section.Status.REGISTRATION:
-        paired_by = Section.SwissSystem(before).label if before else "its system"  # a Swiss's is never null
-        raise ServiceError("swiss-system-fixed", f"Round 1 has started: this section stays paired by "
-                                                 f"{paired_by}, as its rounds so far were.")
-    section.save(update_fields=["swiss_system"])
-    if by is not None and system != before:
-        audit.record(actor=by, action="section.swiss-system", target=section, club=section.tournament.club,
-                     details={"from": before, "to": system})
-    return section
-
-
-@transaction.atomic
-def set_acceleration(*, section_id: int, acceleration: str, by: User | None = None) -> Section:
-    """Choose a FIDE Dutch Swiss's accelerated rounds (Section.Acceleration). Only before
-    round 1 starts: Baku's group A is fixed by round 1's field, and every round is paired
-    (and checked by an arbiter) with the same virtual points."""
-    section = locked_section(section_id)
-    before = section.acceleration
-    section.acceleration = acceleration
-    check_format_settings(section)  # the setting's refusals: not a Dutch Swiss, not a method
-    if section.current_round or section.status != Section.Status.REGISTRATION:
-        kept = "no acceleration" if before == Section.Acceleration.NONE else "Baku acceleration"
-        raise ServiceError("acceleration-fixed", f"Round 1 has started: this section keeps {kept}, as its rounds "
-                                                 "so far were paired with it.")
-    section.save(update_fields=["acceleration"])
-    if by is not None and acceleration != before:
-        audit.record(actor=by, action="section.acceleration", target=section, club=section.tournament.club,
-                     details={"from": before, "to": acceleration})
+        if section.swiss_system != before["swiss_system"]:
+            paired_by = Section.SwissSystem(before["swiss_system"]).label if before["swiss_system"] else "its system"
+            raise ServiceError("swiss-system-fixed", f"Round 1 has started: this section stays paired by "
+                                                     f"{paired_by}, as its rounds so far were.")
+        if section.acceleration != before["acceleration"]:
+            kept = "no acceleration" if before["acceleration"] == Section.Acceleration.NONE else "Baku acceleration"
+            raise ServiceError("acceleration-fixed", f"Round 1 has started: this section keeps {kept}, as its "
+                                                     "rounds so far were paired with it.")
+    changed = [name for name, value in before.items() if getattr(section, name) != value]
+    if changed:
+        section.save(update_fields=changed)
+    for name in changed:
+        audit.record(actor=by, action=f"section.{name.replace('_', '-')}", target=section,
+                     club=section.tournament.club, details={"from": before[name], "to": getattr(section, name)})
     return section
 
 

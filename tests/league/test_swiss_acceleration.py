@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import IntegrityError
 from django.urls import reverse
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from accounts.errors import ServiceError
 from league import competitions as cs
@@ -181,18 +182,18 @@ def test_the_default_is_none_and_a_dutch_swiss_takes_baku():
 
 def test_acceleration_changes_until_round_1_starts_audited_and_is_refused_in_words_after(make_player, organiser):
     section = section_with(players(make_player, 4), format="swiss", swiss_system="dutch", rounds=3, start=False)
-    assert cs.set_acceleration(section_id=section.pk, acceleration="baku", by=organiser).acceleration == "baku"
+    assert cs.set_swiss_pairing(section_id=section.pk, acceleration="baku", by=organiser).acceleration == "baku"
     entry = AuditEntry.objects.get(action="section.acceleration")
     assert entry.actor == organiser and entry.details == {"from": "none", "to": "baku"}
     with pytest.raises(ServiceError) as refused:  # the fast system has no virtual points
-        cs.set_swiss_system(section_id=section.pk, system="fast")
+        cs.set_swiss_pairing(section_id=section.pk, swiss_system="fast", by=organiser)
     assert refused.value.code == "acceleration-needs-dutch"
     with pytest.raises(ServiceError) as refused:
-        cs.set_acceleration(section_id=section.pk, acceleration="monrad")
+        cs.set_swiss_pairing(section_id=section.pk, acceleration="monrad", by=organiser)
     assert refused.value.code == "bad-acceleration"
     cs.start_round(section_id=section.pk, number=1, force=True)
     with pytest.raises(ServiceError) as refused:
-        cs.set_acceleration(section_id=section.pk, acceleration="none", by=organiser)
+        cs.set_swiss_pairing(section_id=section.pk, acceleration="none", by=organiser)
     assert refused.value.code == "acceleration-fixed"
     assert refused.value.message == ("Round 1 has started: this section keeps Baku acceleration, as its rounds so "
                                      "far were paired with it.")
@@ -201,11 +202,11 @@ def test_acceleration_changes_until_round_1_starts_audited_and_is_refused_in_wor
     assert AuditEntry.objects.filter(action="section.acceleration").count() == 1
     fast = section_with(players(make_player, 2, prefix="f"), format="swiss", rounds=1, start=False, tournament="Fast")
     with pytest.raises(ServiceError) as refused:
-        cs.set_acceleration(section_id=fast.pk, acceleration="baku")
+        cs.set_swiss_pairing(section_id=fast.pk, acceleration="baku", by=organiser)
     assert refused.value.code == "acceleration-needs-dutch"
     robin = section_with(players(make_player, 3, prefix="r"), format="round-robin", start=False, tournament="RR")
     with pytest.raises(ServiceError) as refused:
-        cs.set_acceleration(section_id=robin.pk, acceleration="baku")
+        cs.set_swiss_pairing(section_id=robin.pk, acceleration="baku", by=organiser)
     assert refused.value.code == "no-acceleration"
     assert Section.objects.filter(acceleration="baku").count() == 1
 
@@ -295,3 +296,29 @@ def test_the_section_page_says_when_a_swiss_is_accelerated(client, make_player):
     assert ("Paired by the FIDE Dutch system (C.04.3, 2025), with Baku acceleration (C.04.5.1): virtual points in "
             "rounds 1\N{EN DASH}3") in page
     assert Round.objects.filter(section=baku).exists()  # round 1 scheduled, as for any section
+
+
+def test_an_organiser_changes_the_swiss_pairing_over_the_api_before_round_1_only(make_player, organiser):
+    """POST /api/v1/sections/<id>/swiss-pairing/: both settings at once (Baku off and the
+    fast system, which alone would be refused), a player refused, after round 1 refused."""
+    section = section_with(players(make_player, 4), format="swiss", swiss_system="dutch", rounds=3, start=False)
+    url = f"/api/v1/sections/{section.pk}/swiss-pairing/"
+    api = APIClient()
+    api.force_authenticate(organiser)
+    assert api.post(url, {"acceleration": "baku"}, format="json").json()["acceleration"] == "baku"
+    refused = api.post(url, {"swiss_system": "fast"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "acceleration-needs-dutch"
+    both = api.post(url, {"swiss_system": "fast", "acceleration": "none"}, format="json")
+    assert both.status_code == 200 and (both.json()["swiss_system"], both.json()["acceleration"]) == ("fast", "none")
+    assert api.post(url, {"acceleration": 7}, format="json").status_code == 400
+    player = APIClient()
+    player.force_authenticate(Entry.objects.filter(section=section).first().user)
+    denied = player.post(url, {"swiss_system": "dutch"}, format="json")
+    assert denied.status_code == 400 and denied.json()["code"] == "not-organiser"
+    assert APIClient().post(url, {"swiss_system": "dutch"}, format="json").status_code in (401, 403)
+    section.refresh_from_db()
+    assert (section.swiss_system, section.acceleration) == ("fast", "none")
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    late = api.post(url, {"swiss_system": "dutch"}, format="json")
+    assert late.status_code == 400 and late.json()["code"] == "swiss-system-fixed"
+    assert api.post(url, {"swiss_system": "fast"}, format="json").status_code == 200  # no change is no refusal

@@ -78,14 +78,14 @@ def test_the_migration_keeps_existing_swiss_sections_fast_and_leaves_the_others_
 
 def test_the_system_can_change_until_round_1_starts_and_is_refused_in_words_after(make_player, organiser):
     section = section_with(players(make_player, 4), format="swiss", rounds=3, start=False)
-    assert cs.set_swiss_system(section_id=section.pk, system="dutch", by=organiser).swiss_system == "dutch"
-    assert cs.set_swiss_system(section_id=section.pk, system="fast").swiss_system == "fast"
+    assert cs.set_swiss_pairing(section_id=section.pk, swiss_system="dutch", by=organiser).swiss_system == "dutch"
+    assert cs.set_swiss_pairing(section_id=section.pk, swiss_system="fast", by=organiser).swiss_system == "fast"
     with pytest.raises(ServiceError) as refused:
-        cs.set_swiss_system(section_id=section.pk, system="bogus")
+        cs.set_swiss_pairing(section_id=section.pk, swiss_system="bogus", by=organiser)
     assert refused.value.code == "bad-swiss-system"
     cs.start_round(section_id=section.pk, number=1, force=True)
     with pytest.raises(ServiceError) as refused:
-        cs.set_swiss_system(section_id=section.pk, system="dutch")
+        cs.set_swiss_pairing(section_id=section.pk, swiss_system="dutch", by=organiser)
     assert refused.value.code == "swiss-system-fixed"
     assert refused.value.message == ("Round 1 has started: this section stays paired by Fast score groups, as its "
                                      "rounds so far were.")
@@ -93,7 +93,7 @@ def test_the_system_can_change_until_round_1_starts_and_is_refused_in_words_afte
     assert section.swiss_system == "fast"
     robin = section_with(players(make_player, 3, prefix="r"), format="round-robin", start=False, tournament="RR")
     with pytest.raises(ServiceError) as refused:
-        cs.set_swiss_system(section_id=robin.pk, system="fast")
+        cs.set_swiss_pairing(section_id=robin.pk, swiss_system="fast", by=organiser)
     assert refused.value.code == "no-swiss-system"
 
 

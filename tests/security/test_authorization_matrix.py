@@ -657,6 +657,9 @@ CASES: list[Case] = [
          round_started("open_section")),
     Case(("section-start", "POST"), "club-b", "api", api_section("b_section", "start"), ORGANISERS_B,
          round_started("b_section")),
+    Case(("section-swiss-pairing", "POST"), "club-a", "api", api_section("draft_section", "swiss-pairing"),
+         ORGANISERS_A, expect_changed("league.section", lambda w, a: w.draft_section.pk, swiss_system="fast"),
+         data=lambda w: {"swiss_system": "fast"}),
     # ---- competitions: pages ----
     Case(("competitions:tournament-new", "POST"), "club-a", "page",
          lambda w: reverse("competitions:tournament-new", args=[w.club_a.slug]), ORGANISERS_A,

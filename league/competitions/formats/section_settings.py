@@ -169,9 +169,9 @@ def _acceleration_with_others(section: Section) -> Refusal | None:
 
 ACCELERATION = Setting(
     "acceleration", "Swiss: accelerated rounds", choices=tuple(Section.Acceleration.choices),
-    help_text="FIDE Dutch only. Baku: in the first half of the rounds the top half of the field gets virtual "
-              "points for pairing, so strong players meet each other sooner; standings never show them. Fixed "
-              "when round 1 starts.",
+    help_text="FIDE Dutch only. Baku: in the first half of the rounds the top half of the field (rounded up to "
+              "an even number) gets virtual points for pairing, so strong players meet each other sooner; "
+              "standings never show them. Fixed when round 1 starts.",
     refusal=("bad-acceleration", 'A Swiss\'s accelerated rounds are "none" or "baku" (Baku, FIDE C.04.5.1).'),
     with_others=_acceleration_with_others,
     elsewhere=Elsewhere.REFUSED,
