@@ -46,6 +46,7 @@ competition_urlpatterns = [
     path(_section, competition_views.section, name="section"),
     path(_section + "entry/", competition_views.section_entry, name="section-entry"),
     path(_section + "start/", competition_views.section_start, name="section-start"),
+    path(_section + "swiss-pairing/", competition_views.section_swiss_pairing, name="section-swiss-pairing"),
     path(_section + "standings.csv", competition_views.section_standings_csv, name="section-standings-csv"),
     path(_section + "bracket.json", competition_views.section_json, {"kind": "bracket"}, name="section-bracket-json"),
     path(_section + "crosstable.json", competition_views.section_json, {"kind": "crosstable"}, name="section-crosstable-json"),

@@ -92,6 +92,10 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "entry": event_selectors.entry_state(section=section, user=request.user),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
         "section_actions": event_selectors.section_actions(section, request.user),
+        # A Swiss's pairing system and acceleration may change until round 1 (set_swiss_pairing).
+        "swiss_choices": {"systems": Section.SwissSystem.choices, "accelerations": Section.Acceleration.choices}
+        if section.format == Section.Format.SWISS and section.status == Section.Status.REGISTRATION
+        and not section.current_round else None,
     }
     # Groups: each group's table instead of one crosstable with mostly empty cells.
     context["group_tables"] = event_selectors.group_tables(section, standings)
@@ -275,6 +279,24 @@ def tournament_action(request: PlayerRequest, club_slug: str, tournament_slug: s
         except ServiceError as err:
             messages.error(request, err.message)
     return redirect("competitions:tournament", the_club.slug, the_tournament.slug)
+
+
+@login_required
+@require_POST
+def section_swiss_pairing(request: PlayerRequest, club_slug: str, tournament_slug: str,
+                          section_slug: str) -> HttpResponse:
+    """The organiser's pairing system and accelerated rounds of a Swiss, before round 1."""
+    the_club = _organised_club(request, club_slug)
+    the_section = get_object_or_404(Section, tournament__club=the_club, tournament__slug=tournament_slug,
+                                    slug=section_slug)
+    try:
+        competition_services.set_swiss_pairing(
+            by=request.user, section_id=the_section.pk,
+            swiss_system=request.POST.get("swiss_system") or None, acceleration=request.POST.get("acceleration") or None)
+        messages.success(request, "Pairing saved.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("competitions:section", club_slug, tournament_slug, section_slug)
 
 
 @login_required

@@ -322,3 +322,23 @@ def test_an_organiser_changes_the_swiss_pairing_over_the_api_before_round_1_only
     late = api.post(url, {"swiss_system": "dutch"}, format="json")
     assert late.status_code == 400 and late.json()["code"] == "swiss-system-fixed"
     assert api.post(url, {"swiss_system": "fast"}, format="json").status_code == 200  # no change is no refusal
+
+
+def test_the_section_page_lets_its_organiser_change_the_pairing_until_round_1(client, make_player, organiser):
+    section = section_with(players(make_player, 4), format="swiss", swiss_system="dutch", rounds=3, start=False)
+    page, save = url("section", section), url("section-swiss-pairing", section)
+    player = Entry.objects.filter(section=section).first().user
+    client.force_login(player)
+    assert 'name="acceleration"' not in client.get(page).content.decode()
+    assert client.post(save, {"acceleration": "baku"}).status_code == 403
+    client.force_login(organiser)
+    shown = client.get(page).content.decode()
+    assert 'name="swiss_system"' in shown and '<option value="dutch" selected>FIDE Dutch</option>' in shown
+    saved = client.post(save, {"swiss_system": "dutch", "acceleration": "baku"}, follow=True).content.decode()
+    assert "Pairing saved." in saved and "with Baku acceleration" in saved
+    refused = client.post(save, {"swiss_system": "fast", "acceleration": "baku"}, follow=True).content.decode()
+    assert "FIDE Dutch pairing system only" in refused
+    section.refresh_from_db()
+    assert (section.swiss_system, section.acceleration) == ("dutch", "baku")
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    assert 'name="acceleration"' not in client.get(page).content.decode()  # fixed from round 1

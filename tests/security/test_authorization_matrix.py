@@ -707,6 +707,10 @@ CASES: list[Case] = [
          ORGANISERS_A, round_started("open_section")),
     Case(("competitions:section-start", "POST"), "club-b", "page", section_url("b_section", "section-start"),
          ORGANISERS_B, round_started("b_section")),
+    Case(("competitions:section-swiss-pairing", "POST"), "club-a", "page",
+         section_url("draft_section", "section-swiss-pairing"), ORGANISERS_A,
+         expect_changed("league.section", lambda w, a: w.draft_section.pk, swiss_system="fast"),
+         data=lambda w: {"swiss_system": "fast"}),
     # A round's preview published, and its pairings set from a TRF (issue #19 item 6): the
     # club's organisers publish; a section not started takes no TRF pairings from anyone.
     Case(("arbiter:round-publish", "POST"), "club-a", "page", round_url("open_section", "round-publish"),
