@@ -205,9 +205,14 @@ class SectionForm(forms.Form):
         return FORMATS[self.chosen_format].label
 
     def format_fields(self) -> list[forms.BoundField]:
-        """The chosen format's own settings, as it declares them, then the tie-breaks."""
-        names = [setting.name for setting in FORMATS[self.chosen_format].settings]
-        return [self[name] for name in (*names, *FORMAT_COMMON_FIELDS) if name in self.fields]
+        """The chosen format's own settings, as it declares them, then the tie-breaks if
+        the format ranks by them (an elimination ranks by its bracket, an arena by its
+        points: a tie-break field there would change nothing)."""
+        fmt = FORMATS[self.chosen_format]
+        names = [setting.name for setting in fmt.settings]
+        if fmt.default_tiebreaks:
+            names += FORMAT_COMMON_FIELDS
+        return [self[name] for name in names if name in self.fields]
 
     def section_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in SECTION_FIELDS if name in self.fields]
