@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from axes.utils import reset as reset_lockouts
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core import signing
@@ -16,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from rest_framework.authtoken.models import Token
 
 from . import age, notices
 from .errors import ServiceError
@@ -295,6 +297,38 @@ def update_profile(*, user: User, display_name: str | None = None, country: str 
         profile.country = country
     profile.save()
     return profile
+
+
+@transaction.atomic
+def set_email(*, user: User, email: str, password: str) -> User:
+    """Change (or, with "", remove) the account's e-mail address: where notices and
+    password-reset links go. The current password is asked for, so a session left
+    open on a shared computer cannot redirect the account's recovery."""
+    if not user.check_password(password):
+        raise ServiceError("wrong-password", "That is not your current password.")
+    email = email.strip()
+    User.objects.filter(pk=user.pk).update(email=email)
+    user.email = email
+    return user
+
+
+def password_changed(*, user: User) -> None:
+    """After a new password (changed, or reset from an e-mailed link): API tokens issued
+    under the old one stop working, and a log-in lock-out of this username is lifted
+    (whoever reset it holds the account's e-mail). Django itself ends the other
+    browser sessions: their session hash no longer matches."""
+    Token.objects.filter(user=user).delete()
+    reset_lockouts(username=user.get_username())
+
+
+def password_reset_recipients(user: User) -> list[str]:
+    """Where a password-reset link for ``user`` goes: the account's own e-mail, and for a
+    player whose guardian consented (docs/accounts.md, "Password"), the guardian's too."""
+    recipients = [user.email] if user.email else []
+    consent = GuardianConsent.objects.filter(user=user).first()
+    if consent is not None and consent.is_granted and consent.guardian_email not in recipients:
+        recipients.append(consent.guardian_email)
+    return recipients
 
 
 def _check_country_change(*, user: User, profile: Profile, country: str) -> None:

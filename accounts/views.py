@@ -9,10 +9,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,7 +23,7 @@ from . import notices as notice_services
 from . import players as player_search
 from . import presence, services
 from .errors import ServiceError
-from .forms import GuardianForm, NoticeEmailForm, ProfileForm, SignUpForm
+from .forms import EmailForm, GuardianForm, NoticeEmailForm, PasswordResetRequestForm, ProfileForm, SignUpForm
 from .http import PlayerRequest
 from .models import Profile, default_email_notices
 
@@ -130,7 +133,59 @@ def profile(request: PlayerRequest) -> HttpResponse:
             messages.success(request, "Profile saved.")
     template = "accounts/profile.html#profile-card" if request.htmx else "accounts/profile.html"
     return render(request, template, {"form": form, "profile": profile, "email_form": _email_form(profile),
+                                      "address_form": EmailForm(initial={"email": request.user.email}),
                                       "play": services.play_eligibility(user=request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email_address(request: PlayerRequest) -> HttpResponse:
+    """The account's e-mail address, changed with the current password (services.set_email)."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.set_email(user=request.user, **form.cleaned_data)
+        except ServiceError as err:
+            form.add_error("password", err.message)
+        else:
+            messages.success(request, "E-mail address saved." if request.user.email else "E-mail address removed.")
+            return redirect("accounts:profile")
+    return render(request, "accounts/email_address.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# -- passwords: Django's own views, with our templates, and the tokens revoked after -----------
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    http_method_names = ["get", "head", "post"]  # a form: no PUT
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:profile")
+
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        response = super().form_valid(form)  # keeps this session signed in
+        services.password_changed(user=form.user)
+        messages.success(self.request, "Password changed. Other browsers and API tokens are signed out.")
+        return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    http_method_names = ["get", "head", "post"]
+    form_class = PasswordResetRequestForm
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password-reset-sent")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    http_method_names = ["get", "head", "post"]
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password-reset-complete")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        services.password_changed(user=form.user)
+        return response
 
 
 def _email_form(profile: Profile | None, data: Any = None) -> NoticeEmailForm:

@@ -159,6 +159,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# A password-reset link works once, and for a day (Django's default is three): long
+# enough for a guardian to read the mail, short enough for a stale inbox (docs/accounts.md).
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 # The sign-up age screen (docs/security.md, "The age gate"): how long an answer that
 # needed a guardian is remembered under each key naming who gave it. The device (client
 # address + browser) can be shared by strangers behind one router: kept short.
@@ -239,6 +242,7 @@ REST_FRAMEWORK = {
         "anon-write": env("THROTTLE_ANON_WRITE", default="30/min"),
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "signup": env("THROTTLE_SIGNUP", default="20/hour"),
+        "password-reset": env("THROTTLE_PASSWORD_RESET", default="10/hour"),
     },
     "NUM_PROXIES": NUM_PROXIES,
 }

@@ -42,12 +42,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from django.apps import apps
+from django.contrib.auth.tokens import default_token_generator
+from django.core import mail
 from django.db import connection, transaction
 from django.db.models import Field
 from django.http import HttpResponse, HttpResponseRedirect
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -98,7 +102,8 @@ OWN_SET_KEEPERS = frozenset({"player"})
 
 
 def _person(username: str, **flags: Any) -> Any:
-    user = PlayerFactory.create(username=username)  # an adult: the guardian's details go unused
+    # An adult (the guardian's details go unused), with an address for password resets.
+    user = PlayerFactory.create(username=username, email=f"{username}@example.com")
     if flags:
         User.objects.filter(pk=user.pk).update(**flags)
         user.refresh_from_db()
@@ -437,6 +442,22 @@ def own_notices_read(w: W, actor: str, diff: Diff, response: Answer, client: Any
     assert not others, diff.describe()
 
 
+def reset_link_mailed(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
+    assert diff.empty, diff.describe()
+    assert [m.to for m in mail.outbox] == [[w.users["player"].email]]
+
+
+def reset_link(w: W) -> str:
+    player = User.objects.get(pk=w.users["player"].pk)  # as stored: the token covers last_login
+    return reverse("accounts:password-reset-confirm",
+                   args=[urlsafe_base64_encode(force_bytes(player.pk)), default_token_generator.make_token(player)])
+
+
+def to_reset_form(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
+    assert diff.empty, diff.describe()
+    assert cast(HttpResponseRedirect, response).url.endswith("/set-password/")
+
+
 def got_player_token(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
     assert response.json()["token"] == w.tokens["player"]
 
@@ -499,6 +520,7 @@ def local_minutes(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M")
 
 
+NEW_PASSWORD = "another-Long-passw0rd"
 SIGNUP = {"username": "newcomer", "password": PASSWORD, "date_of_birth": "1990-01-01", "country": "GB"}
 SECTION_FORM = {"name": "Blitz", "variant": "classic", "format": "swiss", "observer_policy": "anyone",
                 "grand_final": "reset", "cycles": "1", "bye_points": "1", "swiss_system": "dutch", "rated": "on"}
@@ -524,6 +546,24 @@ CASES: list[Case] = [
     Case(("accounts:profile", "POST"), "own-profile", "page", lambda w: reverse("accounts:profile"), SIGNED_IN,
          expect_changed("accounts.profile", profile_pk, display_name="Renamed"),
          data=lambda w: {"display_name": "Renamed", "country": "GB"}),
+    Case(("accounts:password-change", "POST"), "own-password", "page", lambda w: reverse("accounts:password-change"),
+         SIGNED_IN, expect_changed("accounts.user", lambda w, a: user(w, a).pk, password=None),
+         data=lambda w: {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}),
+    Case(("accounts:password-change", "POST"), "wrong-old-password", "page",
+         lambda w: reverse("accounts:password-change"), NOBODY, expect_all(), form_refusal=True,
+         data=lambda w: {"old_password": "not-it", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}),
+    Case(("accounts:email-address", "POST"), "own-address", "page", lambda w: reverse("accounts:email-address"),
+         SIGNED_IN, expect_changed("accounts.user", lambda w, a: user(w, a).pk, email="changed@example.com"),
+         data=lambda w: {"email": "changed@example.com", "password": PASSWORD}),
+    Case(("accounts:email-address", "POST"), "wrong-password", "page", lambda w: reverse("accounts:email-address"),
+         NOBODY, expect_all(), data=lambda w: {"email": "changed@example.com", "password": "not-it"}),
+    # A reset request writes nothing and answers alike whoever asks; the link is mailed.
+    Case(("accounts:password-reset", "POST"), "by-username", "page", lambda w: reverse("accounts:password-reset"),
+         EVERYONE, reset_link_mailed, data=lambda w: {"email": "player"}),
+    # The mailed link is the capability, as the guardian's: opening it only leads to the form.
+    Case(("accounts:password-reset-confirm", "POST"), "the-link", "page", reset_link, EVERYONE, to_reset_form),
+    Case(("accounts:password-reset-confirm", "POST"), "forged-link", "page",
+         lambda w: reset_link(w)[:-5] + "AAAA/", NOBODY, expect_all(), form_refusal=True),
     # The guardian's link is the capability (the guardian has no account): whoever holds it.
     Case(("accounts:guardian-consent", "POST"), "the-link", "page",
          lambda w: reverse("accounts:guardian-consent", args=[w.consent_token]), EVERYONE,
@@ -1013,7 +1053,7 @@ ROUTE_ARGUMENTS: dict[str, Callable[[W], Any]] = {
     "tournament_slug": lambda w: w.spring.slug, "section_slug": lambda w: w.open_section.slug,
     "username": lambda w: "first", "token": lambda w: w.consent_token, "run_id": lambda w: 1,
     "variant": lambda w: "classic", "league_slug": lambda w: "league", "season_slug": lambda w: "season",
-    "slug": lambda w: w.club_a.slug, "number": lambda w: 1,
+    "slug": lambda w: w.club_a.slug, "number": lambda w: 1, "uidb64": lambda w: "MQ",
 }
 #: ``pk`` by the route's name.
 ROUTE_PKS: dict[str, Callable[[W], Any]] = {
