@@ -74,8 +74,11 @@ class TournamentForm(forms.Form):
 #: section's identity; listed here so the form shows them there once they exist.
 SECTION_FIELDS = ("name", "variant", "rule_set", "format", "rated", "capacity", "previous_stage", "advance")
 FORMAT_COMMON_FIELDS = ("tiebreaks",)
+#: The rounds' timetable: in the format's fieldset of every format played in rounds, not
+#: of a timed one (an arena runs for its duration and pairs players as they come free).
+ROUND_SCHEDULE_FIELDS = ("round_interval", "round_starts")
 COMMON_GROUPS = (
-    ("Schedule", ("starts_at", "round_interval", "round_starts", "registration_opens_at", "registration_closes_at",
+    ("Schedule", ("starts_at", "registration_opens_at", "registration_closes_at",
                   "check_in_opens_at", "check_in_closes_at")),
     ("Who may enter", ("age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min",
                        "rating_max", "members_only")),
@@ -205,11 +208,14 @@ class SectionForm(forms.Form):
         return FORMATS[self.chosen_format].label
 
     def format_fields(self) -> list[forms.BoundField]:
-        """The chosen format's own settings, as it declares them, then the tie-breaks if
-        the format ranks by them (an elimination ranks by its bracket, an arena by its
-        points: a tie-break field there would change nothing)."""
+        """The chosen format's own settings, as it declares them, then the rounds'
+        timetable if it is played in rounds, then the tie-breaks if it ranks by them (an
+        elimination ranks by its bracket, an arena by its points: a tie-break field there
+        would change nothing)."""
         fmt = FORMATS[self.chosen_format]
         names = [setting.name for setting in fmt.settings]
+        if not fmt.timed:
+            names += ROUND_SCHEDULE_FIELDS
         if fmt.default_tiebreaks:
             names += FORMAT_COMMON_FIELDS
         return [self[name] for name in names if name in self.fields]
@@ -220,7 +226,7 @@ class SectionForm(forms.Form):
     def common_groups(self) -> list[FieldGroup]:
         """Schedule, eligibility, observers; then any other field, so none is lost."""
         groups = [FieldGroup(legend, [self[name] for name in names]) for legend, names in COMMON_GROUPS]
-        placed = {*SECTION_FIELDS, *FORMAT_COMMON_FIELDS, *(s.name for s in FORMAT_SETTINGS),
+        placed = {*SECTION_FIELDS, *FORMAT_COMMON_FIELDS, *ROUND_SCHEDULE_FIELDS, *(s.name for s in FORMAT_SETTINGS),
                   *(name for _, names in COMMON_GROUPS for name in names)}
         rest = [self[name] for name in self.fields if name not in placed]
         return groups + ([FieldGroup("More settings", rest)] if rest else [])
@@ -231,6 +237,8 @@ class SectionForm(forms.Form):
         data["round_interval"] = _minutes(data["round_interval"])
         data["arena_duration"] = _minutes(data["arena_duration"])
         data["round_starts"] = [line.strip() for line in (data["round_starts"] or "").splitlines() if line.strip()]
+        if FORMATS[data["format"]].timed:  # not on the page for a timed format
+            data["round_interval"], data["round_starts"] = None, []
         data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
         data["late_entry_rounds"] = data["late_entry_rounds"] or 0
         data["groups"] = data["groups"] or 1

@@ -36,7 +36,8 @@ def field_names(html: str) -> set[str]:
 
 @pytest.mark.parametrize("key", list(FORMATS))
 def test_each_formats_fieldset_holds_its_declared_settings_and_the_tiebreaks(client, organiser, tournament, key):
-    """The tie-breaks only where the format ranks by them (round robin, Swiss): an
+    """The rounds' timetable in every format played in rounds, not in the arena (timed);
+    the tie-breaks only where the format ranks by them (round robin, Swiss): an
     elimination ranks by its bracket and an arena by its points."""
     client.force_login(organiser)
     answer = client.get(settings_url(tournament), {"format": key})
@@ -44,7 +45,8 @@ def test_each_formats_fieldset_holds_its_declared_settings_and_the_tiebreaks(cli
     html = answer.content.decode()
     assert html.lstrip().startswith('<fieldset id="format-settings"') and "<html" not in html
     ranks_by_tiebreaks = {"tiebreaks"} if key in ("round-robin", "swiss") else set()
-    assert field_names(html) == {setting.name for setting in FORMATS[key].settings} | ranks_by_tiebreaks
+    in_rounds = set() if key == "arena" else {"round_interval", "round_starts"}
+    assert field_names(html) == {setting.name for setting in FORMATS[key].settings} | ranks_by_tiebreaks | in_rounds
     assert f"{FORMATS[key].label} settings" in html
 
 
@@ -72,10 +74,11 @@ def test_a_section_is_made_from_its_own_formats_fields_alone(client, organiser, 
     new_section = reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug])
     posted = client.post(new_section, {"name": "Arena", "variant": "classic", "format": "arena",
                                        "rated": "on", "observer_policy": "anyone", "arena_duration": "45",
-                                       "streak_bonus": "on"})
+                                       "streak_bonus": "on", "round_interval": "30"})  # forged: not on its page
     assert posted.status_code == 302, posted.content.decode()[-2000:]
     section = tournament.sections.get()
     assert section.format == "arena" and section.arena_duration == timedelta(minutes=45) and section.streak_bonus
+    assert section.round_interval is None and section.round_starts in ([], None)
     defaults = {s.name: s.default for s in FORMAT_SETTINGS if s not in FORMATS["arena"].settings}
     assert {name: getattr(section, name) for name in defaults} == defaults
 
