@@ -31,7 +31,7 @@ class CountryCodeField(CountryField):
 
 class SignUpSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150, validators=[services.validate_username])
-    password = serializers.CharField(write_only=True)
+    password = serializers.CharField(write_only=True, trim_whitespace=False)  # spaces are part of it
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     display_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=60)
     date_of_birth = serializers.DateField()
@@ -55,7 +55,7 @@ class ProfileSerializer(serializers.Serializer):
 class LoginSerializer(serializers.Serializer):
     # No username is longer; a longer one would not fit django-axes' record of the failure.
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True)
+    password = serializers.CharField(write_only=True, trim_whitespace=False)  # spaces are part of it
 
 
 class TokenSerializer(serializers.Serializer):

@@ -1,15 +1,16 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm
-from django.db.models import Q
+from django.contrib.auth import authenticate
+from django.contrib.auth import forms as auth_forms
+from django.contrib.sites.shortcuts import get_current_site
+from django.http import HttpRequest
 from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
-from . import services
+from . import dispatch, passwords, services
 from .models import Notice, User
 
 
@@ -27,7 +28,7 @@ class SignUpForm(forms.Form):
     display_name = forms.CharField(max_length=60, required=False, help_text="The name others see. Optional.")
     email = forms.EmailField(required=False)
     password = forms.CharField(
-        widget=forms.PasswordInput, min_length=8,
+        widget=forms.PasswordInput, min_length=8, strip=False,
         help_text="8 characters or more. Never sent back to the page: type it again after any error.",
     )
     # Asked neutrally: no hint of any cut-off age.
@@ -53,29 +54,44 @@ class NoticeEmailForm(forms.Form):
     )
 
 
-class PasswordResetRequestForm(PasswordResetForm):
-    """Asks for a username or an e-mail address (a child's account may have no e-mail of
-    its own: the link then goes to the guardian). The answer is the same whether or not
-    anything matched, so the form tells nobody which accounts exist."""
+class PasswordResetRequestForm(forms.Form):
+    """Asks for a username or an e-mail address (the player's, or a consenting guardian's).
+    ``save`` only queues the task that looks the accounts up and mails them
+    (accounts/passwords.py): the page answers alike, and as fast, whatever matched."""
 
     email = forms.CharField(
         label="Username or e-mail", max_length=254,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
 
-    def get_users(self, email: str) -> Iterator[User]:
-        given = email.strip()
-        found = User.objects.filter(Q(username__iexact=given) | Q(email__iexact=given), is_active=True)
-        return (user for user in found if user.has_usable_password())
+    def save(self, *, domain_override: str | None = None, use_https: bool = False, request: Any = None,
+             **_templates: Any) -> None:
+        """Called by Django's PasswordResetView with its keyword arguments; the templates
+        it names are ours, in accounts/passwords.py."""
+        domain = domain_override or get_current_site(request).domain
+        identifier = self.cleaned_data["email"]
+        if not dispatch.enqueue(passwords.SEND_TASK, identifier, domain, use_https):
+            passwords.send_reset_links(identifier=identifier, domain=domain, use_https=use_https)
 
-    def send_mail(self, subject_template_name: str, email_template_name: str, context: dict[str, Any],
-                  from_email: str | None, to_email: str, html_email_template_name: str | None = None) -> None:
-        # Django's save() names only the account's own address; ours adds the guardian's.
-        user = context["user"]
-        for recipient in services.password_reset_recipients(user):
-            super().send_mail(subject_template_name, email_template_name,
-                              {**context, "to_guardian": recipient != user.email}, from_email, recipient,
-                              html_email_template_name=html_email_template_name)
+
+def _check_current_password(request: HttpRequest, user: User, password: str) -> None:
+    """Through the authentication backends, so a wrong guess counts towards the log-in
+    lock-out as a failed log-in does (django-axes; docs/security.md, "Abuse limits")."""
+    if authenticate(request, username=user.get_username(), password=password) is None:
+        raise forms.ValidationError("That is not your current password.", code="wrong-password")
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's, with the old password checked as a log-in (counted by the lock-out)."""
+
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        _check_current_password(self.request, self.user, old_password)
+        return old_password
 
 
 class EmailForm(forms.Form):
@@ -84,5 +100,15 @@ class EmailForm(forms.Form):
         help_text="Where notices you choose and password-reset links go. Leave empty to remove it.",
     )
     password = forms.CharField(
-        label="Current password", widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        label="Current password", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
+
+    def __init__(self, *args: Any, user: User, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user, self.request = user, request
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        _check_current_password(self.request, self.user, password)
+        return password

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -23,6 +24,8 @@ from . import age, notices
 from .errors import ServiceError
 from .limits import client_ip  # the same client address as every abuse limit
 from .models import AgeScreenAnswer, GuardianConsent, Profile, User
+
+logger = logging.getLogger(__name__)
 
 CONSENT_SALT = "accounts.guardian-consent"
 CONSENT_MAX_AGE = 60 * 60 * 24 * 14  # a guardian's link works for two weeks
@@ -300,16 +303,35 @@ def update_profile(*, user: User, display_name: str | None = None, country: str 
 
 
 @transaction.atomic
-def set_email(*, user: User, email: str, password: str) -> User:
+def set_email(*, user: User, email: str) -> User:
     """Change (or, with "", remove) the account's e-mail address: where notices and
-    password-reset links go. The current password is asked for, so a session left
-    open on a shared computer cannot redirect the account's recovery."""
-    if not user.check_password(password):
-        raise ServiceError("wrong-password", "That is not your current password.")
+    password-reset links go. The page asks for the current password first
+    (accounts.forms.EmailForm). The old address is told, so a change made by someone
+    else is seen. A player's own address may not be their guardian's (as at sign-up)."""
     email = email.strip()
+    consent = GuardianConsent.objects.filter(user=user).first()
+    if email and consent is not None and normalised_email(email) == normalised_email(consent.guardian_email):
+        raise ServiceError("guardian-email-is-players",
+                           "That is your guardian's address; give your own, or leave it empty.")
+    old = User.objects.select_for_update().values_list("email", flat=True).get(pk=user.pk)
     User.objects.filter(pk=user.pk).update(email=email)
     user.email = email
+    if old and normalised_email(old) != normalised_email(email):
+        transaction.on_commit(lambda: _tell_old_address(user, old, email))
     return user
+
+
+def _tell_old_address(user: User, old: str, new: str) -> None:
+    now = f"changed to {new}" if new else "removed"
+    try:
+        send_mail(
+            subject="Your e-mail address was changed",
+            message=(f"The e-mail address of the Tic Tac Toe League account \"{user.get_username()}\" was {now}.\n\n"
+                     "If you did not do this, ask your club's organiser for help at once."),
+            from_email=settings.DEFAULT_FROM_EMAIL, recipient_list=[old],
+        )
+    except Exception:  # SMTP and socket errors alike: the change stands
+        logger.exception("e-mail change notice for user %s not sent", user.pk)
 
 
 def password_changed(*, user: User) -> None:
@@ -319,16 +341,6 @@ def password_changed(*, user: User) -> None:
     browser sessions: their session hash no longer matches."""
     Token.objects.filter(user=user).delete()
     reset_lockouts(username=user.get_username())
-
-
-def password_reset_recipients(user: User) -> list[str]:
-    """Where a password-reset link for ``user`` goes: the account's own e-mail, and for a
-    player whose guardian consented (docs/accounts.md, "Password"), the guardian's too."""
-    recipients = [user.email] if user.email else []
-    consent = GuardianConsent.objects.filter(user=user).first()
-    if consent is not None and consent.is_granted and consent.guardian_email not in recipients:
-        recipients.append(consent.guardian_email)
-    return recipients
 
 
 def _check_country_change(*, user: User, profile: Profile, country: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import idempotency, notices, presence
+from . import idempotency, notices, passwords, presence
 
 
 # acks_late and reject_on_worker_lost: a worker killed mid-task leaves it to be
@@ -32,3 +32,9 @@ def expire_idempotency_keys() -> int:
 def sweep_stale_presence() -> int:
     """Presence rows left by a server that died (accounts/presence.py)."""
     return presence.sweep_stale_presence()
+
+
+@shared_task(name=passwords.SEND_TASK, ignore_result=True)
+def send_password_reset(identifier: str, domain: str, use_https: bool) -> int:
+    """A forgotten-password request's mails (lost with a worker: the player asks again)."""
+    return passwords.send_reset_links(identifier=identifier, domain=domain, use_https=use_https)

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,7 +23,15 @@ from . import notices as notice_services
 from . import players as player_search
 from . import presence, services
 from .errors import ServiceError
-from .forms import EmailForm, GuardianForm, NoticeEmailForm, PasswordResetRequestForm, ProfileForm, SignUpForm
+from .forms import (
+    EmailForm,
+    GuardianForm,
+    NoticeEmailForm,
+    PasswordChangeForm,
+    PasswordResetRequestForm,
+    ProfileForm,
+    SignUpForm,
+)
 from .http import PlayerRequest
 from .models import Profile, default_email_notices
 
@@ -133,7 +141,8 @@ def profile(request: PlayerRequest) -> HttpResponse:
             messages.success(request, "Profile saved.")
     template = "accounts/profile.html#profile-card" if request.htmx else "accounts/profile.html"
     return render(request, template, {"form": form, "profile": profile, "email_form": _email_form(profile),
-                                      "address_form": EmailForm(initial={"email": request.user.email}),
+                                      "address_form": EmailForm(initial={"email": request.user.email},
+                                                                user=request.user, request=request),
                                       "play": services.play_eligibility(user=request.user)})
 
 
@@ -141,12 +150,13 @@ def profile(request: PlayerRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def email_address(request: PlayerRequest) -> HttpResponse:
     """The account's e-mail address, changed with the current password (services.set_email)."""
-    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    form = EmailForm(request.POST or None, initial={"email": request.user.email}, user=request.user,
+                     request=request)
     if request.method == "POST" and form.is_valid():
         try:
-            services.set_email(user=request.user, **form.cleaned_data)
+            services.set_email(user=request.user, email=form.cleaned_data["email"])
         except ServiceError as err:
-            form.add_error("password", err.message)
+            form.add_error("email", err.message)
         else:
             messages.success(request, "E-mail address saved." if request.user.email else "E-mail address removed.")
             return redirect("accounts:profile")
@@ -158,8 +168,12 @@ def email_address(request: PlayerRequest) -> HttpResponse:
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     http_method_names = ["get", "head", "post"]  # a form: no PUT
+    form_class = PasswordChangeForm
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:profile")
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
 
     def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         response = super().form_valid(form)  # keeps this session signed in
@@ -170,10 +184,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 class PasswordResetView(auth_views.PasswordResetView):
     http_method_names = ["get", "head", "post"]
-    form_class = PasswordResetRequestForm
+    form_class = PasswordResetRequestForm  # its save() queues the mail (accounts/passwords.py)
     template_name = "accounts/password_reset.html"
-    email_template_name = "accounts/password_reset_email.txt"
-    subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password-reset-sent")
 
 

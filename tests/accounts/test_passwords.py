@@ -18,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from accounts import services
+from accounts import dispatch, passwords, services
 from accounts.models import GuardianConsent, User
 from tests.factories import PASSWORD
+from tests.league.support import eager_tasks
 from tests.support import years_ago
 
 NEW_PASSWORD = "another-Long-passw0rd"
@@ -53,6 +54,13 @@ def can_log_in(username: str, password: str) -> bool:
     client = Client()
     client.post(reverse("accounts:login"), {"username": username, "password": password})
     return "_auth_user_id" in client.session
+
+
+@pytest.fixture(autouse=True)
+def worker():
+    """The mail task runs as a worker would run it, in the request's thread."""
+    with eager_tasks():
+        yield
 
 
 class UnreachableMailServer(BaseEmailBackend):
@@ -179,7 +187,34 @@ class TestForgottenPassword:
         settings.EMAIL_BACKEND = f"{__name__}.UnreachableMailServer"
         response = ask_reset(client, "ada")
         assert response.status_code == 302 and response["Location"] == SENT
-        assert "Failed to send password reset email" in caplog.text
+        assert "password-reset mail for user" in caplog.text and "not sent" in caplog.text
+
+    def test_a_guardian_may_give_their_own_address(self, client, child):
+        ask_reset(client, "Parent@Example.com")
+        assert [m.to for m in mail.outbox] == [["parent@example.com"]]
+        assert '"kim"' in mail.outbox[0].body and "parent or guardian" in mail.outbox[0].body
+
+    def test_one_mail_per_mailbox_whatever_the_case(self, client, child):
+        GuardianConsent.objects.filter(user=child).update(guardian_email="Parent@Example.com")
+        User.objects.filter(pk=child.pk).update(email="kim@example.com")
+        ask_reset(client, "kim")
+        assert sorted(m.to[0] for m in mail.outbox) == ["Parent@Example.com", "kim@example.com"]
+
+    def test_the_page_only_queues_the_mail(self, client, adult, monkeypatch):
+        """The lookup and the mail are the task's: a request for an account and one for
+        nobody do the same work, so their timing tells nothing."""
+        queued = []
+        monkeypatch.setattr(dispatch, "enqueue", lambda name, *args, **kw: queued.append((name, args)) or True)
+        ask_reset(client, "ada")
+        ask_reset(client, "nobody-at-all")
+        assert mail.outbox == []
+        assert queued == [(passwords.SEND_TASK, ("ada", "testserver", False)),
+                          (passwords.SEND_TASK, ("nobody-at-all", "testserver", False))]
+
+    def test_with_the_broker_down_the_mail_is_sent_from_the_request(self, client, adult, monkeypatch):
+        monkeypatch.setattr(dispatch, "enqueue", lambda *args, **kw: False)
+        ask_reset(client, "ada")
+        assert [m.to for m in mail.outbox] == [["ada@example.com"]]
 
     def test_the_log_in_page_links_to_it(self, client):
         assert RESET in client.get(reverse("accounts:login")).content.decode()
@@ -204,9 +239,40 @@ class TestChangePassword:
         token = Token.objects.create(user=adult)
         response = client.post(reverse("accounts:password-change"), {
             "old_password": "not-it", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
-        assert response.status_code == 200 and "incorrectly" in response.content.decode()
+        assert response.status_code == 200 and "not your current password" in response.content.decode()
         assert Token.objects.filter(key=token.key).exists()
         assert can_log_in("ada", PASSWORD)
+
+    def test_guessing_the_old_password_locks_out_as_log_in_guesses_do(self, client, adult, settings):
+        settings.AXES_FAILURE_LIMIT = 5
+        settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+        client.force_login(adult)
+        for n in range(4):
+            wrong = client.post(reverse("accounts:password-change"), {
+                "old_password": f"guess-{n}", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+            assert wrong.status_code == 200
+        locked = client.post(reverse("accounts:password-change"), {
+            "old_password": "guess-5", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        assert locked.status_code == 429
+        right = client.post(reverse("accounts:password-change"), {
+            "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        assert right.status_code == 429  # locked: not even the right one is checked
+        assert User.objects.get(pk=adult.pk).check_password(PASSWORD)
+
+    def test_spaces_around_a_password_are_part_of_it(self, client, adult):
+        spaced = "  " + NEW_PASSWORD + "  "
+        client.force_login(adult)
+        client.post(reverse("accounts:password-change"), {
+            "old_password": PASSWORD, "new_password1": spaced, "new_password2": spaced})
+        assert can_log_in("ada", spaced) and not can_log_in("ada", NEW_PASSWORD)
+        api = Client().post("/api/v1/accounts/login/", {"username": "ada", "password": spaced},
+                            content_type="application/json")
+        assert api.status_code == 200, api.content
+        kept = client.post(reverse("accounts:email-address"), {"email": "ada2@example.com", "password": spaced})
+        assert kept.status_code == 302
+        trimmed = client.post(reverse("accounts:email-address"), {"email": "ada3@example.com",
+                                                                   "password": NEW_PASSWORD})
+        assert trimmed.status_code == 400
 
     def test_signed_out_it_asks_to_log_in(self, client):
         response = client.get(reverse("accounts:password-change"))
@@ -230,6 +296,33 @@ class TestEmailAddress:
         junk = client.post(reverse("accounts:email-address"), {"email": "not an address", "password": PASSWORD})
         assert junk.status_code == 400 and "valid email" in junk.content.decode()
         assert User.objects.get(pk=adult.pk).email == "ada@example.com"
+
+    def test_guessing_the_password_here_locks_out_too(self, client, adult, settings):
+        settings.AXES_FAILURE_LIMIT = 5
+        settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+        client.force_login(adult)
+        answers = [client.post(reverse("accounts:email-address"), {"email": "evil@example.com",
+                                                                     "password": f"guess-{n}"}).status_code
+                   for n in range(6)]
+        assert answers == [400, 400, 400, 400, 429, 429]
+        right = client.post(reverse("accounts:email-address"), {"email": "evil@example.com", "password": PASSWORD})
+        assert right.status_code == 429
+        assert User.objects.get(pk=adult.pk).email == "ada@example.com"
+        assert not can_log_in("ada", PASSWORD)  # the same lock-out as the log-in page's
+
+    def test_the_old_address_is_told(self, client, adult, django_capture_on_commit_callbacks):
+        client.force_login(adult)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(reverse("accounts:email-address"), {"email": "new@example.com", "password": PASSWORD})
+        assert [m.to for m in mail.outbox] == [["ada@example.com"]]
+        assert "changed to new@example.com" in mail.outbox[0].body
+
+    def test_a_child_may_not_take_the_guardian_s_address(self, client, child):
+        client.force_login(child)
+        refused = client.post(reverse("accounts:email-address"), {"email": "PARENT@example.com",
+                                                                   "password": PASSWORD})
+        assert refused.status_code == 400 and "guardian" in refused.content.decode()
+        assert User.objects.get(pk=child.pk).email == ""
 
     def test_removed_when_left_empty(self, client, adult):
         client.force_login(adult)
