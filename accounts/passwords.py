@@ -45,13 +45,10 @@ def recipients(user: User) -> list[tuple[str, bool]]:
     consent = GuardianConsent.objects.filter(user=user).first()
     if consent is not None and consent.is_granted:
         found.append((consent.guardian_email, True))
-    seen: set[str] = set()
-    unique = []
+    by_mailbox: dict[str, tuple[str, bool]] = {}
     for address, guardian in found:
-        if normalised_email(address) not in seen:
-            seen.add(normalised_email(address))
-            unique.append((address, guardian))
-    return unique
+        by_mailbox.setdefault(normalised_email(address), (address, guardian))
+    return list(by_mailbox.values())
 
 
 def send_reset_links(*, identifier: str, domain: str, use_https: bool) -> int:
