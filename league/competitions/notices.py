@@ -101,6 +101,41 @@ def notify_section_finished(section: Section) -> None:
     notify_many(specs)
 
 
+def notify_result_corrected(section: Section, pairing: Pairing, before: dict[int, tuple[int, float]],
+                            reason: str, *, at: float) -> None:
+    """After a finished section's result is corrected: the two players, and everyone whose
+    final place or points changed, hear what changed and where they now stand (their
+    "is over" notice named the old place). ``before``: user id -> (rank, points) before
+    the correction; ``at`` (a timestamp) keeps each correction's notices apart."""
+    result = podium(section)
+    if result is None:  # an earlier stage: the next stage was seeded at its finish
+        return
+    tournament = section.tournament
+    first, second = pairing.first, pairing.second
+    if first is None or second is None:  # a bye: no result to correct
+        return
+    outcomes = {Pairing.Result.FIRST_WON: f"{first.name} won", Pairing.Result.SECOND_WON: f"{second.name} won"}
+    outcome = outcomes.get(Pairing.Result(pairing.result), "a draw")  # corrected to 1-0, 0-1 or a draw
+    what = (f"{tournament.name}: {section.name}: the arbiter corrected round {pairing.round.number}, "
+            f"{first.name} v {second.name}, to {outcome} ({reason.strip()}).")
+    specs = []
+    for finisher in result.table:
+        was = before.get(finisher.user_id)
+        if finisher.user_id not in (first.pk, second.pk) and was == (finisher.rank, finisher.points):
+            continue
+        now = f"You placed {finisher.rank} of {len(result.table)} with {finisher.points_words}"
+        if was is not None and was[0] != finisher.rank:
+            now += f" (before the correction: {was[0]})"
+        specs.append(NoticeSpec(
+            recipient_id=finisher.user_id, kind=Kind.TOURNAMENT_FINISHED,
+            cause=f"result-corrected:{section.pk}:{pairing.pk}:{at}",
+            message=f"{what} {now}. {result.headline()}.", url=results_url(section),
+            data={"tournament": tournament.pk, "section": section.pk, "place": finisher.rank,
+                  "was": was[0] if was else None, "points": finisher.points, "corrected": pairing.pk},
+        ))
+    notify_many(specs)
+
+
 def notify_stage_finished(section: Section, following: Section) -> None:
     """Every entrant of a finished earlier stage, once: whether they go through to
     ``following`` (and as which seed), or where they finished."""

@@ -19,7 +19,7 @@ from league.ratings import services as rating_services
 
 from . import refusals
 from .formats import format_of
-from .notices import broadcast_section
+from .notices import broadcast_section, notify_result_corrected
 from .pairings import games_of, score, stop_games
 from .results import after_result, update_standings
 from .rounds import pair_and_play
@@ -118,7 +118,7 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
     if not (reason or "").strip():
         raise ServiceError("reason-required", "A correction needs a reason.")
     section = _section_of_pairing(pairing_id)
-    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game").get(pk=pairing_id)
+    pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game", "first", "second").get(pk=pairing_id)
     if pairing.status != Pairing.Status.FINISHED:
         raise ServiceError("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
     if pairing.is_bye:
@@ -128,6 +128,9 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         raise ServiceError(*refusal)
     if pairing.match_id:
         raise ServiceError("match-result", "A match's result comes from its games.")
+    finished = section.status == Section.Status.FINISHED
+    before = {user_id: (rank, points) for user_id, rank, points in
+              section.standings.values_list("user_id", "rank", "points")} if finished else {}
     code, first_points, second_points = DECISIONS[result]
     winner = None if result == "draw" else pairing.first_id if result == "1-0" else pairing.second_id
     score(pairing, code, first_points, second_points, played=True,
@@ -138,7 +141,9 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         game_services.correct_result(game_id=game.pk, winner_seat=seat, reason=reason)
         if game.rated:
             rating_services.queue_recompute(requested_by=requested_by)
-    update_standings(section, final=section.status == Section.Status.FINISHED)  # a result counts at once
+    update_standings(section, final=finished)  # a result counts at once
+    if finished:  # the "is over" notices named the old places
+        notify_result_corrected(section, pairing, before, reason, at=timezone.now().timestamp())
     broadcast_section(section, {"event": "result", "round": pairing.round.number, "board": pairing.board})
     return pairing
 

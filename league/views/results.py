@@ -4,6 +4,7 @@ the Open Graph tags a chat turns into a card) and its image, a PNG drawn with Pi
 
 from __future__ import annotations
 
+import hashlib
 import io
 from functools import lru_cache
 from typing import Any
@@ -22,8 +23,9 @@ from .competitions import _section
 
 #: The card size chats and social sites expect of an og:image.
 IMAGE_SIZE = (1200, 630)
-#: The image of a finished section never changes: caches keep it a day, revalidating by ETag.
-IMAGE_MAX_AGE = 24 * 3600
+#: Caches keep the image five minutes, then revalidate by its ETag (a 304 is cheap): an
+#: arbiter's correction after the finish changes it, and shows within that time.
+IMAGE_MAX_AGE = 5 * 60
 
 
 def _finished_podium(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str
@@ -58,10 +60,15 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
 
 
 def _image_etag(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> str | None:
+    """What the image is drawn from: the event's and players' names and the final table (a
+    correction after the finish changes the table, a renaming the names)."""
     section = _section(club_slug, tournament_slug, section_slug, request.user)
     if section.finished_at is None:
         return None
-    return f"results-{section.pk}-{int(section.finished_at.timestamp() * 1000)}"
+    table = list(section.standings.order_by("rank", "user_id").values_list(
+        "user_id", "rank", "points", "user__username", "user__profile__display_name"))
+    drawn = repr((section.tournament.name, section.name, table)).encode()
+    return f"results-{section.pk}-{hashlib.sha256(drawn).hexdigest()[:20]}"
 
 
 @require_safe

@@ -153,18 +153,47 @@ def test_the_results_page_shows_the_podium_the_table_and_a_link_card(client, mak
     assert results_url(section) in section_page.content.decode()
 
 
-def test_the_results_image_is_a_png_of_the_card_size_cached_by_the_finish_time(client, make_player):
+def test_a_correction_after_the_finish_tells_those_it_moves_and_the_two_players(make_player):
+    """Seeds A > B > C > D, round robin, the higher seed wins every game: A 3, B 2, C 1,
+    D 0. The arbiter corrects A v B to B's win: B first, A second; C and D keep their
+    places and points and hear nothing more."""
+    a, b, c, d = users = rated(make_player, 4)
+    section = section_with(users, format="round-robin")
+    run_decided(section)
+    pairing = section.pairings.get(first__in=[a, b], second__in=[a, b])
+    corrected = "0-1" if pairing.first_id == a.pk else "1-0"
+    cs.correct_result(pairing_id=pairing.pk, result=corrected, reason="The scoresheet says so")
+    told = {n.recipient_id: n for n in Notice.objects.filter(cause__startswith="result-corrected:")}
+    assert set(told) == {a.pk, b.pk}
+    table = {row.user_id: (row.rank, row.points) for row in Standing.objects.filter(section=section)}
+    assert table[b.pk] == (1, 3) and table[a.pk] == (2, 2) and table[c.pk] == (3, 1) and table[d.pk] == (4, 0)
+    assert f"{b.name} won (The scoresheet says so)" in told[a.pk].message
+    assert "You placed 2 of 4 with 2 points (before the correction: 1)" in told[a.pk].message
+    assert "You placed 1 of 4 with 3 points (before the correction: 2)" in told[b.pk].message
+    assert told[b.pk].data["place"] == 1 and told[b.pk].data["was"] == 2
+    assert f"{b.name} won" in told[b.pk].message.split("). ")[-1]  # the new headline
+    # Corrected back: a new notice each, the earlier ones kept.
+    cs.correct_result(pairing_id=pairing.pk, result="1-0" if corrected == "0-1" else "0-1", reason="Misread")
+    assert Notice.objects.filter(cause__startswith="result-corrected:").count() == 4
+
+
+def test_the_results_image_is_a_png_of_the_card_size_cached_by_its_table(client, make_player):
     section = section_with(rated(make_player, 4), format="round-robin")
     run_decided(section)
     response = client.get(results_url(section, "section-results-image"))
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     image = Image.open(io.BytesIO(response.content))
     assert image.format == "PNG" and image.size == (1200, 630)
-    assert "max-age=86400" in response["Cache-Control"] and "public" in response["Cache-Control"]
+    assert "max-age=300" in response["Cache-Control"] and "public" in response["Cache-Control"]
     etag = response["ETag"]
     assert str(section.pk) in etag
     again = client.get(results_url(section, "section-results-image"), HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
+    # A correction after the finish changes the table, so the image and its ETag.
+    pairing = section.pairings.filter(result="1-0").first()
+    cs.correct_result(pairing_id=pairing.pk, result="0-1", reason="The scoresheet says so")
+    redrawn = client.get(results_url(section, "section-results-image"), HTTP_IF_NONE_MATCH=etag)
+    assert redrawn.status_code == 200 and redrawn["ETag"] != etag and redrawn.content != response.content
 
 
 def test_before_the_end_the_page_says_when_and_there_is_no_image(client, make_player):
