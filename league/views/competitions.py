@@ -88,6 +88,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "next_round": event_selectors.next_scheduled_round(section),
         "my_game": event_selectors.next_game_view(section=section, user=request.user),
         "live": live, "refresh": LIVE_REFRESH_SECONDS,
+        # The facts and the players list are sent with each live refresh too (out of band).
+        "entries": event_selectors.entries(section),
         # The entry box and the organiser's buttons follow the state with the rest.
         "entry": event_selectors.entry_state(section=section, user=request.user),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
@@ -110,7 +112,6 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
     if request.htmx:  # the live part, refreshed when the section's socket says so
         return render(request, "league/_section_live.html", context)
     context.update(
-        entries=event_selectors.entries(the_section),
         moderator=request.user.has_perm("league.moderate_club", the_section.tournament.club),  # the TRF export
         prizes=the_section.prizes.select_related("winner"),
     )

@@ -257,6 +257,26 @@ def test_live_part_is_served_alone_to_htmx_and_follows_the_socket_while_running(
     assert f"Your next game: round 1, board 1, against {pairing.second.name} (you move first)" in section_page
 
 
+def test_the_live_refresh_brings_the_facts_and_the_players_out_of_band(client, club, organiser, make_player):
+    """The page's facts (the schedule: "Started") and its players list follow the section
+    with the live part: sent again, swapped by id, on every refresh."""
+    people = [make_player(username=f"ob{i}") for i in range(1, 4)]
+    section = make_section(club, organiser, format="swiss", players=people, rounds=2)
+    page = client.get(url("section", section)).content.decode()
+    assert 'id="section-facts"' in page and 'id="section-players"' in page and "hx-swap-oob" not in page.split(
+        'id="section-live"')[0]
+    late = make_player(username="ob-late")
+    cs.register(section=section, user=late)
+    part = client.get(url("section", section), headers={"HX-Request": "true"}).content.decode()
+    players = part.split('<section id="section-players"')[1]
+    assert players.startswith(' aria-labelledby="players-heading" hx-swap-oob="true">')
+    assert "Players (4)" in players and ">ob-late</a>" in players
+    event_services.start_section(by=organiser, section=section)
+    part = client.get(url("section", section), headers={"HX-Request": "true"}).content.decode()
+    facts = part.split('<dl class="facts" id="section-facts" hx-swap-oob="true">')[1].split("</dl>")[0]
+    assert "Started" in facts
+
+
 # -- entries ------------------------------------------------------------------------------
 
 
