@@ -23,7 +23,7 @@ from accounts.http import PlayerAPIRequest, signed_in_user
 from games.models import RuleSet
 from league import competitions as competition_services
 from league import exports
-from league.competitions import event_selectors, event_services
+from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
 from league.competitions.formats.section_settings import ACCELERATION, SWISS_SYSTEM
@@ -162,6 +162,16 @@ class SectionCreateSerializer(serializers.Serializer):
 
     tournament = serializers.PrimaryKeyRelatedField(queryset=Tournament.objects.all())
     name = serializers.CharField(max_length=120)
+
+    def validate_tournament(self, tournament: Tournament) -> Tournament:
+        """A draft is hidden from all but its club's organisers: to anyone else its id is
+        answered as an id that does not exist (not "not-organiser", which names the club)."""
+        if refusals.view_refusal(tournament, self.context["request"].user) is not None:
+            field = self.fields["tournament"]
+            raise serializers.ValidationError(field.error_messages["does_not_exist"].format(pk_value=tournament.pk),
+                                              code="does_not_exist")
+        return tournament
+
     rule_set = serializers.PrimaryKeyRelatedField(queryset=RuleSet.objects.filter(is_current=True, for_lessons=False), required=False,
                                                   allow_null=True, help_text="A house-rule set (current version).")
     variant = serializers.CharField(required=False, help_text="Without a rule set: this variant's standard rules.")
@@ -379,7 +389,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=SectionCreateSerializer, responses={201: SectionSerializer, 400: SERVICE_REFUSAL})
     def create(self, request: Request, *args, **kwargs) -> Response:
-        incoming = SectionCreateSerializer(data=request.data)
+        incoming = SectionCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         section = event_services.create_section(by=signed_in_user(request), **incoming.validated_data)
         return Response(SectionSerializer(section).data, status=status.HTTP_201_CREATED)

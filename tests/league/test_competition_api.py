@@ -99,13 +99,24 @@ def test_placement_matches_and_consolation_settings(club, organiser):
         "Consolation", "Every place", "Old name"]
 
 
-def test_drafts_are_for_organisers_only(club, organiser):
+def test_drafts_are_for_organisers_only(club, organiser, make_player):
     draft = api(organiser).post("/api/v1/tournaments/", {
         "club": "harbour", "name": "Hidden", "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),
         "draft": True}, format="json").json()
     assert draft["status"] == "draft"
     assert api().get(f"/api/v1/tournaments/{draft['id']}/").status_code == 404
     assert api(organiser).get(f"/api/v1/tournaments/{draft['id']}/").status_code == 200
+    # A section for it from anyone else: answered as for an id that does not exist (the club unnamed).
+    outsider = make_player(username="outsider")
+    sent = {"name": "Open", "format": "swiss", "variant": "classic"}
+    hidden = api(outsider).post("/api/v1/sections/", {**sent, "tournament": draft["id"]}, format="json")
+    missing = api(outsider).post("/api/v1/sections/", {**sent, "tournament": 10**9}, format="json")
+    assert hidden.status_code == missing.status_code == 400
+    assert hidden.json()["code"] == missing.json()["code"]
+    assert hidden.json()["message"] == missing.json()["message"].replace(str(10**9), str(draft["id"]))
+    assert club.name not in hidden.content.decode()
+    made = api(organiser).post("/api/v1/sections/", {**sent, "tournament": draft["id"]}, format="json")
+    assert made.status_code == 201, made.content
     opened = api(organiser).post(f"/api/v1/tournaments/{draft['id']}/open-registration/")
     assert opened.json()["status"] == "registration"
     assert api().get(f"/api/v1/tournaments/{draft['id']}/").status_code == 200
