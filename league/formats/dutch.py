@@ -29,10 +29,10 @@ over the players not yet paired gives the bracket's best criteria values; then t
 choices the criteria leave open follow the order rules: which moved-down players are
 paired and with whom, the fewest exchanges between S1 and S2 with the smallest
 difference of numbers, and S1's players in order taking the first S2 player that keeps
-the optimum (the transpositions). The matchings are networkx's, on Python integers of
-any size; the devices that make them affordable (a bracket-sized region with a check
-below it, free swaps, S1's choices in one matching, a greedy witness for the bye's
-group) each carry their figure.
+the optimum (the transpositions). The matchings are exact, on integers hundreds of bits
+wide (``matching.max_weight_matching``); the devices that make them affordable (a
+bracket-sized region with a check below it, S1's choices in one matching) each carry
+their figure.
 
 Colours (``_colour``): both preferences if they differ, else the stronger one, else
 alternate from the last round the two differed, else the higher-ranked player's
@@ -46,9 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-
-from . import acceleration, trf
+from . import acceleration, matching, trf
 from .explain import Reason
 
 W, B = "w", "b"
@@ -274,6 +272,16 @@ class _Weights:
             return 0
         S, G = self.group_bits, self.groups_bits
         w = 1 + (not self.bye_candidate(high)) + (not self.bye_candidate(low))
+        if not (low_in_bracket or low_in_next):
+            # Every field below completion but the bye's is 0: the same number, built
+            # without the field by field shifts (the bye group's weights for a whole
+            # 1,000-player field: 0.5 s of the round's 4.5 s before).
+            unplayed = 0
+            if self.single_downfloater_is_bye:
+                for p in (high, low):
+                    unplayed += self.unplayed_rank[p.played_games] if p.score == self.bye_score else 0
+            low_bits = self.low_bits
+            return (w << low_bits) + (unplayed << (low_bits - 4 * S - 2 * G))
         w = (w << S) | low_in_bracket
         w <<= G
         if low_in_bracket:
@@ -369,18 +377,14 @@ class _Matcher:
         return self._solve_all()
 
     def _solve_all(self) -> list[int]:
-        self.mate = self._matching(range(self.size), self.weights.items())
+        self.mate = self._matching(self.weights.items())
         return self.mate
 
-    def _matching(self, vertices: Iterable[int], edges: Iterable[tuple[tuple[int, int], int]]) -> list[int]:
-        graph = nx.Graph()
-        graph.add_nodes_from(v for v in vertices if v not in self.fixed)
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in edges if w)
-        mate = list(range(self.size))
+    def _matching(self, edges: Iterable[tuple[tuple[int, int], int]]) -> list[int]:
+        """The fixed pairs, and an optimum over ``edges`` (none touches a fixed player)."""
+        mate = matching.max_weight_matching(self.size, ((a, b, w) for (a, b), w in edges if w))
         for a, b in self.fixed.items():
             mate[a] = b
-        for a, b in nx.max_weight_matching(graph):
-            mate[a], mate[b] = b, a
         return mate
 
     def _solve_region(self, end: int, *, whole: bool = False) -> list[int] | None:
@@ -392,11 +396,13 @@ class _Matcher:
 
         Measured: a 92-player event, 9 rounds, 42 s with one matching over everybody per
         decision, 4.8 s on the bracket and the next group, with the same pairings; the
-        bracket alone first: a 1,000-player round 5, 66 s of CPU against 202 s."""
+        bracket alone first: a 1,000-player round 5, 66 s of CPU against 202 s (networkx's
+        matcher). With the native matcher, that round: 4.0 s, against 26.2 s with every
+        matching over everybody."""
         if whole and (end - sum(1 for v in self.fixed if v < end)) % 2:
             return None  # an odd bracket floats somebody
         low = (1 << self.low_bits) - 1
-        mate = self._matching(range(end), (((a, b), w & low) for (a, b), w in self.weights.items() if b < end))
+        mate = self._matching((((a, b), w & low) for (a, b), w in self.weights.items() if b < end))
         left = [v for v in range(end) if mate[v] == v and v not in self.fixed]
         if whole and left:
             return None
@@ -429,34 +435,11 @@ class _Matcher:
     def weight(self, a: int, b: int) -> int:
         return self.weights.get((a, b) if a < b else (b, a), 0)
 
-    def swap_to(self, v: int, u: int) -> bool:
-        """Pair v with u in the current optimum if that costs nothing: the partners they leave
-        pair up instead, directly or through one other pair, at the same total weight (an
-        alternating cycle of weight 0), so no new matching is needed. Measured: a 300-player
-        round 2 took 37 s with re-solving for every such choice, 34 s with this."""
-        mate, weight = self.mate, self.weight
-        m, x = mate[v], mate[u]
-        if m == u:
-            return True
-        if m in (v, x) or x == u or not weight(v, u):
-            return False
-        before = weight(v, m) + weight(u, x)
-        if weight(m, x) and weight(v, u) + weight(m, x) == before:
-            mate[v], mate[u], mate[m], mate[x] = u, v, x, m
-            return True
-        for y in range(self.size):  # x - y, mate[y] - m
-            z = mate[y]
-            if z == y or y in (v, u, m, x) or z in (v, u, m, x) or self.fixed.get(y) is not None:
-                continue
-            if weight(x, y) and weight(z, m) and weight(v, u) + weight(x, y) + weight(z, m) == before + weight(y, z):
-                mate[v], mate[u], mate[x], mate[y], mate[z], mate[m] = u, v, y, x, m, z
-                return True
-        return False
-
     def fix(self, a: int, b: int) -> None:
         """Keep a and b together: they leave the graph."""
-        for key in [k for k in self.weights if a in k or b in k]:
-            del self.weights[key]
+        for v in (a, b):
+            for u in range(self.size):
+                self.weights.pop((u, v) if u < v else (v, u), None)
         self.fixed[a], self.fixed[b] = b, a
 
 
@@ -505,9 +488,10 @@ class _Pairer:
 
     def _bye_group(self) -> None:
         """C4/C5 first: whether all can be paired, and the score group the bye comes from (the
-        lowest that can give it). A greedy pairing of everybody (around the lowest-ranked
-        player who may have the bye) settles both most of the time; else one matching does.
-        Measured: 24 s of a 300-player round's 37 s was that matching."""
+        lowest that can give it): one matching over everybody, but for an even field that a
+        greedy pairing pairs up. (A greedy witness for an odd field's bye group saved 24 s of
+        a 300-player round's 37 s with networkx's matcher; with the native one it saved
+        nothing: 50.0 s against 50.2 s over the reference set, so it went.)"""
         players, weights, matcher, n = self.players, self.weights, self.matcher, len(self.players)
         top = players[0].score
         for i in range(n):
@@ -521,10 +505,8 @@ class _Pairer:
                     w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
                     w = (w << weights.group_bits) | (low.score >= top)
                 matcher.set(i, j, w)
-        bye = self._greedy_bye() if n % 2 else None
-        if n % 2 == 0 and matcher.pairs_up(list(range(n)), list(range(n))):
-            pass
-        elif bye is None:
+        bye: _Player | None = None
+        if n % 2 or not matcher.pairs_up(list(range(n)), list(range(n))):
             mate = matcher.solve()
             unmatched = [v for v in range(n) if mate[v] == v]
             if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
@@ -544,17 +526,6 @@ class _Pairer:
                     matcher.set(i, j, weights.edge(players[j], players[i], False, False))
         matcher.low_bits = weights.low_bits
         matcher.bye_candidate = lambda v: weights.bye_candidate(players[v])
-
-    def _greedy_bye(self) -> _Player | None:
-        """The lowest-ranked player of the lowest score group who may have the bye, if the
-        others then pair up greedily and the bye is below the top group; else None."""
-        players = self.players
-        eligible = [v for v in range(len(players)) if players[v].eligible_for_bye]
-        if not eligible or players[eligible[-1]].score >= players[0].score:
-            return None
-        bye = eligible[-1]
-        others = [v for v in range(len(players)) if v != bye]
-        return players[bye] if self.matcher.pairs_up(others, list(range(len(players)))) else None
 
     def _in_bracket(self, v: int) -> bool:
         return self.first_vertex <= self.mate[v] < self.next_vertex
@@ -591,8 +562,8 @@ class _Pairer:
         """The remainder's pairing with the exchange rules' weights and, below them, S1's
         choices (as ``_pair_s1``) in one matching. If it needs no exchange, it is the
         pairing (True); else the matching is left with the exchange rules' weights for
-        ``_choose_exchanges`` (False). Measured: a 300-player round 4, 6.2 s with the
-        exchange rules and S1's choices in two matchings, 4.8 s in one."""
+        ``_choose_exchanges`` (False). Measured with networkx's matcher: a 300-player
+        round 4, 6.2 s with the exchange rules and S1's choices in two matchings, 4.8 s in one."""
         bracket, base, matcher = self.bracket, self.base, self.matcher
         s2 = remainder[pairs:]
         choices = {lo: [hi for hi in s2 if base[hi][lo]] for lo in remainder[:pairs]}
@@ -719,8 +690,8 @@ class _Pairer:
         In one matching: below every weight, each S1 player gets a field ranking its S2
         players (the first the highest), the first S1 player's field the highest, so the
         optimum is the first such choice for the first player, then for the second, and
-        so on. Measured: a 300-player round 2 took 34 s with one matching per S1 player
-        that no free swap settles (48 of 150), 20 s this way."""
+        so on. Measured with networkx's matcher: a 300-player round 2 took 34 s with one
+        matching per S1 player (48 of 150 needed one), 20 s this way."""
         bracket, base, matcher = self.bracket, self.base, self.matcher
         s1 = [lo for lo in remainder if self._downward(bracket[lo])]
         choices = {lo: [hi for hi in remainder if hi > lo and base[hi][lo]] for lo in s1}
@@ -740,16 +711,13 @@ class _Pairer:
 
     def _take_first(self, v: int, candidates: list[tuple[int, int]], *, bonus: int) -> None:
         """Pair v with the first of ``candidates`` (vertex, weight) that some optimum pairs it
-        with: found by a free swap when it reaches the first one, else by re-solving with the
-        weights raised in that order (the first the most)."""
+        with: re-solved with the weights raised in that order (the first the most)."""
         matcher = self.matcher
-        playable = [u for u, w in candidates if w]
-        if not (playable and matcher.swap_to(v, playable[0])):
-            for u, w in reversed(candidates):
-                if w:
-                    matcher.set(v, u, w + bonus)
-                    bonus += 1
-            matcher.solve()
+        for u, w in reversed(candidates):
+            if w:
+                matcher.set(v, u, w + bonus)
+                bonus += 1
+        matcher.solve()
         mate = self.mate[v]
         self.matched[v] = self.matched[mate] = True
         matcher.fix(v, mate)
