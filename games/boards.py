@@ -61,6 +61,8 @@ def board_context(
     )
     variant = get_variant(payload["variant"])
     match = payload["match"]
+    seats = [dict(s, letter=letter_of(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
+             for s in payload["seats"]]
     return {
         "game": game,
         "payload": payload,
@@ -77,8 +79,10 @@ def board_context(
         "board_script": variant.board_script,
         "variant_name": variant.display_name,
         # A lesson is learnt at the learner's pace: no clock face, no idle warning.
-        "seats": [dict(s, letter=letter_of(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
-                  for s in payload["seats"]],
+        "seats": seats,
+        # Each move with who made it, in words: worked out here once rather than by a
+        # loop over the seats for every move in the template.
+        "moves": _moves_with_movers(payload["moves"], seats),
         "lesson_game": bool(game.lesson),
         "time_control": payload["rules"]["time_control"],
         "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
@@ -100,6 +104,14 @@ def board_context(
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
     }
+
+
+def _moves_with_movers(moves: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    movers = {}
+    for s in seats:
+        name = s["name"] or "Open seat"
+        movers[s["seat"]] = f"{name} ({s['letter']})" if s["letter"] else name
+    return [dict(m, mover=movers.get(m["seat"], "")) for m in moves]
 
 
 def _user_id(game: Game, seat: int) -> int | None:

@@ -189,6 +189,29 @@ class TestGamePage:
         html = pushed_board(game.pk)
         assert game.seed in html and "wins" in html and "square win" in html
 
+    def test_the_boards_numbers_are_data_never_localised(self, alice, bob, settings):
+        # A site that turns thousand separators on must not get "30,000" in the clock's
+        # milliseconds (static/js/game.js reads them) or in a ply: the board partial
+        # renders with localisation off, on the page and in every push.
+        settings.USE_THOUSAND_SEPARATOR = True
+        game = started("classic", alice, bob)
+        services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 4})
+        for html in (client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode(),
+                     pushed_board(game.pk, alice), pushed_board(game.pk)):
+            clocks = re.findall(r'data-clock-ms="([^"]*)"', html)
+            assert clocks and all(ms.isdigit() for ms in clocks), clocks
+            assert any(int(ms) >= 1000 for ms in clocks)  # wide enough to be separated
+
+    def test_the_move_list_names_who_made_each_move(self, alice, bob):
+        game = started("classic", alice, bob)
+        for ply, (user, cell) in enumerate([(alice, 1), (bob, 4)]):
+            services.submit_move(game_id=game.pk, user=user, ply=ply, move={"cell": cell})
+        html = pushed_board(game.pk)
+        entries = [re.sub(r"\s+", " ", e).strip() for e in re.findall(r'<li>(.*?)</li>',
+                   html.split('id="move-list"')[1].split("</ol>")[0], re.S)]
+        assert entries[0].startswith(f'<span class="muted">1.</span> {alice.name} (X):'), entries
+        assert entries[1].startswith(f'<span class="muted">2.</span> {bob.name} (O):'), entries
+
     def test_an_open_challenge_page_offers_accept_to_others(self, alice, bob):
         game = services.create_game(creator=alice, variant="classic")
         assert (
