@@ -683,10 +683,11 @@ class Target:
     name = ""
     has_pages = False
 
-    def __init__(self, port: int, server_pid: int, crowd: Crowd) -> None:
+    def __init__(self, port: int, server_pid: int, crowd: Crowd, page_port: int | None = None) -> None:
         self.port = port
         self.server_pid = server_pid
         self.crowd = crowd
+        self.page_port = page_port or port  # where the screens load their pages
 
     async def new_games(self, slots: list[int]) -> list[int]:
         raise NotImplementedError
@@ -708,8 +709,9 @@ class PlatformTarget(Target):
     name = "platform"
     has_pages = True
 
-    def __init__(self, port: int, server_pid: int, crowd: Crowd, pool: concurrent.futures.Executor) -> None:
-        super().__init__(port, server_pid, crowd)
+    def __init__(self, port: int, server_pid: int, crowd: Crowd, pool: concurrent.futures.Executor,
+                 page_port: int | None = None) -> None:
+        super().__init__(port, server_pid, crowd, page_port)
         self.pool = pool
 
     async def new_games(self, slots: list[int]) -> list[int]:
@@ -923,7 +925,7 @@ class Bench:
         elif user is not None:
             headers["Cookie"] = user[2]
         if self.browser and self.target.has_pages:
-            http = HttpClient(self.target.port, headers.get("Cookie"))
+            http = HttpClient(self.target.page_port, headers.get("Cookie"))
         try:
             if http is not None:
                 status, page = await http.get(f"/play/{game.game_id}/")
@@ -1350,6 +1352,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client", choices=("browser", "api"), default="browser",
                         help="browser: what the game page does (session, pages, board); api: JSON and tokens")
     parser.add_argument("--processes", type=int, default=1, help="ASGI server processes (N), behind one port")
+    parser.add_argument(
+        "--page-processes", type=int, default=0,
+        help="serve the game pages from this many server processes of their own, on another port, as a proxy "
+             "sending /ws/ apart would (0: the socket servers serve them too)",
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="measurement window per point")
     parser.add_argument("--observers", type=observer_range, default=None,
                         help="observers per game: N, or LO-HI drawn per game slot (default 10 browser, 2 api)")
@@ -1389,6 +1396,7 @@ def main(argv: list[str] | None = None) -> int:
         or not 0 < args.seconds <= MAX_SECONDS
         or not 0 < args.rate <= 10
         or not 0 <= args.db_processes <= MAX_PROCESSES
+        or not 0 <= args.page_processes <= MAX_PROCESSES
     ):
         parser.error(
             f"processes 1..{MAX_PROCESSES}, db-processes 0..{MAX_PROCESSES}, seconds up to {MAX_SECONDS}, rate up to 10"
@@ -1403,7 +1411,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"live bench: client={args.client} "
         + (f"burst={args.burst} players " if args.burst else f"games={points} ")
-        + f"processes={args.processes} (one port) db-processes={args.db_processes} seconds={args.seconds} "
+        + f"processes={args.processes} (one port) db-processes={args.db_processes} "
+        + (f"page-processes={args.page_processes} (another port) " if args.page_processes else "")
+        + f"seconds={args.seconds} "
         f"observers={low if low == high else f'{low}-{high}'}"
         f"{' anonymous' if args.anonymous_observers or args.client == 'api' else ' signed-in'} "
         f"rate={args.rate}/s deflate={not args.no_deflate} cpus={os.cpu_count()} load={os.getloadavg()}",
@@ -1446,6 +1456,15 @@ def main(argv: list[str] | None = None) -> int:
                 ),
             ]
             wait_for_port(platform_port, platform)
+            pages, page_port = None, None
+            if args.page_processes:
+                # Their own processes, without database workers: no socket of theirs is used.
+                page_port = free_port()
+                pages = procs.start(
+                    "pages", uvicorn_command("config.asgi:application", page_port, args.page_processes),
+                    dict(env, LIVE_DB_PROCESSES="0"),
+                )
+                wait_for_port(page_port, pages)
             crowd, spare = make_crowd(pool, args, args.burst // 2 or max(points))
             relay_env = dict(env)
             if args.client == "browser":
@@ -1475,15 +1494,16 @@ def main(argv: list[str] | None = None) -> int:
                         target: Target = ControlTarget(control_port, control.pid, crowd)
                         server = control
                     else:
-                        target = PlatformTarget(platform_port, platform.pid, crowd, pool)
+                        target = PlatformTarget(platform_port, platform.pid, crowd, pool, page_port)
                         server = platform
                     measured = statements if name == "platform" else None
+                    server_pids = [server.pid] + ([pages.pid] if pages is not None and name == "platform" else [])
                     if args.burst:
-                        burst = runner(run_burst(target, args, [server.pid], measured))
+                        burst = runner(run_burst(target, args, server_pids, measured))
                         holds = report_burst(name, args, burst)
                     else:
                         stats = runner(
-                            run_point(target, games, args, [server.pid], [p.pid for p in celery], measured)
+                            run_point(target, games, args, server_pids, [p.pid for p in celery], measured)
                         )
                         if name == "platform" and stats.sent_keys:
                             stored = set(pool.submit(_db_stored, stats.sent_keys).result())
@@ -1491,7 +1511,8 @@ def main(argv: list[str] | None = None) -> int:
                             stats.unstored_acked = sum(
                                 1 for key in stats.sent_keys if key not in stored and key in stats.acked_keys
                             )
-                    dead = [p.args for p in [control, platform, *celery] if p.poll() is not None]
+                    dead = [p.args for p in [control, platform, *celery, *([pages] if pages else [])]
+                            if p.poll() is not None]
                     if not args.burst:
                         if dead:
                             stats.errors[f"process exited: {dead[0]!r}"] += 1  # the command list: repr is str
