@@ -1,22 +1,29 @@
-"""What each database call of live play costs the server, in CPU and SQL statements:
-a move, an observer's and a player's connect (with the token lookup), an observer's
-disconnect. bench/live.py measures the whole stack under load; this isolates the part
-the platform adds to the bare relay, one call at a time, so a change to the services
-shows up here without the noise of a loaded machine (CPU time, not wall time).
+"""What each call of live play costs the server, in CPU and SQL statements: a move, an
+observer's and a player's connect (with the token lookup), an observer's disconnect;
+then the game page for each kind of viewer, the floor every page pays (a signed-in 404:
+middleware, session, user, profile, unread count, the menu), a board render per viewer
+kind and the three renders after every move (``boards.update_message_for``).
+bench/live.py measures the whole stack under load, where a crowd arriving for each new
+game makes its page loads and connects most of a move's cost; this isolates the part
+the platform adds to the bare relay, one call at a time, so a change shows up here
+without the noise of a loaded machine (CPU time, not wall time).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ttt .venv/bin/python bench/live_costs.py
     .venv/bin/python bench/live_costs.py --calls 500          # embedded SQLite
 
 A scratch database (tests.processes.scratch_database: created, migrated, dropped). Each
-call runs in this process as a database worker process runs it (``games.workers.run``:
-the broadcast built and collected, not sent; the outcome pickled for the pipe). Printed
-per call: the median and p90 of this thread's CPU time, the median wall time, and the
-SQL statements (counted in a separate pass, as counting costs time itself).
+socket call runs in this process as a database worker process runs it
+(``games.workers.run``: the broadcast built and collected, not sent; the outcome pickled
+for the pipe); pages go through Django's test client (no network), on a classic game
+four moves in. Printed per call: the median and p90 of this thread's CPU time, the
+median wall time, and the SQL statements (counted in a separate pass, as counting costs
+time itself).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pickle
 import random
@@ -26,6 +33,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +43,14 @@ sys.path.insert(0, str(ROOT))
 from tests.processes import scratch_database  # noqa: E402
 
 
-def measure(name: str, calls: list[Callable[[], Any]]) -> None:
+def measure(name: str, calls: list[Callable[[], Any]], warm: int = 0) -> None:
     """Run every call, timing each; then count one call's statements on a fresh call."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     *timed, counted = calls
+    for call in timed[:warm]:  # the same call again and again (pages): caches, prepared statements
+        call()
     cpu, wall = [], []
     for call in timed:
         cpu_start, wall_start = time.thread_time(), time.perf_counter()
@@ -68,9 +78,14 @@ def main() -> None:
         os.environ.pop("REDIS_URL", None)
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
         os.environ["DJANGO_DEBUG"] = "0"
+        import logging
+        import warnings
+
         import django
 
         django.setup()
+        logging.disable(logging.WARNING)  # the 404s would log a line each
+        warnings.filterwarnings("ignore", message="No directory at")  # collectstatic not run: no matter here
         from django.conf import settings
 
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # setup speed only
@@ -79,8 +94,6 @@ def main() -> None:
 
 
 def run(count: int) -> None:
-    from datetime import date
-
     from django.contrib.auth.models import AnonymousUser
     from django.db import connection
     from rest_framework.authtoken.models import Token
@@ -149,6 +162,46 @@ def run(count: int) -> None:
         in_worker(consumers._open, game_id=target, user=users[0], channel_name="unused") for _ in range(count + 1)
     ])
     measure("token lookup (websocket auth)", [in_worker(realtime._user_for_token, key=token) for _ in range(count + 1)])
+    pages(count, users, new_game)
+
+
+def pages(count: int, users: list[Any], new_game: Callable[[], Any]) -> None:
+    """The game page for each kind of viewer and the board's renders, on a game in its
+    middle (four moves of a ~7.5-move game: the move list as long as usual)."""
+    from django.test import Client
+
+    from accounts.services import register_player
+    from games import boards, selectors, services, sql
+    from games.rules import get_variant
+
+    game = new_game()
+    variant = get_variant("classic")
+    state = variant.load(game.state)
+    for ply in range(4):
+        seat = state.to_move[0]
+        move = variant.legal_moves(state, seat)[0]
+        services.submit_move(game_id=game.pk, user=users[seat], ply=ply, move=move)
+        state = variant.apply(state, seat, move)
+    watcher = register_player(username="costs-watcher", password="bench-Passw0rd-long",
+                              date_of_birth=date(1990, 1, 1), country="GB").user
+    player, observer, anonymous = Client(), Client(), Client()
+    player.force_login(users[0])
+    observer.force_login(watcher)
+    url = f"/play/{game.pk}/"
+    times = range(count + 1)
+    measure("404 page, signed in", [functools.partial(observer.get, "/play/999999999/") for _ in times], warm=30)
+    measure("game page: a player", [functools.partial(player.get, url) for _ in times], warm=30)
+    measure("game page: a signed-in observer", [functools.partial(observer.get, url) for _ in times], warm=30)
+    measure("game page: anonymous", [functools.partial(anonymous.get, url) for _ in times], warm=30)
+    loaded = selectors.load_game(game.pk)
+    shared = boards.shared_parts(loaded)
+    for viewer in boards.VIEWERS:
+        context = boards.board_context(loaded, selectors.game_payload(loaded, viewer), viewer, shared=shared)
+        measure(f"board render: {selectors.viewer_key(viewer)}",
+                [functools.partial(boards.render_board, context) for _ in times], warm=30)
+    moves = sql.moves(game.pk)
+    measure("after a move (update_message_for)",
+            [functools.partial(boards.update_message_for, loaded, moves) for _ in times], warm=30)
 
 
 if __name__ == "__main__":
