@@ -1399,7 +1399,8 @@ def main(argv: list[str] | None = None) -> int:
         or not 0 <= args.page_processes <= MAX_PROCESSES
     ):
         parser.error(
-            f"processes 1..{MAX_PROCESSES}, db-processes 0..{MAX_PROCESSES}, seconds up to {MAX_SECONDS}, rate up to 10"
+            f"processes 1..{MAX_PROCESSES}, db-processes and page-processes 0..{MAX_PROCESSES}, "
+            f"seconds up to {MAX_SECONDS}, rate up to 10"
         )
     for url in (args.database_url, args.redis_url):
         if urlparse(url).hostname not in ("127.0.0.1", "localhost"):
