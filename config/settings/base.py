@@ -335,6 +335,10 @@ if REDIS_URL:
     # a Redis that is down or hung (docs/operations.md, "When Redis or a worker is down").
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
         "visibility_timeout": env.float("LEAGUE_BROKER_VISIBILITY_TIMEOUT", default=300.0),
+        # Each worker looks for such tasks every 10 s (kombu's unacked_restore_interval),
+        # but kombu 5.7 scans only one look in 10 by default: a killed worker's task came
+        # back 100 s after its timeout. Every look scans here (one small sorted-set read).
+        "unacked_restore_throttle": 1,
         "socket_connect_timeout": 2.0,
         "socket_timeout": 3.0,
     }
