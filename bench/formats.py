@@ -46,7 +46,7 @@ from league.formats.single_elimination import SingleElimination  # noqa: E402
 from league.formats.swiss import Pairing, SwissTournament, colour_preference, round_quality  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"  # round-5 TRFs and bbpPairings' pairs for them (PROVENANCE.md)
-DUTCH_SIZES = (100, 1000, 2000)  # 10,000 runs out of memory (docs/formats.md): --dutch-sizes 10000
+DUTCH_SIZES = (100, 1000, 2000)  # 10,000 takes far longer than the others (docs/formats.md): --dutch-sizes 10000
 T = TypeVar("T")
 
 

@@ -345,11 +345,19 @@ class _Weights:
 
 
 class _Matcher:
-    """A maximum weight matching over the players not yet paired, re-solved as weights change."""
+    """A maximum weight matching over the players not yet paired, re-solved as weights change.
+
+    A pair's weight is the one last ``set``, else ``fallback(a, b)``: the weight of two
+    players outside the bracket being paired (``_Weights.edge``'s last case). Those are
+    computed only when a matching needs them (the matching over everybody, a rare last
+    resort); the bracket's own are set as it is paired. Storing every pair's weight up
+    front took 0.5 million weights for 1,000 players, and ran out of memory at 10,000."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.weights: dict[tuple[int, int], int] = {}
+        self.weights: dict[tuple[int, int], int] = {}  # (a, b), a < b: the weights set, 0 included
+        self.fallback: Callable[[int, int], int] = lambda a, b: 0
+        self.fallback_shift = 0  # the ``scale`` bits since the fallback was given
         self.mate: list[int] = list(range(size))
         self.fixed: dict[int, int] = {}
         self.region_end: int | None = None  # the players from here on are not in play yet
@@ -359,10 +367,20 @@ class _Matcher:
 
     def set(self, a: int, b: int, weight: int) -> None:
         key = (a, b) if a < b else (b, a)
-        if weight and a not in self.fixed and b not in self.fixed:
+        if a not in self.fixed and b not in self.fixed:
             self.weights[key] = weight
         else:
             self.weights.pop(key, None)
+
+    def weight(self, a: int, b: int) -> int:
+        if a in self.fixed or b in self.fixed:
+            return 0
+        key = (a, b) if a < b else (b, a)
+        w = self.weights.get(key)
+        if w is None:
+            w = self.fallback(*key)
+            w = w << self.fallback_shift if self.fallback_shift >= 0 else w >> -self.fallback_shift
+        return w
 
     def solve(self) -> list[int]:
         """The optimum: found on the bracket alone when it pairs up inside, else on the
@@ -374,10 +392,11 @@ class _Matcher:
                 if mate is not None:
                     self.mate = mate
                     return mate
-        return self._solve_all()
+        return self.solve_over(((a, b), self.weight(a, b)) for b in range(self.size) for a in range(b))
 
-    def _solve_all(self) -> list[int]:
-        self.mate = self._matching(self.weights.items())
+    def solve_over(self, edges: Iterable[tuple[tuple[int, int], int]]) -> list[int]:
+        """The optimum over ``edges`` alone (none touches a fixed player), kept as the matching."""
+        self.mate = self._matching(edges)
         return self.mate
 
     def _matching(self, edges: Iterable[tuple[tuple[int, int], int]]) -> list[int]:
@@ -392,7 +411,8 @@ class _Matcher:
         on only have to be pairable. So the best matching of the region without that field,
         if what it leaves over can be paired with the players below, is the optimum; else
         None. With ``whole`` (the region is the bracket): only if it pairs everybody in it,
-        for then no choice of floaters is left to the next group's fields.
+        for then no choice of floaters is left to the next group's fields. (Every pair of
+        players in play below ``end`` is the bracket's or the next group's: its weight is set.)
 
         Measured: a 92-player event, 9 rounds, 42 s with one matching over everybody per
         decision, 4.8 s on the bracket and the next group, with the same pairings; the
@@ -415,14 +435,13 @@ class _Matcher:
         while len(free) > 1:
             a = free.pop(0)
             for k, b in enumerate(free):
-                if ((a, b) if a < b else (b, a)) in self.weights:
+                if self.weight(a, b):
                     mate[a], mate[b] = b, a
                     del free[k]
                     break
             else:
                 return False
         return not free or self.bye_candidate(free[0])
-        return mate
 
     def scale(self, bits: int) -> None:
         """Every weight times 2**bits (or divided, bits < 0), to make room below them."""
@@ -430,10 +449,8 @@ class _Matcher:
             self.weights = {k: w << bits for k, w in self.weights.items()}
         else:
             self.weights = {k: w >> -bits for k, w in self.weights.items()}
+        self.fallback_shift += bits
         self.low_bits += bits
-
-    def weight(self, a: int, b: int) -> int:
-        return self.weights.get((a, b) if a < b else (b, a), 0)
 
     def fix(self, a: int, b: int) -> None:
         """Keep a and b together: they leave the graph."""
@@ -494,20 +511,14 @@ class _Pairer:
         nothing: 50.0 s against 50.2 s over the reference set, so it went.)"""
         players, weights, matcher, n = self.players, self.weights, self.matcher, len(self.players)
         top = players[0].score
-        for i in range(n):
-            for j in range(i):
-                high, low = players[j], players[i]
-                w = 0
-                if n % 2 == 0:
-                    w = weights.edge(high, low, False, False)
-                elif weights.compatible(low, high):
-                    w = 1 + (not low.eligible_for_bye) + (not high.eligible_for_bye)
-                    w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
-                    w = (w << weights.group_bits) | (low.score >= top)
-                matcher.set(i, j, w)
+        matcher.fallback = lambda a, b: weights.edge(players[a], players[b], False, False)
         bye: _Player | None = None
         if n % 2 or not matcher.pairs_up(list(range(n)), list(range(n))):
-            mate = matcher.solve()
+            if n % 2:
+                mate = matcher.solve_over(((j, i), self._bye_weight(players[j], players[i], top))
+                                          for i in range(n) for j in range(i))
+            else:
+                mate = matcher.solve()
             unmatched = [v for v in range(n) if mate[v] == v]
             if len(unmatched) > 1 or (unmatched and not players[unmatched[0]].eligible_for_bye):
                 raise DutchError("No pairing satisfies the absolute criteria: no rematches, no bye twice, "
@@ -521,11 +532,19 @@ class _Pairer:
             counts = sorted((p.played_games for p in players if p.score == bye.score), reverse=True)
             for rank, count in enumerate(counts):
                 weights.unplayed_rank[count] = rank
-            for i in range(n):
-                for j in range(i):
-                    matcher.set(i, j, weights.edge(players[j], players[i], False, False))
         matcher.low_bits = weights.low_bits
         matcher.bye_candidate = lambda v: weights.bye_candidate(players[v])
+
+    def _bye_weight(self, high: _Player, low: _Player, top: float) -> int:
+        """The bye matching's weight: compatible; then fewest players who may not have the bye
+        paired; then the lowest scores paired (the bye from the lowest group); then the
+        topscorers all paired."""
+        weights = self.weights
+        if not weights.compatible(low, high):
+            return 0
+        w = 1 + (not low.eligible_for_bye) + (not high.eligible_for_bye)
+        w = (w << weights.groups_bits) | (weights.shift[low.score] + weights.shift[high.score])
+        return (w << weights.group_bits) | (low.score >= top)
 
     def _in_bracket(self, v: int) -> bool:
         return self.first_vertex <= self.mate[v] < self.next_vertex
