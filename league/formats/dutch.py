@@ -43,7 +43,7 @@ does (docs/formats.md lists those readings), so an arbiter's check agrees.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import acceleration, matching, trf
@@ -586,27 +586,23 @@ class _Pairer:
         bracket, base, matcher = self.bracket, self.base, self.matcher
         s2 = remainder[pairs:]
         choices = {lo: [hi for hi in s2 if base[hi][lo]] for lo in remainder[:pairs]}
-        room = sum(_bits(len(c) + 1) for c in choices.values())
-        matcher.scale(room)
-        shift = room
-        for a, lo in enumerate(remainder):
-            preferred: dict[int, int] = {}
-            if lo in choices:
-                shift -= _bits(len(choices[lo]) + 1)
-                preferred = {hi: (len(choices[lo]) - rank) << shift for rank, hi in enumerate(choices[lo])}
-            for hi in remainder[a + 1:]:
-                w = self._ordered(lo, hi, a, pairs)
-                matcher.set(bracket[lo], bracket[hi], (w << room) + preferred.get(hi, 0) if w else 0)
-        matcher.solve()
-        done = all(self._downward(bracket[lo]) and self.mate[bracket[lo]] in {bracket[hi] for hi in s2}
-                   for lo in remainder[:pairs])
-        if done:
-            for lo in remainder[:pairs]:
-                v = bracket[lo]
-                self.matched[v] = self.matched[self.mate[v]] = True
-                matcher.fix(v, self.mate[v])
-        matcher.scale(-room)
-        return done
+        for first, (room, fields) in enumerate(self._choice_fields(remainder[:pairs], choices)):
+            matcher.scale(room)
+            for a, lo in enumerate(remainder):
+                preferred = fields.get(lo, {})
+                for hi in remainder[a + 1:]:
+                    w = self._ordered(lo, hi, a, pairs)
+                    matcher.set(bracket[lo], bracket[hi], (w << room) + preferred.get(hi, 0) if w else 0)
+            matcher.solve()
+            # Whether an exchange is needed is the criteria's (every optimum of them agrees),
+            # so the first matching tells.
+            if first == 0 and not all(self._downward(bracket[lo]) and self.mate[bracket[lo]] in {bracket[hi] for hi in s2}
+                                      for lo in remainder[:pairs]):
+                matcher.scale(-room)
+                return False
+            self._fix_choices(fields)
+            matcher.scale(-room)
+        return True
 
     def _choose_moved_down(self) -> None:
         """2.3.1: which moved-down players are paired, the highest first."""
@@ -714,19 +710,58 @@ class _Pairer:
         bracket, base, matcher = self.bracket, self.base, self.matcher
         s1 = [lo for lo in remainder if self._downward(bracket[lo])]
         choices = {lo: [hi for hi in remainder if hi > lo and base[hi][lo]] for lo in s1}
-        room = sum(_bits(len(choices[lo]) + 1) for lo in s1)
-        matcher.scale(room)
+        for room, fields in self._choice_fields(s1, choices):
+            matcher.scale(room)
+            for lo, preferred in fields.items():
+                for hi, value in preferred.items():
+                    matcher.set(bracket[lo], bracket[hi], (base[hi][lo] << room) + value)
+            matcher.solve()
+            self._fix_choices(fields)
+            matcher.scale(-room)
+
+    def _choice_fields(self, s1: list[int], choices: dict[int, list[int]]) -> Iterator[tuple[int, dict[int, dict[int, int]]]]:
+        """S1's choice fields, as few matchings as the matcher's width allows: (room, {S1 player:
+        {S2 player: field}}) for each, the fields below ``room`` bits, the first player's the
+        highest. In turn, each matching's S1 players fixed before the next: the same
+        lexicographic optimum as in one matching. Several are needed from about 400 S1 players
+        in a bracket (the native matcher takes 4,096 bits): a field of 4,000 or so."""
+        budget = self._field_budget()
+        chunk: list[int] = []
+        room = 0
+        for k, lo in enumerate(s1):
+            bits = _bits(len(choices[lo]) + 1)
+            if chunk and budget is not None and room + bits > budget:
+                yield self._fields(chunk, choices, room)
+                chunk, room = [], 0
+            chunk.append(lo)
+            room += bits
+            if k == len(s1) - 1:
+                yield self._fields(chunk, choices, room)
+        if not s1:
+            yield 0, {}
+
+    @staticmethod
+    def _fields(chunk: list[int], choices: dict[int, list[int]], room: int) -> tuple[int, dict[int, dict[int, int]]]:
+        fields: dict[int, dict[int, int]] = {}
         shift = room
-        for lo in s1:
+        for lo in chunk:
             shift -= _bits(len(choices[lo]) + 1)
-            for rank, hi in enumerate(choices[lo]):
-                matcher.set(bracket[lo], bracket[hi], (base[hi][lo] << room) + ((len(choices[lo]) - rank) << shift))
-        matcher.solve()
-        for lo in s1:
-            v = bracket[lo]
+            fields[lo] = {hi: (len(choices[lo]) - rank) << shift for rank, hi in enumerate(choices[lo])}
+        return room, fields
+
+    def _field_budget(self) -> int | None:
+        """The bits left below the weights in one matching (None: no limit)."""
+        widest = matching.widest(self.matcher.size)
+        if widest is None:
+            return None
+        top = max((w.bit_length() for w in self.matcher.weights.values()), default=0)
+        return widest - max(top, self.matcher.low_bits + 3)  # + 3: the completion field's width
+
+    def _fix_choices(self, fields: dict[int, dict[int, int]]) -> None:
+        for lo in fields:
+            v = self.bracket[lo]
             self.matched[v] = self.matched[self.mate[v]] = True
-            matcher.fix(v, self.mate[v])
-        matcher.scale(-room)
+            self.matcher.fix(v, self.mate[v])
 
     def _take_first(self, v: int, candidates: list[tuple[int, int]], *, bonus: int) -> None:
         """Pair v with the first of ``candidates`` (vertex, weight) that some optimum pairs it

@@ -28,6 +28,14 @@ except ImportError:  # no compiler where the environment was built: networkx doe
 _HEADROOM = 4
 
 
+def widest(size: int) -> int | None:
+    """The widest weights, in bits, a matching of ``size`` vertices takes (None: any)."""
+    if native is None:
+        return None
+    limbs: int = max(native.limbs())
+    return 64 * limbs - size.bit_length() - _HEADROOM
+
+
 def max_weight_matching(size: int, edges: Iterable[tuple[int, int, int]]) -> list[int]:
     """The mate of each vertex 0..size-1 (itself if unmatched) in a matching of the
     greatest total weight over ``edges`` (a, b, weight > 0)."""
