@@ -10,6 +10,7 @@ matcher is built; without it (networkx: 800 s) only the fields up to 60 players,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def test_s1_choices_split_over_several_matchings_give_the_same_pairings(monkeypa
     splits = []
     real = dutch._Pairer._choice_fields
 
-    def counted(self: dutch._Pairer, s1: list[int], choices: dict[int, list[int]]):  # type: ignore[no-untyped-def]
+    def counted(self: dutch._Pairer, s1: list[int], choices: dict[int, list[int]]) -> Iterator[object]:
         chunks = list(real(self, s1, choices))
         splits.append(len(chunks))
         return iter(chunks)
