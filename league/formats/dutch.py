@@ -723,22 +723,19 @@ class _Pairer:
         """S1's choice fields, as few matchings as the matcher's width allows: (room, {S1 player:
         {S2 player: field}}) for each, the fields below ``room`` bits, the first player's the
         highest. In turn, each matching's S1 players fixed before the next: the same
-        lexicographic optimum as in one matching. Several are needed from about 400 S1 players
-        in a bracket (the native matcher takes 4,096 bits): a field of 4,000 or so."""
+        lexicographic optimum as in one matching. Several are needed from about 350-400 S1
+        players in a bracket (the native matcher takes 4,096 bits): fields of 3,000-4,000."""
         budget = self._field_budget()
         chunk: list[int] = []
         room = 0
-        for k, lo in enumerate(s1):
+        for lo in s1:
             bits = _bits(len(choices[lo]) + 1)
             if chunk and budget is not None and room + bits > budget:
                 yield self._fields(chunk, choices, room)
                 chunk, room = [], 0
             chunk.append(lo)
             room += bits
-            if k == len(s1) - 1:
-                yield self._fields(chunk, choices, room)
-        if not s1:
-            yield 0, {}
+        yield self._fields(chunk, choices, room)
 
     @staticmethod
     def _fields(chunk: list[int], choices: dict[int, list[int]], room: int) -> tuple[int, dict[int, dict[int, int]]]:
