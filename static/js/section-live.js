@@ -2,16 +2,19 @@
 // each "update" frame makes htmx fetch the live part again (#section-live, its
 // "section-update" trigger). While the socket is down the live part is polled every
 // data-poll seconds instead, and every (re)connect fetches it once, so an update sent
-// while the socket was away is never missed.
+// while the socket was away is never missed. A refresh never lands under a press or
+// after a form is sent: swapping the button between its mousedown and mouseup would
+// swallow the click (seen in a browser test), so it waits for the release instead.
 (function () {
   const first = document.getElementById("section-live");
   if (!first || !first.dataset.socket || !("WebSocket" in window)) return;
   const path = first.dataset.socket;
   const pollMs = 1000 * (Number(first.dataset.poll) || 5);
   const status = document.getElementById("section-connection");
-  let delay = 1000, poller = null, pending = null, done = false;
+  let delay = 1000, poller = null, pending = null, done = false, pressed = false, held = false;
 
   function refresh() {
+    if (pressed) { held = true; return; }
     const live = document.getElementById("section-live");  // htmx replaces it on each refresh
     if (!live || !live.dataset.socket) { done = true; return; }  // over: nothing follows it now
     if (window.htmx) window.htmx.trigger(live, "section-update");
@@ -21,6 +24,21 @@
   function refreshSoon() {
     if (!pending) pending = setTimeout(() => { pending = null; refresh(); }, 200 + Math.random() * 1000);
   }
+  function release() {
+    pressed = false;
+    if (held) { held = false; refreshSoon(); }
+  }
+  document.addEventListener("pointerdown", () => { pressed = true; }, true);
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+  window.addEventListener("blur", release);  // a press that ends outside the window
+  // A form sent the plain way (not by htmx, which prevents the default) leaves the page.
+  window.addEventListener("submit", (event) => { if (!event.defaultPrevented) done = true; });
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.elt.id !== "section-live") return;
+    if (done) event.detail.shouldSwap = false;
+    else if (pressed) { event.detail.shouldSwap = false; held = true; }
+  });
   function show(text, live) {
     if (!status) return;
     status.hidden = false;

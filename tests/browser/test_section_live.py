@@ -200,3 +200,28 @@ def test_while_the_socket_is_down_the_page_polls(platform):
         resign(base_url, world["boards"][1]["game"], world["boards"][1]["token"])
         expect(board).to_contain_text("won", timeout=20_000)
         assert page.evaluate("window.stillTheSamePage === true")
+
+
+def test_a_refresh_waits_until_a_press_ends(platform):
+    """The live part is never swapped between a button's mousedown and mouseup (the
+    click would be lost: seen once, a Register that did nothing): a refresh that
+    arrives under a press is dropped and fetched again after the release."""
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        page = open_as("edith")
+        page.goto(world["running"])
+        expect(page.locator("#section-connection")).to_have_text("Live")
+        page.wait_for_load_state("networkidle")  # the connect's own refresh has landed
+        mark = "document.getElementById('section-live').dataset.mark"
+        page.evaluate(f"{mark} = 'before'")
+        page.mouse.move(5, 5)
+        page.mouse.down()
+        with page.expect_response(lambda response: response.url.startswith(base_url + world["running"])):
+            page.evaluate("htmx.trigger(document.getElementById('section-live'), 'section-update')")
+        page.wait_for_timeout(300)  # htmx would have swapped by now
+        assert page.evaluate(mark) == "before", "the live part was swapped under the press"
+        page.mouse.up()
+        expect(page.locator("#section-live[data-mark]")).to_have_count(0, timeout=5_000)  # fetched again
+        expect(page.locator("#section-live")).to_contain_text("Round 1")
