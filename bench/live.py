@@ -398,7 +398,7 @@ def scratch_services(args: argparse.Namespace) -> Iterator[Scratch]:
         CHANNEL_PREFIX=f"bench{os.getpid()}",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
-        DB_POOL_MAX=str(args.db_pool),
+        **({"DB_POOL_MAX": str(args.db_pool)} if args.db_pool else {}),
         LIVE_DB_PROCESSES=str(args.db_processes),
         WEBSOCKET_MAX_PER_ADDRESS="0",  # every screen of the bench comes from 127.0.0.1
     )
@@ -1371,7 +1371,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grace", type=float, default=10.0, help="seconds to wait for updates in flight")
     parser.add_argument("--no-deflate", action="store_true", help="clients offer no permessage-deflate")
     parser.add_argument("--keep-going", action="store_true", help="sweep on after a target fails a point")
-    parser.add_argument("--db-pool", type=int, default=10, help="DB_POOL_MAX of each server process")
+    parser.add_argument(
+        "--db-pool", type=int, default=None,
+        help="DB_POOL_MAX of each server process (default: the platform's own, config/settings/base.py)",
+    )
     parser.add_argument(
         "--db-processes", type=int, default=2,
         help="LIVE_DB_PROCESSES of each server process: its database worker processes (0: threads)",

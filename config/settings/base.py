@@ -109,7 +109,12 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2),
-            "max_size": env.int("DB_POOL_MAX", default=20),
+            # Also the cap on a process's views in flight: Django runs each request on
+            # a thread of its own, and those past the cap wait for a connection instead
+            # of taking the interpreter lock from the loop that relays the sockets. One
+            # process, browser path, 15 games of 12 screens: p99 190-250 ms with 4 (2
+            # no better), 290-980 ms with 8-20 (docs/benchmarks-live.md, eighth round).
+            "max_size": env.int("DB_POOL_MAX", default=4),
             "timeout": env.int("DB_POOL_TIMEOUT", default=10),
         }
         # Parameters bound by the server, and statements run often (a move's, a
