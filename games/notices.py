@@ -64,11 +64,15 @@ def game_ended(game: Game) -> None:
     seats = game.seats_in_hand
     if any(seat.ai_level for seat in seats):
         return
+    # The names from the seats in hand (users and profiles loaded with the locked game):
+    # a query per name here made a game's last move wait (docs/benchmarks-live.md).
+    names = {seat.number: seat.user.name for seat in seats if seat.user_id is not None}
     specs = []
     for seat in seats:
         if seat.user_id is None:
             continue
-        opponent = _name(next((other.user_id for other in seats if other.number != seat.number), None))
+        opponent = next((names.get(other.number, "Someone") for other in seats if other.number != seat.number),
+                        "Someone")
         if game.status == Game.Status.ABORTED:
             outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was aborted."
         elif game.result == "draw":
@@ -77,7 +81,6 @@ def game_ended(game: Game) -> None:
             outcome = f"You beat {opponent} at {game_name(game.rule_set)}."
         else:
             outcome = f"{opponent} beat you at {game_name(game.rule_set)}."
-        names = {seat.number: _name(seat.user_id) for seat in seats if seat.user_id is not None}
         reason = f" {with_names(game.end_reason, names)}" if game.end_reason else ""
         specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", f"{outcome}{reason}",
                                 _url(game), {"game": game.pk, "result": game.result,
