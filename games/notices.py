@@ -66,7 +66,7 @@ def game_ended(game: Game) -> None:
         return
     # The names from the seats in hand (users and profiles loaded with the locked game):
     # a query per name here made a game's last move wait (docs/benchmarks-live.md).
-    names = {seat.number: seat.user.name for seat in seats if seat.user_id is not None}
+    names = {seat.number: seat.user.name for seat in seats if seat.user is not None}
     specs = []
     for seat in seats:
         if seat.user_id is None:
