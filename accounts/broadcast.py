@@ -6,9 +6,10 @@ crashed server left behind). Imports nothing of Django's models: the database wo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import redis
@@ -25,14 +26,56 @@ logger = logging.getLogger(__name__)
 SEND_SECONDS = 2.0
 
 
+#: Set on a database worker process while it runs a call (games/workers.py): where the
+#: call's live messages go instead of the channel layer.
+_handing = threading.local()
+
+Hand = Callable[[str, dict[str, Any]], None]
+
+
+@contextlib.contextmanager
+def handed_to(hand: Hand) -> Iterator[None]:
+    """Live messages made in this block (``send_to_groups``, games' ``send_to_game``)
+    are not sent but given to ``hand(group, message)``, each as it is made: a database
+    worker process passes each to its server at once, so a game's update leaves while the
+    worker still runs what follows it (a finished game's notices and signal)."""
+    _handing.hand = hand
+    try:
+        yield
+    finally:
+        _handing.hand = None
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Live messages made in this block are kept, as (group, message), in the list it
+    yields, and never sent (tests: a change stored but never announced)."""
+    kept: list[tuple[str, dict[str, Any]]] = []
+    with handed_to(lambda group, message: kept.append((group, message))):
+        yield kept
+
+
+def handed_over(group: str, message: dict[str, Any]) -> bool:
+    """Give the message to the hand of ``handed_to`` if a block has one (True), else
+    leave it to the caller to send (False)."""
+    hand = getattr(_handing, "hand", None)
+    if hand is None:
+        return False
+    hand(group, message)
+    return True
+
+
 def send_to_groups(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     """Send each (group, message) on the channel layer from sync code (a request, a task,
     an on-commit hook), and wait for it. Only a hint: what it says is stored, and pages
     and sockets catch up from the database, so a failed or hung send is logged, never
-    raised, and the rest are dropped with it (Redis down: one wait, not one each)."""
-    pending = list(messages)
+    raised, and the rest are dropped with it (Redis down: one wait, not one each).
+    In a database worker process each is handed to the server instead (``handed_to``)."""
+    pending = [(group, message) for group, message in messages if not handed_over(group, message)]
+    if not pending:
+        return
     layer = get_channel_layer()
-    if layer is None or not pending:
+    if layer is None:
         return
 
     async def send_all() -> None:

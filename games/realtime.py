@@ -4,17 +4,14 @@ are still alive is accounts.broadcast.live_channels: observers and presence ask 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from accounts.broadcast import SEND_SECONDS
+from accounts.broadcast import SEND_SECONDS, handed_over
 
 logger = logging.getLogger(__name__)
 
@@ -27,33 +24,16 @@ def game_group(game_id: int) -> str:
 #: its broadcast (``GAMES_FAULT_EXIT_BEFORE_BROADCAST=1``, read once at start).
 _EXIT_BEFORE_BROADCAST = os.environ.get("GAMES_FAULT_EXIT_BEFORE_BROADCAST") == "1"
 
-#: Set on a database worker process while it runs a call: where its broadcasts go.
-_caller = threading.local()
-
-
-@contextlib.contextmanager
-def collecting() -> Iterator[list[tuple[int, dict[str, Any]]]]:
-    """Broadcasts made in this block are not sent but kept, as (game id, message), in
-    the list it yields: a database worker process (games/workers.py) hands them to the
-    server process that called it."""
-    outbox: list[tuple[int, dict[str, Any]]] = []
-    _caller.outbox = outbox
-    try:
-        yield outbox
-    finally:
-        _caller.outbox = None
-
 
 def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     """Send ``message`` to every socket of the game. Called from transaction.on_commit:
     a move is stored before anyone hears of it; a lost broadcast costs a resync.
 
-    In a database worker process it is collected for the server to send (before it
-    answers the caller, so before the mover's ack). Elsewhere (Channels' thread, Celery,
-    HTTP views) it is sent and waited for, at most SEND_SECONDS."""
-    outbox = getattr(_caller, "outbox", None)
-    if outbox is not None:
-        outbox.append((game_id, message))
+    In a database worker process it is handed to the server as it is made, for the
+    server to send (accounts.broadcast.handed_to), before it answers the caller, so
+    before the mover's ack. Elsewhere (Channels' thread, Celery, HTTP views) it is sent
+    and waited for, at most SEND_SECONDS."""
+    if handed_over(game_group(game_id), message):
         return
     try:
         async_to_sync(_send_bounded)(game_id, message)
@@ -62,13 +42,14 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
 
 
 async def _send_bounded(game_id: int, message: dict[str, Any]) -> None:
-    await asyncio.wait_for(send_to_game_async(game_id, message), SEND_SECONDS)
+    await asyncio.wait_for(send_to_group_async(game_group(game_id), message), SEND_SECONDS)
 
 
-async def send_to_game_async(game_id: int, message: dict[str, Any]) -> None:
-    """``send_to_game`` on an event loop: sent and waited for."""
+async def send_to_group_async(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to a group on an event loop, and wait for it: a game's (as
+    ``send_to_game``), or any other a database worker handed over (a user's notices)."""
     if _EXIT_BEFORE_BROADCAST and message.get("type") == "game.update":
         os._exit(137)  # test-only (tests/games/test_live_e2e.py): stored, never broadcast
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(game_group(game_id), message)
+        await layer.group_send(group, message)

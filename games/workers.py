@@ -12,9 +12,11 @@ instead, each with its own interpreter lock and its own database connection.
 - Moves jump the queue: when every worker is busy, a waiting move, resignation or
   time-out claim goes before waiting connects and disconnects, so a crowd arriving
   never holds up play.
-- A call's broadcasts (``realtime.send_to_game`` in on_commit) are collected in the
-  worker and handed back with its result; the server sends them before it answers the
-  caller, as the in-process path does.
+- A call's live messages (``realtime.send_to_game`` and a notice's push, in on_commit)
+  cross the pipe as each is made, ahead of the result, and the server sends them in that
+  order at once; it answers the caller once they are sent, as the in-process path does.
+  So a game's last move reaches every screen while the worker still runs the end
+  notices and the ``game_finished`` signal (docs/benchmarks-live.md, "Ninth round").
 - A worker that dies takes no stored move with it (its transaction is rolled back or
   committed): the call is refused with ``try-again``, the game's sockets are told to
   resync (its broadcast may have died with it), and a new worker takes its place.
@@ -41,6 +43,8 @@ import django
 from django.conf import settings
 from django.db import close_old_connections
 
+from accounts import broadcast
+from accounts.broadcast import SEND_SECONDS
 from accounts.errors import ServiceError
 
 from . import realtime
@@ -53,23 +57,24 @@ MOVES, SOCKETS = "moves", "sockets"
 #: How often a worker checks that the server that started it is still there.
 PARENT_CHECK_SECONDS = 1.0
 
-Outcome = tuple[Any, ServiceError | None, list[tuple[int, Any]]]
+Outcome = tuple[Any, ServiceError | None]
 
 
 # -- in a worker --------------------------------------------------------------------------
 
 
-def run(func: Callable[..., Any], kwargs: dict[str, Any]) -> Outcome:
-    """``func(**kwargs)`` with Django's connection handling around it. Returns (result,
-    the ServiceError it raised or None, its broadcasts). A refusal travels back as a
-    value, with the broadcasts of anything committed before it (a move refused for a
-    time-out still ends the game)."""
+def run(func: Callable[..., Any], kwargs: dict[str, Any], hand: broadcast.Hand) -> Outcome:
+    """``func(**kwargs)`` with Django's connection handling around it; each live message
+    it makes goes to ``hand(group, message)`` as it is made. Returns (result, the
+    ServiceError it raised or None): a refusal travels back as a value, after the
+    messages of anything committed before it (a move refused for a time-out still ends
+    the game)."""
     close_old_connections()
-    with realtime.collecting() as outbox:
+    with broadcast.handed_to(hand):
         try:
-            return func(**kwargs), None, outbox
+            return func(**kwargs), None
         except ServiceError as err:
-            return None, err, outbox
+            return None, err
         finally:
             close_old_connections()
 
@@ -84,13 +89,17 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     database["CONN_MAX_AGE"] = None
     django.setup()
     conn.send("ready")
+
+    def hand(group: str, message: dict[str, Any]) -> None:
+        conn.send_bytes(pickle.dumps(("send", (group, message))))
+
     while True:
         try:
             func, kwargs = conn.recv()
         except EOFError:
             return  # the server closed our pipe: it is stopping
         try:
-            outcome = run(func, kwargs)
+            outcome = run(func, kwargs, hand)
             answer = pickle.dumps(("done", outcome))
         except Exception as exc:  # not a refusal: a bug, a lost database, an unpicklable result
             logger.exception("database worker call failed")
@@ -118,6 +127,7 @@ class _Worker:
     conn: Connection
     ready: bool = False
     busy: asyncio.Future[Any] | None = None
+    sending: asyncio.Task[None] | None = None  # the last live message of its call, being sent
 
 
 @dataclass
@@ -173,30 +183,48 @@ class Workers:
             return
         if answer == "ready":
             worker.ready = True
-        elif worker.busy is not None:
-            kind, value = answer
+            self._dispatch()
+            return
+        kind, value = answer
+        if kind == "send":
+            # Its own task, after the call's earlier ones: they go out in the order made,
+            # and even if the caller has gone.
+            worker.sending = self._hold(self._send_after(worker.sending, *value))
+            return
+        if worker.busy is not None:
             if kind == "done":
-                # Its own task: the broadcasts go out even if the caller has gone.
-                task = self.loop.create_task(self._deliver(worker.busy, value))
-                self.delivering.add(task)
-                task.add_done_callback(self.delivering.discard)
+                self._hold(self._answer(worker.busy, value, worker.sending))
             elif not worker.busy.done():
                 worker.busy.set_exception(RuntimeError(f"database call failed in a worker: {value}"))
-        worker.busy = None
+        worker.busy = worker.sending = None
         self._dispatch()
 
+    def _hold(self, coroutine: Any) -> asyncio.Task[None]:
+        """A task the loop keeps until it ends (the loop itself holds only weak ones)."""
+        assert self.loop is not None
+        task = self.loop.create_task(coroutine)
+        self.delivering.add(task)
+        task.add_done_callback(self.delivering.discard)
+        return task
+
     @staticmethod
-    async def _deliver(future: asyncio.Future[Any], outcome: Outcome) -> None:
-        """Send a finished call's broadcasts, then answer its caller (so, as in-process,
-        everyone's update goes out before the mover's ack)."""
-        result, error, outbox = outcome
-        for game_id, message in outbox:
-            try:
-                await realtime.send_to_game_async(game_id, message)
-            except Exception as exc:  # the caller is answered all the same
-                logger.warning("broadcast lost (clients resync): %r", exc)
+    async def _send_after(earlier: asyncio.Task[None] | None, group: str, message: dict[str, Any]) -> None:
+        if earlier is not None:
+            await earlier
+        try:
+            await asyncio.wait_for(realtime.send_to_group_async(group, message), SEND_SECONDS)
+        except Exception as exc:  # the caller is answered all the same; sockets resync
+            logger.warning("live message to %s lost (clients resync): %r", group, exc)
+
+    @staticmethod
+    async def _answer(future: asyncio.Future[Any], outcome: Outcome, sending: asyncio.Task[None] | None) -> None:
+        """Answer a finished call's caller once its live messages are sent (so, as
+        in-process, everyone's update goes out before the mover's ack)."""
+        if sending is not None:
+            await sending
         if future.done():
             return
+        result, error = outcome
         if error is not None:
             future.set_exception(error)
         else:
@@ -279,7 +307,7 @@ async def call(func: Callable[..., Any], lane: str, **kwargs: Any) -> Any:
     except WorkerDied:
         # Whatever it stored stays stored, but its broadcast may be gone: resync everyone.
         if "game_id" in kwargs:
-            await realtime.send_to_game_async(kwargs["game_id"], {"type": "game.resync"})
+            await realtime.send_to_group_async(realtime.game_group(kwargs["game_id"]), {"type": "game.resync"})
         raise ServiceError(
             "try-again", "The server lost track of that request; here is the current state."
         ) from None

@@ -201,7 +201,8 @@ async def test_a_socket_behind_the_database_gets_the_state_by_itself(make_player
     away, as a server killed after the commit would lose them): every socket gets the
     state within the bound of games/resync.py without sending anything. A resignation
     changes the status, not the ply, and is caught up with too."""
-    from games import realtime, resync, services
+    from accounts import broadcast
+    from games import resync, services
 
     p0, p1 = await players(make_player)
     game_id = await started_game(p0, p1)
@@ -210,7 +211,7 @@ async def test_a_socket_behind_the_database_gets_the_state_by_itself(make_player
     watcher, _ = await Socket.open(game_id)
 
     def unannounced(service: Any, **kwargs: Any) -> None:
-        with realtime.collecting():  # the broadcasts go nowhere
+        with broadcast.collecting():  # the broadcasts go nowhere
             service(game_id=game_id, **kwargs)
 
     bound = 2 * resync.CHECK_SECONDS + 1  # two checks and a state, with room for a busy machine
@@ -503,14 +504,15 @@ async def test_board_mode_sockets_get_each_viewers_board_and_json_sockets_keep_t
 
 async def test_a_board_mode_socket_behind_the_database_gets_its_board_by_itself(make_player):
     """The catch-up of games/resync.py sends a board-mode socket a board frame."""
-    from games import realtime, resync, services
+    from accounts import broadcast
+    from games import resync, services
 
     p0, p1 = await players(make_player)
     game_id = await started_game(p0, p1)
     s1, _ = await Socket.open(game_id, p1, path=board_path(game_id))
 
     def unannounced() -> None:
-        with realtime.collecting():  # the broadcast goes nowhere
+        with broadcast.collecting():  # the broadcast goes nowhere
             services.submit_move(game_id=game_id, user=p0, ply=0, move={"cell": 5})
 
     await database_sync_to_async(unannounced)()

@@ -28,18 +28,43 @@ def crossed(value):
     return pickle.loads(pickle.dumps(value))
 
 
+def in_worker(func, kwargs):
+    """``workers.run`` as a worker runs it: (its outcome, its live messages), each as the
+    server gets it over the pipe."""
+    handed = []
+    outcome = workers.run(func, kwargs, lambda group, message: handed.append(crossed((group, message))))
+    return crossed(outcome), handed
+
+
 def test_a_move_returns_its_ply_and_its_broadcast_instead_of_sending_it(make_player, monkeypatch):
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1)
     sent = []  # anything the worker tried to send itself
     monkeypatch.setattr("games.realtime.get_channel_layer", lambda: sent.append("layer"))
-    result, error, outbox = crossed(
-        workers.run(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
-    )
+    (result, error), handed = in_worker(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
     assert (result, error) == (1, None)
-    assert [(target, message["type"], message["ply"]) for target, message in outbox] == [(game_id, "game.update", 1)]
+    assert [(group, m["type"], m["ply"]) for group, m in handed] == [(f"game-{game_id}", "game.update", 1)]
     assert sent == []  # collected, not sent: the server sends it
     assert Move.objects.filter(game_id=game_id, ply=1).exists()
+
+
+def test_a_last_move_hands_over_the_update_before_the_end_notices(make_player, monkeypatch):
+    """The move that ends a game: its update crosses first, then each player's notice
+    push, all to the server (none sent from the worker itself), so the screens are not
+    kept waiting for the notices (games/workers.py)."""
+    p0, p1 = make_player(), make_player()
+    game_id = started(p0, p1)
+    for ply, (player, cell) in enumerate([(p0, 1), (p1, 4), (p0, 2), (p1, 5)]):
+        in_worker(consumers._play, {"game_id": game_id, "user": player, "ply": ply, "move": {"cell": cell}})
+    sent = []  # anything the worker tried to send itself
+    monkeypatch.setattr("accounts.broadcast.get_channel_layer", lambda: sent.append("layer"))
+    monkeypatch.setattr("games.realtime.get_channel_layer", lambda: sent.append("layer"))
+    (result, error), handed = in_worker(consumers._play, {"game_id": game_id, "user": p0, "ply": 4, "move": {"cell": 3}})
+    assert (result, error) == (5, None) and Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    assert handed[0][0] == f"game-{game_id}" and handed[0][1]["status"] == "finished"
+    notices = [(group, message["type"]) for group, message in handed[1:]]
+    assert sorted(notices) == sorted((f"user-{p.pk}", "user.notice") for p in (p0, p1))
+    assert sent == []
 
 
 def test_a_refusal_comes_back_as_a_value_with_what_was_committed_before_it(make_player):
@@ -49,12 +74,10 @@ def test_a_refusal_comes_back_as_a_value_with_what_was_committed_before_it(make_
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1, variant=None, rule_set=rules)
     Game.objects.filter(pk=game_id).update(turn_started_at=F("turn_started_at") - timedelta(hours=1))
-    result, error, outbox = crossed(
-        workers.run(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
-    )
+    (result, error), handed = in_worker(consumers._play, {"game_id": game_id, "user": p0, "ply": 0, "move": {"cell": 5}})
     assert result is None and isinstance(error, ServiceError) and error.code == "time-out"
     assert error.message == "Time ran out; the game is over."
-    assert [m["type"] for _, m in outbox] == ["game.update"]
+    assert [m["type"] for group, m in handed if group == f"game-{game_id}"] == ["game.update"]
     assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
     assert not Move.objects.filter(game_id=game_id).exists()
 
@@ -62,25 +85,19 @@ def test_a_refusal_comes_back_as_a_value_with_what_was_committed_before_it(make_
 def test_a_refused_move_changes_nothing_and_sends_nothing(make_player):
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1)
-    result, error, outbox = crossed(
-        workers.run(consumers._play, {"game_id": game_id, "user": p1, "ply": 0, "move": {"cell": 5}})
-    )
-    assert result is None and error.code == "not-your-turn" and outbox == []
+    (result, error), handed = in_worker(consumers._play, {"game_id": game_id, "user": p1, "ply": 0, "move": {"cell": 5}})
+    assert result is None and error.code == "not-your-turn" and handed == []
     assert not Move.objects.filter(game_id=game_id).exists()
 
 
 def test_a_connect_state_frame_and_a_refusal_cross_intact(make_player):
     p0, p1 = make_player(), make_player()
     game_id = started(p0, p1)
-    (state, refusal), error, outbox = crossed(
-        workers.run(consumers._open, {"game_id": game_id, "user": p0, "channel_name": "test.one"})
-    )
-    assert refusal is None and error is None and outbox == []
+    ((state, refusal), error), handed = in_worker(consumers._open, {"game_id": game_id, "user": p0, "channel_name": "test.one"})
+    assert refusal is None and error is None and handed == []
     assert state.seat == 0 and state.status == "active"
     assert state.frame["type"] == "state" and state.frame["game"]["you"] == 0 and state.frame["note"] == ""
-    (state, refusal), _, _ = crossed(
-        workers.run(consumers._open, {"game_id": 10**9, "user": p0, "channel_name": "test.two"})
-    )
+    ((state, refusal), _), _ = in_worker(consumers._open, {"game_id": 10**9, "user": p0, "channel_name": "test.two"})
     assert state is None and refusal == WatchRefusal("no-such-game", "There is no such game.", 4404)
 
 
@@ -103,10 +120,13 @@ def refuse(**kwargs) -> None:
     raise ServiceError("no-way", "Refused in the worker.")
 
 
-def announce(**kwargs) -> str:
+def announce(*, seconds: float = 0.0) -> str:
+    import time
+
     from games import realtime
 
     realtime.send_to_game(7, {"type": "game.test"})  # as a service's on_commit does
+    time.sleep(seconds)  # what follows it in the call: a finished game's notices, say
     return "announced"
 
 
@@ -143,21 +163,27 @@ async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced
             await pool.submit(workers.MOVES, refuse, {})
         assert refused.value.code == "no-way"
 
-        # A worker's broadcasts are sent by the server, before the caller is answered;
-        # one that cannot be sent is logged, and the caller is answered all the same.
+        # A worker's live messages are sent by the server as soon as each crosses, before
+        # the call ends, and the caller is answered after them; one that cannot be sent
+        # is logged, and the caller is answered all the same.
         sent = []
 
-        async def send(game_id, message):
-            sent.append((game_id, message))
+        async def send(group, message):
+            sent.append((group, message))
 
-        monkeypatch.setattr("games.realtime.send_to_game_async", send)
-        assert await pool.submit(workers.MOVES, announce, {}) == "announced"
-        assert sent == [(7, {"type": "game.test"})]
+        monkeypatch.setattr("games.realtime.send_to_group_async", send)
+        call = asyncio.ensure_future(pool.submit(workers.MOVES, announce, {"seconds": 1.0}))
+        for _ in range(90):
+            if sent:
+                break
+            await asyncio.sleep(0.01)
+        assert sent == [("game-7", {"type": "game.test"})] and not call.done()  # sent while the call runs
+        assert await asyncio.wait_for(call, 10) == "announced"
 
-        async def fail(game_id, message):
+        async def fail(group, message):
             raise ConnectionError("Redis is gone")
 
-        monkeypatch.setattr("games.realtime.send_to_game_async", fail)
+        monkeypatch.setattr("games.realtime.send_to_group_async", fail)
         assert await asyncio.wait_for(pool.submit(workers.MOVES, announce, {}), 10) == "announced"
 
         (worker,) = pool.workers
