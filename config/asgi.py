@@ -1,20 +1,23 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels."""
+"""ASGI entry point: HTTP through Django (its WSGI handler, on a pool of page threads),
+websockets through Channels."""
 
 from __future__ import annotations
 
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 # The servers (uvicorn, Celery) default to production, which refuses to start without
 # its own key and hosts; manage.py and `./dev run` choose the dev settings.
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 # Django must be set up before anything imports models.
-django_asgi_app = get_asgi_application()
+django_wsgi_app = get_wsgi_application()
 
+from a2wsgi import WSGIMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
@@ -30,9 +33,18 @@ database.start()
 # A server pointed at a Redis that is down says so once, clearly, and serves anyway.
 health.log_unreachable_redis()
 
+# Every view is sync: each page runs whole on one of PAGE_THREADS threads, one hop from
+# the event loop. Django's ASGI handler hops between the loop and a thread within the
+# page (where a sync-only middleware meets an async-capable one, and around each hook of
+# a MiddlewareMixin), and each hop takes the interpreter lock from the loop that relays
+# the sockets: a game page cost 12.3-12.7 ms of server CPU that way, 9.2-10.6 ms this
+# way (docs/benchmarks-live.md, "Ninth round").
+# (The stubs type the handler's answer as an HttpResponse: an iterable of bytes all the same.)
+http = WSGIMiddleware(django_wsgi_app, workers=settings.PAGE_THREADS)  # type: ignore[arg-type]
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http,
         # Browsers authenticate with their session; API clients and bots with the
         # same token as REST, in an "Authorization: Token ..." header. Foreign
         # origins are refused; clients that send no Origin (bots) pass.

@@ -100,6 +100,12 @@ TEMPLATES = [
 
 # -- database -------------------------------------------------------------------
 LIVE_DB_PROCESSES = 0  # SQLite: one writer, Channels' one database thread (games/database.py)
+# Each server process runs its pages (HTTP views) on this many threads (config/asgi.py):
+# the cap on its views in flight. Past it a request waits for a thread, not taking the
+# interpreter lock from the loop that relays the sockets. One process, browser path, 15
+# games of 12 screens: p99 190-250 ms with 4 (2 no better), 290-980 ms with 8-20 (then
+# bounded by the connection pool: docs/benchmarks-live.md, eighth round).
+PAGE_THREADS = env.int("PAGE_THREADS", default=4)
 DATABASE_URL = env("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
@@ -109,12 +115,9 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2),
-            # Also the cap on a process's views in flight: Django runs each request on
-            # a thread of its own, and those past the cap wait for a connection instead
-            # of taking the interpreter lock from the loop that relays the sockets. One
-            # process, browser path, 15 games of 12 screens: p99 190-250 ms with 4 (2
-            # no better), 290-980 ms with 8-20 (docs/benchmarks-live.md, eighth round).
-            "max_size": env.int("DB_POOL_MAX", default=4),
+            # A connection for each page thread: in a server process only the pages use
+            # this pool (its sockets' calls run in the database worker processes).
+            "max_size": env.int("DB_POOL_MAX", default=PAGE_THREADS),
             "timeout": env.int("DB_POOL_TIMEOUT", default=10),
         }
         # Parameters bound by the server, and statements run often (a move's, a
