@@ -13,8 +13,8 @@ without the noise of a loaded machine (CPU time, not wall time).
 
 A scratch database (tests.processes.scratch_database: created, migrated, dropped). Each
 socket call runs in this process as a database worker process runs it
-(``games.workers.run``: the broadcast built and collected, not sent; the outcome pickled
-for the pipe); pages go through Django's test client (no network), on a classic game
+(``games.workers.run``: each broadcast built and pickled for the pipe, not sent; the
+outcome pickled too); pages go through Django's test client (no network), on a classic game
 four moves in. Printed per call: the median and p90 of this thread's CPU time, the
 median wall time, and the SQL statements (counted in a separate pass, as counting costs
 time itself).
@@ -121,10 +121,13 @@ def run(count: int) -> None:
     games = [new_game() for _ in range(count // 4 + 2)]
 
     def in_worker(func: Callable[..., Any], **kwargs: Any) -> Callable[[], Any]:
-        # As a database worker process runs it (games/workers.py): broadcasts collected,
-        # not sent, and the outcome pickled for the pipe back to the server.
+        # As a database worker process runs it (games/workers.py): each live message and
+        # the outcome pickled for the pipe back to the server, none sent.
+        def hand(group: str, message: dict[str, Any]) -> None:
+            pickle.dumps(("send", (group, message)))
+
         def call() -> Any:
-            return pickle.dumps(workers.run(func, kwargs))
+            return pickle.dumps(workers.run(func, kwargs, hand))
 
         return call
 
@@ -202,6 +205,18 @@ def pages(count: int, users: list[Any], new_game: Callable[[], Any]) -> None:
     moves = sql.moves(game.pk)
     measure("after a move (update_message_for)",
             [functools.partial(boards.update_message_for, loaded, moves) for _ in times], warm=30)
+    # The same game played to its end: a finished board also reads the rematch offers
+    # and the rating note (games/boards.py, shared_parts).
+    ply = 4
+    while not selectors.load_game(game.pk).is_over:
+        seat = state.to_move[0]
+        move = variant.legal_moves(state, seat)[0]
+        services.submit_move(game_id=game.pk, user=users[seat], ply=ply, move=move)
+        state, ply = variant.apply(state, seat, move), ply + 1
+    finished = selectors.load_game(game.pk)
+    moves = sql.moves(game.pk)
+    measure("after a game's last move (update_message_for)",
+            [functools.partial(boards.update_message_for, finished, moves) for _ in times], warm=30)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ no request): static/js/game.js fills it in from the page's own (docs/game-page.m
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -153,11 +154,17 @@ class Shared:
 _RATING_NOTE = "{% load league_ratings %}{% game_rating_note game %}"
 
 
+@functools.cache
+def _rating_note_template() -> Any:
+    """Compiled once a process (``from_string`` compiles at every call)."""
+    return engines["django"].from_string(_RATING_NOTE)
+
+
 def shared_parts(game: Game, *, live: bool = True) -> Shared:
     """What every viewer's board of ``game`` shares, as it stands now."""
     if not game.is_over:
         return Shared()
-    note = engines["django"].from_string(_RATING_NOTE).render({"game": game}) if live else ""
+    note = _rating_note_template().render({"game": game}) if live else ""
     return Shared(rematch=rematch_offers(game), rating_note=note)
 
 
