@@ -622,6 +622,7 @@ class Stats:
     sent_all: int = 0  # moves sent during the whole point (ramp and grace too): CPU per move
     acked: int = 0
     latencies: list[float] = field(default_factory=list)
+    ending_latencies: list[float] = field(default_factory=list)  # of those, the moves that ended a game
     screens_updated: int = 0  # (counted move, screen) pairs shown
     errors: Counter[str] = field(default_factory=Counter)
     lost: int = 0
@@ -988,13 +989,14 @@ class Bench:
             screen.ready.set()
         if view.ply > 0 and not screen.first_move_at:
             screen.first_move_at = now
+        ended = view.status not in ("", "active")
         for ply in [p for p in game.inflight if p <= view.ply]:
-            self.delivered(game, ply, screen.number, now)
+            self.delivered(game, ply, screen.number, now, ended=ended and ply == view.ply)
         if screen.seat is not None and view.status not in ("", "active"):
             game.over = True
         game.changed.set()
 
-    def delivered(self, game: GameRun, ply: int, number: int, now: float) -> None:
+    def delivered(self, game: GameRun, ply: int, number: int, now: float, ended: bool = False) -> None:
         pending = self.pending.get((game.game_id, ply))
         if pending is None:
             return
@@ -1004,6 +1006,8 @@ class Bench:
             game.inflight.discard(ply)
             if pending.counted:
                 self.stats.latencies.append(now - pending.sent_at)
+                if ended:
+                    self.stats.ending_latencies.append(now - pending.sent_at)
                 self.stats.screens_updated += len(game.screens)
 
     async def reader(self, game: GameRun, screen: Screen, ws: Any) -> None:
@@ -1019,7 +1023,7 @@ class Bench:
                 if not self.browser:
                     self.target.read(game, frame)
                     if kind == "update":
-                        self.delivered(game, frame["ply"], screen.number, now)
+                        self.delivered(game, frame["ply"], screen.number, now, ended=game.over)
                     if kind == "state" and not screen.ready.is_set():
                         screen.ready.set()
                     game.changed.set()
@@ -1219,6 +1223,8 @@ def report(target: str, games: int, args: argparse.Namespace, stats: Stats) -> b
         f"carried={carried:.2f} screens-updated/s={stats.screens_updated / args.seconds:7.0f} "
         f"p50={percentile(lat, 50) * ms:7.1f}ms p95={percentile(lat, 95) * ms:7.1f}ms "
         f"p99={percentile(lat, 99) * ms:7.1f}ms max={max(lat, default=float('nan')) * ms:7.1f}ms "
+        f"ending-moves(n={len(stats.ending_latencies)} p50={percentile(stats.ending_latencies, 50) * ms:.1f}ms "
+        f"p99={percentile(stats.ending_latencies, 99) * ms:.1f}ms) "
         f"sent={stats.sent} acked={stats.acked} lost={stats.lost} unacked={stats.unacked} "
         f"unstored={stats.unstored} (acked {stats.unstored_acked}) errors={errors} games={stats.games_started}/{stats.games_finished} "
         f"connect-p50={percentile(stats.connect_times, 50) * ms:.0f}ms resyncs={stats.resyncs} "
