@@ -37,8 +37,8 @@ health.log_unreachable_redis()
 # the event loop. Django's ASGI handler hops between the loop and a thread within the
 # page (where a sync-only middleware meets an async-capable one, and around each hook of
 # a MiddlewareMixin), and each hop takes the interpreter lock from the loop that relays
-# the sockets: a game page cost 12.3-12.7 ms of server CPU that way, 9.2-10.6 ms this
-# way (docs/benchmarks-live.md, "Ninth round").
+# the sockets. A game page, 4 browsers at once: 9.9-10.2 ms of server CPU that way,
+# 7.4-7.6 ms this way (bench/page_handlers.py; docs/benchmarks-live.md, "Ninth round").
 # (The stubs type the handler's answer as an HttpResponse: an iterable of bytes all the same.)
 http = WSGIMiddleware(django_wsgi_app, workers=settings.PAGE_THREADS)  # type: ignore[arg-type]
 
