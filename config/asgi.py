@@ -15,13 +15,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 # Django must be set up before anything imports models.
 django_wsgi_app = get_wsgi_application()
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
 from config import health  # noqa: E402
+from config.pages import page_application  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 from games import database  # noqa: E402
 
@@ -33,18 +32,9 @@ database.start()
 # A server pointed at a Redis that is down says so once, clearly, and serves anyway.
 health.log_unreachable_redis()
 
-# Every view is sync: each page runs whole on one of PAGE_THREADS threads, one hop from
-# the event loop. Django's ASGI handler hops between the loop and a thread within the
-# page (where a sync-only middleware meets an async-capable one, and around each hook of
-# a MiddlewareMixin), and each hop takes the interpreter lock from the loop that relays
-# the sockets. A game page, 4 browsers at once: 9.9-10.2 ms of server CPU that way,
-# 7.4-7.6 ms this way (bench/page_handlers.py; docs/benchmarks-live.md, "Ninth round").
-# (The stubs type the handler's answer as an HttpResponse: an iterable of bytes all the same.)
-http = WSGIMiddleware(django_wsgi_app, workers=settings.PAGE_THREADS)  # type: ignore[arg-type]
-
 application = ProtocolTypeRouter(
     {
-        "http": http,
+        "http": page_application(django_wsgi_app),  # config/pages.py
         # Browsers authenticate with their session; API clients and bots with the
         # same token as REST, in an "Authorization: Token ..." header. Foreign
         # origins are refused; clients that send no Origin (bots) pass.

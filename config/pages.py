@@ -1,0 +1,66 @@
+"""HTTP into Django: every view is sync, so each page runs whole on one of a few page
+threads (``PAGE_THREADS``), through Django's WSGI handler and a2wsgi, one hop from the
+event loop that relays the sockets. Django's ASGI handler hops between the loop and a
+thread within the page instead (where a sync-only middleware meets an async-capable
+one, and around each hook of a ``MiddlewareMixin``), and each hop takes the interpreter
+lock from that loop: a game page, 4 browsers at once, cost 9.9-10.2 ms of server CPU
+that way and 7.4-7.6 ms this way (bench/page_handlers.py; docs/benchmarks-live.md,
+"Ninth round")."""
+
+from __future__ import annotations
+
+import tempfile
+from typing import IO, Any
+
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
+
+#: The pieces a request's body is handed to its page in.
+REPLAY_CHUNK = 64 * 1024
+
+
+def page_application(wsgi_app: Any) -> Any:
+    # (The stubs type the handler's answer as an HttpResponse: an iterable of bytes all the same.)
+    return BodyFirst(WSGIMiddleware(wsgi_app, workers=settings.PAGE_THREADS))  # type: ignore[arg-type]
+
+
+class BodyFirst:
+    """Read a request's whole body on the event loop before its page takes a thread, as
+    Django's ASGI handler does. a2wsgi hands the body to the page as it arrives, so a
+    page thread would wait on a client that sends its body slowly: six such requests
+    left the home page unanswered for 15 s (tests/config/test_pages.py). Spooled to
+    disk past ``FILE_UPLOAD_MAX_MEMORY_SIZE``, as Django spools it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE) as body:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return  # gone before its request was whole: there is no one to answer
+                body.write(message.get("body", b""))
+                if not message.get("more_body", False):
+                    break
+            body.seek(0)
+            await self.app(scope, _replay(body, receive), send)
+
+
+def _replay(body: IO[bytes], receive: Any) -> Any:
+    """A ``receive`` that gives the read body back in pieces, then what the client sends
+    next (its disconnect)."""
+    done = False
+
+    async def replayed() -> dict[str, Any]:
+        nonlocal done
+        if done:
+            return await receive()  # type: ignore[no-any-return]
+        chunk = body.read(REPLAY_CHUNK)
+        done = len(chunk) < REPLAY_CHUNK
+        return {"type": "http.request", "body": chunk, "more_body": not done}
+
+    return replayed

@@ -1,0 +1,84 @@
+"""config/pages.py: a page takes one of the few page threads only once its request's
+body has all arrived, so clients that send their bodies slowly cannot hold every thread
+(docs/security.md, "Bad input")."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+import urllib.request
+
+import pytest
+from django.conf import settings
+
+from config.pages import REPLAY_CHUNK, BodyFirst
+from tests.processes import free_port, platform_commands, running, scratch_database, wait_for_port
+
+
+class Inner:
+    """An ASGI app that reads the whole body it is given, as a page does."""
+
+    def __init__(self) -> None:
+        self.called = False
+        self.body = b""
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.called = True
+        while True:
+            message = await receive()
+            self.body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        self.after = await receive()
+
+
+async def test_the_body_is_read_whole_before_the_page_is_called():
+    inner, arriving = Inner(), asyncio.Queue()
+    big = bytes(range(256)) * (REPLAY_CHUNK // 128)  # two replay pieces
+    served = asyncio.create_task(BodyFirst(inner)({"type": "http"}, arriving.get, None))
+    await arriving.put({"type": "http.request", "body": b"first,", "more_body": True})
+    await asyncio.sleep(0.05)
+    assert not inner.called  # half a body: no page yet
+    await arriving.put({"type": "http.request", "body": big, "more_body": False})
+    await arriving.put({"type": "http.disconnect"})
+    await asyncio.wait_for(served, 5)
+    assert inner.body == b"first," + big
+    assert inner.after == {"type": "http.disconnect"}  # after the body, what the client sends next
+
+
+async def test_a_client_gone_before_its_body_is_whole_reaches_no_page():
+    inner, arriving = Inner(), asyncio.Queue()
+    served = asyncio.create_task(BodyFirst(inner)({"type": "http"}, arriving.get, None))
+    await arriving.put({"type": "http.request", "body": b"half", "more_body": True})
+    await arriving.put({"type": "http.disconnect"})
+    await asyncio.wait_for(served, 5)
+    assert not inner.called
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_slow_bodies_do_not_hold_the_page_threads(tmp_path):
+    """Twice as many requests as there are page threads, each sending half a body and
+    then nothing: the home page still answers at once."""
+    port = free_port()
+    with scratch_database(tmp_path) as env, running(*platform_commands(port), env=env, log_dir=tmp_path) as procs:
+        wait_for_port(port, process=procs[0])
+        held = []
+        try:
+            for _ in range(2 * settings.PAGE_THREADS):
+                sock = socket.create_connection(("127.0.0.1", port))
+                sock.sendall(
+                    f"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n"
+                    "username=a".encode()
+                )
+                held.append(sock)
+            time.sleep(0.5)
+            began = time.monotonic()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+                assert answer.status == 200
+            assert time.monotonic() - began < 5
+        finally:
+            for sock in held:
+                sock.close()
