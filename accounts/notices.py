@@ -59,45 +59,38 @@ def notify(*, recipient: User | int, kind: str, cause: str, message: str, url: s
 
 def notify_many(specs: Iterable[NoticeSpec]) -> list[Notice]:
     """Write the notices not written before; return those new ones. Three queries for
-    any number: the existing keys, one INSERT ... ON CONFLICT DO NOTHING (a racing
-    writer of the same key loses quietly), the rows just written."""
+    any number: the recipients' e-mail choices, one INSERT ... ON CONFLICT DO NOTHING (a
+    notice written before, or by a racing writer of the same key, is left as it is), and
+    the rows this call wrote, known by their ``created_at``. (A query for the keys that
+    exist came first until 2026-11-29: five queries inside a game's last move.)"""
     wanted = {(spec.recipient_id, spec.cause): spec for spec in specs}
     if not wanted:
         return []
     for spec in wanted.values():
         if spec.kind not in Kind.values:
             raise ValueError(f"unknown notice kind {spec.kind!r}")
-    recipients = {recipient_id for recipient_id, _ in wanted}
-    causes = {cause for _, cause in wanted}
-    existing = set(Notice.objects.filter(recipient_id__in=recipients, cause__in=causes)
-                   .values_list("recipient_id", "cause"))
-    fresh = [spec for key, spec in wanted.items() if key not in existing]
-    if not fresh:
-        return []
-    email_kinds = _email_kinds({spec.recipient_id for spec in fresh})
+    email_kinds = _email_kinds({recipient_id for recipient_id, _ in wanted})
     now = timezone.now()
     Notice.objects.bulk_create([
         Notice(recipient_id=spec.recipient_id, kind=spec.kind, cause=spec.cause, message=spec.message[:500],
                url=spec.url, data=spec.data, created_at=now,
                email_wanted=spec.kind in email_kinds.get(spec.recipient_id, ()))
-        for spec in fresh
+        for spec in wanted.values()
     ], ignore_conflicts=True)
-    keys = {(spec.recipient_id, spec.cause) for spec in fresh}
     written = [notice for notice in Notice.objects.filter(
-        recipient_id__in={r for r, _ in keys}, cause__in={c for _, c in keys}, created_at=now)
-        if (notice.recipient_id, notice.cause) in keys]
+        recipient_id__in={r for r, _ in wanted}, cause__in={c for _, c in wanted}, created_at=now)
+        if (notice.recipient_id, notice.cause) in wanted]
     if written:
         transaction.on_commit(lambda: _after_commit(written))
     return written
 
 
 def _email_kinds(user_ids: set[int]) -> dict[int, set[str]]:
-    """Each user's e-mail kinds, for those with an address to send to."""
-    with_address = set(User.objects.filter(pk__in=user_ids).exclude(email="").values_list("pk", flat=True))
-    kinds = {user_id: set(default_email_notices()) for user_id in with_address}
-    for user_id, chosen in Profile.objects.filter(user_id__in=with_address).values_list("user_id", "email_notices"):
-        kinds[user_id] = set(chosen or ())
-    return kinds
+    """Each user's e-mail kinds, for those with an address to send to (one query)."""
+    rows = User.objects.filter(pk__in=user_ids).exclude(email="").values_list(
+        "pk", "profile__pk", "profile__email_notices")
+    return {user_id: set(chosen or ()) if profile_id is not None else set(default_email_notices())
+            for user_id, profile_id, chosen in rows}
 
 
 # -- after commit: the live hint and the e-mail -------------------------------------

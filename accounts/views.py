@@ -92,7 +92,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             if registration.needs_guardian_consent:
                 response = render(request, "accounts/consent_requested.html", {"registration": registration})
             else:
-                login(request, registration.user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, registration.user, backend="accounts.backends.ProfileModelBackend")
                 messages.success(request, f"Welcome, {registration.user.name}!")
                 response = redirect("home")
     if response is None:

@@ -159,7 +159,10 @@ AUTHENTICATION_BACKENDS = [
     "moderation.permissions.SuperusersOnlyAppsBackend",
     # The platform's own permissions, django-rules predicates (moderation/permissions.py).
     "rules.permissions.ObjectPermissionBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, with the profile in the user's query (accounts/backends.py).
+    # A session made under Django's own backend class ends at its next request: its
+    # player signs in again once.
+    "accounts.backends.ProfileModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -64,6 +64,24 @@ def test_the_same_cause_writes_one_notice_however_often_it_is_written(make_playe
         (f"user-{ann.pk}", notice.pk, 1)]
 
 
+def test_notices_for_many_take_three_statements_and_keep_each_ones_e_mail_choice(
+        make_player, pushed, django_assert_num_queries):
+    # Inside a game's last move (games.notices.game_ended): what it costs stays fixed.
+    ann = make_player(username="ann", email="ann@example.org")  # the default choices: pairings e-mailed
+    bob = make_player(username="bob", email="bob@example.org")
+    notices.set_email_notices(user=bob, kinds=[])
+    cat = make_player(username="cat")  # no address
+    specs = [notices.NoticeSpec(user.pk, Kind.PAIRING, "pairing:9", "Your game is ready.") for user in (ann, bob, cat)]
+    with transaction.atomic():
+        notices.notify(recipient=ann, kind=Kind.PAIRING, cause="pairing:9", message="Written before.")
+        with django_assert_num_queries(3):
+            written = notices.notify_many(specs)
+    assert sorted(n.recipient_id for n in written) == [bob.pk, cat.pk]  # ann's was there: kept, not returned
+    stored = {n.recipient_id: (n.message, n.email_wanted) for n in Notice.objects.all()}
+    assert stored == {ann.pk: ("Written before.", True), bob.pk: ("Your game is ready.", False),
+                      cat.pk: ("Your game is ready.", False)}
+
+
 def test_a_cause_rolled_back_leaves_no_notice_and_no_hint(make_player, pushed):
     ann = make_player(username="ann")
     with pytest.raises(RuntimeError), transaction.atomic():
