@@ -14,6 +14,7 @@ from league.models import Entry, Section, Tournament
 
 from . import selectors
 from .formats import format_of
+from .formats.section_settings import most_players
 
 #: Sections whose registration an organiser opens, closes or starts.
 OPEN_SECTION = (Section.Status.REGISTRATION,)
@@ -79,8 +80,10 @@ def registration_refusal(section: Section, user: Any, now: datetime) -> Refusal 
         return Refusal("already-entered", "You are already entered in this section.")
     if entry is not None and section.status == Section.Status.RUNNING:
         return Refusal("already-entered", "You withdrew from this section after it started.")
-    if section.capacity is not None and selectors.active_entries(section).count() >= section.capacity:
-        return Refusal("section-full", f"This section is full ({section.capacity} players).")
+    most = most_players(section)
+    if most is not None and selectors.active_entries(section).count() >= most:
+        dutch = "" if most == section.capacity else ", the most the FIDE Dutch pairing system takes here"
+        return Refusal("section-full", f"This section is full ({most:,} players{dutch}).")
     rating = selectors.frozen_rating(user=user, variant=section.variant)
     eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating)
     if eligibility:

@@ -17,8 +17,8 @@ from games.models import RuleSet
 from league.formats import tiebreaks
 from league.models import Club, Prize, Season, Section, Tournament
 
-from . import audit
-from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults
+from . import audit, selectors
+from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults, section_settings
 from .refusals import organiser_refusal
 from .scheduling import schedule_round, schedule_task
 from .stages import check_stage, stage_created
@@ -225,6 +225,11 @@ def set_swiss_pairing(*, by: User, section_id: int, swiss_system: str | None = N
     if acceleration is not None:
         section.acceleration = acceleration
     check_format_settings(section)  # the settings' refusals: not a Swiss, not a system, Baku without the Dutch
+    if (section.swiss_system == Section.SwissSystem.DUTCH != before["swiss_system"]
+            and selectors.active_entries(section).count() > section_settings.DUTCH_MOST_PLAYERS):
+        most = section_settings.DUTCH_MOST_PLAYERS
+        raise ServiceError("dutch-too-many-players", f"The FIDE Dutch system pairs at most {most:,} players here, and "
+                                                     "this section has more: keep fast score groups.")
     if section.current_round or section.status != Section.Status.REGISTRATION:
         if section.swiss_system != before["swiss_system"]:
             paired_by = Section.SwissSystem(before["swiss_system"]).label if before["swiss_system"] else "its system"

@@ -20,6 +20,7 @@ from accounts.errors import ServiceError
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_services, trf_state
+from league.competitions.formats import section_settings
 from league.competitions.formats.section_settings import SWISS_SYSTEM
 from league.formats import dutch, explain, trf
 from league.models import Entry, Round, Section
@@ -95,6 +96,33 @@ def test_the_system_can_change_until_round_1_starts_and_is_refused_in_words_afte
     with pytest.raises(ServiceError) as refused:
         cs.set_swiss_pairing(section_id=robin.pk, swiss_system="fast", by=organiser)
     assert refused.value.code == "no-swiss-system"
+
+
+def test_a_dutch_section_takes_at_most_its_player_limit(make_player, organiser, monkeypatch):
+    # The limit (2,000: a round of that many takes about a minute to pair) made 3 here.
+    monkeypatch.setattr(section_settings, "DUTCH_MOST_PLAYERS", 3)
+    with pytest.raises(ServiceError) as refused:  # a capacity above it, at creation
+        new_section(capacity=4)
+    assert refused.value.code == "dutch-capacity" and "at most 3 players" in refused.value.message
+    assert new_section(swiss_system="fast", capacity=4).capacity == 4  # the fast system has no such limit
+    Section.objects.all().delete()
+    dutch_section = new_section()  # no capacity: the limit is the Dutch's
+    entrants = players(make_player, 4)
+    for player in entrants[:3]:
+        cs.register(section=dutch_section, user=player, now=timezone.now())
+    with pytest.raises(ServiceError) as refused:
+        cs.register(section=dutch_section, user=entrants[3], now=timezone.now())
+    assert refused.value.code == "section-full"
+    assert refused.value.message == "This section is full (3 players, the most the FIDE Dutch pairing system takes here)."
+    # A fast section with more entrants than the limit cannot switch to the Dutch.
+    fast = section_with(players(make_player, 4, prefix="f"), format="swiss", rounds=3, start=False, tournament="Fast")
+    fast.swiss_system = "fast"
+    fast.save(update_fields=["swiss_system"])
+    with pytest.raises(ServiceError) as refused:
+        cs.set_swiss_pairing(section_id=fast.pk, swiss_system="dutch", by=organiser)
+    assert refused.value.code == "dutch-too-many-players"
+    fast.refresh_from_db()
+    assert fast.swiss_system == "fast"
 
 
 def test_the_organisers_form_offers_the_system_for_a_swiss_only(client, club, organiser):

@@ -146,12 +146,39 @@ ROUNDS = Setting(
     elsewhere=Elsewhere.REFUSED,
     elsewhere_refusal=("bad-rounds", "Only a Swiss sets its number of rounds; the other formats follow from the field."),
 )
+#: The most players a section paired by the FIDE Dutch system takes. A round's pairing time
+#: grows about 13 times per doubling of the field: 4-5 s of CPU at 1,000 players, about a
+#: minute at 2,000, while 10,000 ran out of memory after 17 minutes (docs/formats.md,
+#: "Swiss: the FIDE Dutch system and the fast system"). A round is paired in a Celery
+#: task and previewed in a web request: a bigger field would hold either for hours. Fast
+#: score groups pair 10,000 in about 13 s.
+DUTCH_MOST_PLAYERS = 2000
+
+
+def most_players(section: Section) -> int | None:
+    """The most players ``section`` takes: its capacity, never above DUTCH_MOST_PLAYERS
+    for the FIDE Dutch system (None: no limit)."""
+    if section.swiss_system == Section.SwissSystem.DUTCH:
+        return min(section.capacity or DUTCH_MOST_PLAYERS, DUTCH_MOST_PLAYERS)
+    return section.capacity
+
+
+def _dutch_capacity(section: Section) -> Refusal | None:
+    if section.swiss_system == Section.SwissSystem.DUTCH and (section.capacity or 0) > DUTCH_MOST_PLAYERS:
+        return ("dutch-capacity", f"The FIDE Dutch system pairs at most {DUTCH_MOST_PLAYERS:,} players here (a round "
+                                  f"of {DUTCH_MOST_PLAYERS:,} takes about a minute to pair): set a capacity of "
+                                  f"{DUTCH_MOST_PLAYERS:,} or less, or choose fast score groups.")
+    return None
+
+
 SWISS_SYSTEM = Setting(
     "swiss_system", "Swiss: pairing system", choices=tuple(Section.SwissSystem.choices),
     required=True, own_default=Section.SwissSystem.DUTCH.value,  # the column's null: not a Swiss
-    help_text="FIDE Dutch: the pairings an arbiter can check with FIDE's tools. Fast score groups: for very large "
-              "fields, close to the Dutch but not its exact rules. Fixed when round 1 starts.",
+    help_text=f"FIDE Dutch: the pairings an arbiter can check with FIDE's tools, for up to {DUTCH_MOST_PLAYERS:,} "
+              "players. Fast score groups: for very large fields, close to the Dutch but not its exact rules. Fixed "
+              "when round 1 starts.",
     refusal=("bad-swiss-system", 'A Swiss is paired by "dutch" (FIDE Dutch) or "fast" (fast score groups).'),
+    with_others=_dutch_capacity,
     elsewhere=Elsewhere.REFUSED,
     elsewhere_refusal=("no-swiss-system", "Only a Swiss section has a pairing system (FIDE Dutch or fast score "
                                           "groups); the other formats pair by their own rules."),
