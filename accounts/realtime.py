@@ -21,9 +21,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import parse_cookie
 from redis.exceptions import RedisError
 
+from .errors import ServiceError
+
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
 CLOSE_RATE_LIMITED = 4429
-#: "Try again later" (RFC 6455): the channel layer (Redis) is unreachable.
+#: "Try again later" (RFC 6455): the channel layer (Redis) is unreachable, or a database
+#: worker died holding the socket's call (games/workers.py).
 CLOSE_TRY_AGAIN_LATER = 1013
 
 logger = logging.getLogger(__name__)
@@ -65,7 +68,16 @@ class WebsocketAuthMiddleware:
         self.run = run
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        return await self.inner(dict(scope, user=await self.user(scope)), receive, send)
+        try:
+            user = await self.user(scope)
+        except ServiceError:
+            # The database worker holding the lookup died (games/workers.py): the handshake
+            # is refused (before accept: a 403), not failed with a 500; the client retries.
+            logger.warning("websocket %s refused: its user lookup was lost with a database worker", scope.get("path"))
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            return None
+        return await self.inner(dict(scope, user=user), receive, send)
 
     async def user(self, scope: dict[str, Any]) -> Any:
         headers = dict(scope.get("headers") or [])
@@ -143,7 +155,9 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         - With the channel layer's Redis unreachable (the socket's own channel, or its
           groups, cannot be subscribed), the handshake is answered, not failed with a
           500: an ``unavailable`` error frame, then close 1013, "try again later"
-          (docs/protocol.md)."""
+          (docs/protocol.md). A database worker that dies holding a call no handler
+          answered (the socket's opening read) ends the same way, with ``try-again``:
+          the client reconnects and reads the state afresh."""
 
         address = _socket_address(scope)
         counted = False
@@ -186,14 +200,18 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
             counted = True
         try:
             await super().__call__(scope, receiving, sending)
-        except (TimeoutError, RedisError, OSError) as exc:
-            logger.warning("websocket %s closed 1013, the channel layer is unreachable: %r", scope.get("path"), exc)
+        except (TimeoutError, RedisError, OSError, ServiceError) as exc:
+            if isinstance(exc, ServiceError) and exc.code != "try-again":
+                raise  # a refusal a handler should have answered: a bug, to be seen
+            logger.warning("websocket %s closed 1013: %r", scope.get("path"), exc)
             if not self.handshake_read and (await receiving())["type"] != "websocket.connect":
                 return
             if not self.accepted:
                 await sending({"type": "websocket.accept"})
-            await sending({"type": "websocket.send", "text": json.dumps({
-                "type": "error", "code": "unavailable", "message": "Live updates are down; try again shortly."})})
+            code, message = ((exc.code, exc.message) if isinstance(exc, ServiceError)
+                             else ("unavailable", "Live updates are down; try again shortly."))
+            await sending({"type": "websocket.send", "text": json.dumps({"type": "error", "code": code,
+                                                                         "message": message})})
             await sending({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
         finally:
             release_address()

@@ -37,10 +37,10 @@ def _ping(url: str) -> None:
 
 def channel_layer_urls() -> list[str]:
     """The Redis addresses of the channel layer; none for the in-process layer."""
-    config = settings.CHANNEL_LAYERS["default"]
-    if "channels_redis" not in config["BACKEND"]:
+    hosts = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts")
+    if not hosts:
         return []
-    hosts = decode_hosts(config.get("CONFIG", {}).get("hosts"))
+    hosts = decode_hosts(hosts)
     return [h.get("address") or f"redis://{h.get('host', 'localhost')}:{h.get('port', 6379)}" for h in hosts]
 
 

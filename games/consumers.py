@@ -353,7 +353,13 @@ class GameConsumer(SafeJsonConsumer):
         )
 
     async def _send_state(self) -> None:
-        state = await self._read_state()
+        try:
+            state = await self._read_state()
+        except ServiceError as err:
+            # This read's worker died too (games/workers.py): the socket stays, told so, and
+            # the game-wide resync that the lost call sent reads the state again.
+            await self.send_error(err.code, err.message)
+            return
         if state.frame["ply"] >= self.last_ply:
             self.last_ply, self.last_status = state.frame["ply"], state.status
         await self.send_json(state.frame)

@@ -96,15 +96,20 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     while True:
         try:
             func, kwargs = conn.recv()
-        except EOFError:
-            return  # the server closed our pipe: it is stopping
+        except (EOFError, OSError):
+            return  # the server closed our pipe (it is stopping), or died
         try:
             outcome = run(func, kwargs, hand)
             answer = pickle.dumps(("done", outcome))
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the server died mid-call: what the call stored stays stored, and nobody waits
         except Exception as exc:  # not a refusal: a bug, a lost database, an unpicklable result
             logger.exception("database worker call failed")
             answer = pickle.dumps(("failed", repr(exc)))
-        conn.send_bytes(answer)
+        try:
+            conn.send_bytes(answer)
+        except OSError:
+            return
 
 
 def _exit_with_parent(parent_pid: int) -> None:

@@ -319,10 +319,11 @@ if REDIS_URL:
     # The pub/sub layer: one PUBLISH per group send, nothing dropped at the knee
     # (the list-based RedisChannelLayer silently drops once a process's inbound queue
     # is full; see docs/operations.md, "Why the pub/sub channel layer"). redis-py 8 needs the
-    # socket timeout lifted and a larger pool (channels_redis issue #422).
+    # socket timeout lifted and a larger pool (channels_redis issue #422), so the
+    # subscriptions are bounded in time instead (config/channel_layer.py).
     CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.BoundedRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {

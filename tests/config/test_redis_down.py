@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -107,3 +109,35 @@ def test_a_server_with_redis_down_answers_writes_truthfully_and_healthz_fails(tm
         assert len(start_up) == 1, log[-3000:]
         assert f"redis://:**@127.0.0.1:{dead}/0" in start_up[0] and "hunter2" not in log
         assert "Internal Server Error" not in log and " 500" not in log, log[-3000:]
+
+
+def test_a_server_with_a_redis_that_never_answers_ends_each_handshake_in_words(tmp_path):
+    """Found by a chaos probe: a Redis that accepts connections and never answers (hung,
+    or a black hole on its port) held every websocket handshake forever. Each now ends
+    with ``unavailable`` and 1013 once config.channel_layer's bound (5 s) has passed."""
+    port = free_port()
+    with socket.socket() as hung, scratch_database(tmp_path) as env:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(64)  # the kernel completes the connections; nobody ever reads or answers
+        env["REDIS_URL"] = f"redis://127.0.0.1:{hung.getsockname()[1]}/0"
+        with running(uvicorn_command(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+
+            async def handshake_within(path, seconds):
+                started = time.monotonic()
+                async with websockets.connect(f"ws://127.0.0.1:{port}{path}", open_timeout=seconds,
+                                              origin=Origin(f"http://127.0.0.1:{port}")) as ws:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=seconds))
+                    with pytest.raises(websockets.ConnectionClosed):
+                        await asyncio.wait_for(ws.recv(), timeout=5)
+                    return frame, ws.close_code, time.monotonic() - started
+
+            async def both():
+                return await asyncio.gather(handshake_within("/ws/games/1/", 30),
+                                            handshake_within("/ws/notifications/", 30))
+
+            for frame, code, took in asyncio.run(both()):
+                assert frame["type"] == "error" and frame["code"] == "unavailable", frame
+                assert code == 1013 and took < 15, (code, took)
+        log = (tmp_path / "process-0.log").read_text()
+        assert "Internal Server Error" not in log and "Exception in ASGI application" not in log, log[-3000:]

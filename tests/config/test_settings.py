@@ -73,7 +73,7 @@ def test_the_demo_makes_a_key_of_its_own_and_refuses_the_committed_one():
 
 def test_runtime_follows_the_environment():
     if os.environ.get("REDIS_URL"):
-        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.BoundedRedisChannelLayer"
         host = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
         assert host["socket_timeout"] is None and host["max_connections"] >= 1000
         assert settings.CELERY_BROKER_URL.startswith("redis://")

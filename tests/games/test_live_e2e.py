@@ -470,6 +470,75 @@ def test_a_database_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_
         ]
 
 
+
+def wait_for_lock_waiter(blocker: Any, table: str) -> None:
+    """Until some session waits for ``blocker``'s lock on ``table`` (at most 10 s)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
+        "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass", [table]
+    ).fetchone())[0]:
+        time.sleep(0.05)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_state_read_or_a_handshake_lost_with_its_worker_is_answered_in_words(tmp_path: Path) -> None:
+    """Found by a chaos probe: a worker killed while it read a socket's state (a ``sync``,
+    or the state after a ``try-again``) dropped the socket without a close frame, and one
+    killed while it looked up a handshake's user failed the handshake with a 500. Now the
+    socket gets ``try-again`` and stays, and the game-wide resync brings its state; the
+    handshake is refused, and the next one works."""
+    import psycopg
+
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        env["LIVE_DB_PROCESSES"] = "1"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        game_id, tokens = setup["game"], setup["tokens"]
+        loop = asyncio.new_event_loop()
+        try:
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
+                for client in (one, two):
+                    loop.run_until_complete(client.connect())
+                loop.run_until_complete(play_moves([one, two], [], [5, 1], first_ply=0))
+                with psycopg.connect(env["DATABASE_URL"]) as blocker:
+                    # The state read waits on the moves table; its worker is killed there.
+                    blocker.execute("LOCK TABLE games_move IN ACCESS EXCLUSIVE MODE")
+                    loop.run_until_complete(one.ws.send(json.dumps({"type": "sync"})))
+                    wait_for_lock_waiter(blocker, "games_move")
+                    (worker,) = worker_pids(server.pid)
+                    os.kill(worker, signal.SIGKILL)
+                    refused = loop.run_until_complete(one.recv("error"))
+                    blocker.rollback()
+                assert refused["code"] == "try-again"
+                for client in (one, two):  # the resync the lost read sent brings the state
+                    assert loop.run_until_complete(client.recv("state"))["ply"] == 2
+                final = loop.run_until_complete(play_moves([one, two], [], [9, 3], first_ply=2))
+                assert final["ply"] == 4
+                # A handshake whose user lookup waits on the token table, its worker killed.
+                late = Player(port, game_id, tokens[0])
+                with psycopg.connect(env["DATABASE_URL"]) as blocker:
+                    blocker.execute("LOCK TABLE authtoken_token IN ACCESS EXCLUSIVE MODE")
+                    handshake = loop.create_task(late.connect())
+                    wait_for_lock_waiter(blocker, "authtoken_token")
+                    (worker,) = worker_pids(server.pid)
+                    os.kill(worker, signal.SIGKILL)
+                    with pytest.raises(websockets.InvalidStatus) as rejected:
+                        loop.run_until_complete(handshake)
+                    blocker.rollback()
+                assert rejected.value.response.status_code == 403  # refused before accept, not a 500
+                assert loop.run_until_complete(late.connect(retry_for=10))["ply"] == 4
+                for client in (one, two, late):
+                    loop.run_until_complete(client.close())
+            log = "".join(path.read_text() for path in tmp_path.glob("*.log"))
+            assert "Exception in ASGI application" not in log, log
+        finally:
+            loop.close()
+
 OBSERVER_ROWS = """
 import json
 from datetime import timedelta
