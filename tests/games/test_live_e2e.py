@@ -14,6 +14,7 @@ PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -22,8 +23,10 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -404,6 +407,36 @@ def worker_pids(server_pid: int) -> list[int]:
     ]
 
 
+@contextlib.contextmanager
+def one_worker_server(tmp_path: Path) -> Iterator[SimpleNamespace]:
+    """A server with one database worker (LIVE_DB_PROCESSES=1) on a scratch database, a
+    classic game between two players with tokens, and an event loop for their clients."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
+        env["LIVE_DB_PROCESSES"] = "1"
+        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
+        loop = asyncio.new_event_loop()
+        try:
+            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
+                wait_for_port(port, process=server)
+                yield SimpleNamespace(env=env, port=port, server=server, loop=loop, game_id=setup["game"],
+                                      tokens=setup["tokens"])
+        finally:
+            loop.close()
+
+
+def wait_for_lock_waiter(blocker: Any, statement: str) -> None:
+    """Until a statement of this database containing ``statement`` waits for a lock
+    (``blocker``'s), at most 10 s."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
+        "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+        " WHERE NOT l.granted AND a.datname = current_database() AND a.query LIKE %s", [f"%{statement}%"]
+    ).fetchone())[0]:  # count(*) always returns a row
+        time.sleep(0.05)
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.slow
@@ -414,70 +447,45 @@ def test_a_database_worker_killed_mid_move_is_replaced_and_the_game_goes_on(tmp_
     workers leave with their server."""
     import psycopg
 
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
-        env["LIVE_DB_PROCESSES"] = "1"
-        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
-        game_id, tokens = setup["game"], setup["tokens"]
-        loop = asyncio.new_event_loop()
-        try:
-            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
-                wait_for_port(port, process=server)
-                one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
-                fan = Player(port, game_id, None)
-                for client in (one, two, fan):
-                    loop.run_until_complete(client.connect())
-                loop.run_until_complete(play_moves([one, two], [fan], [5, 1], first_ply=0))
-                (worker,) = worker_pids(server.pid)
-                # Hold the game's row so the worker's next move waits on it, then kill it there.
-                with psycopg.connect(env["DATABASE_URL"]) as blocker:
-                    blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
-                    loop.run_until_complete(one.move(2, 9))
-                    deadline = time.monotonic() + 10
-                    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
-                        "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
-                        " WHERE NOT l.granted AND a.query LIKE '%FOR UPDATE%'"
-                    ).fetchone())[0]:  # count(*) always returns a row
-                        time.sleep(0.05)
-                    os.kill(worker, signal.SIGKILL)
-                    refused = loop.run_until_complete(one.recv("error"))
-                    blocker.rollback()
-                assert refused["code"] == "try-again"
-                # The mover gets the state with its refusal and again with everyone's resync.
-                for client in (one, one, two, fan):
-                    assert loop.run_until_complete(client.recv("state"))["ply"] == 2
-                final = loop.run_until_complete(play_moves([one, two], [fan], [9, 3], first_ply=2))
-                assert final["ply"] == 4 and final["game"]["status"] == "active"
-                (replacement,) = worker_pids(server.pid)
-                assert replacement != worker and server.poll() is None
-                for client in (one, two, fan):
-                    loop.run_until_complete(client.close())
-                server.kill()  # outright: no shutdown runs, the worker must notice alone
-                server.wait()
-            deadline = time.monotonic() + 10
-            while Path(f"/proc/{replacement}").exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert not Path(f"/proc/{replacement}").exists()
-        finally:
-            loop.close()
-        stored = manage_shell(env, STORED.format(game_id=game_id))
-        assert [m[:3] for m in stored["moves"]] == [
-            [1, 0, {"cell": 5}],
-            [2, 1, {"cell": 1}],
-            [3, 0, {"cell": 9}],
-            [4, 1, {"cell": 3}],
-        ]
-
-
-
-def wait_for_lock_waiter(blocker: Any, table: str) -> None:
-    """Until some session waits for ``blocker``'s lock on ``table`` (at most 10 s)."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
-        "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass", [table]
-    ).fetchone())[0]:
-        time.sleep(0.05)
+    with one_worker_server(tmp_path) as live:
+        loop, server, game_id = live.loop, live.server, live.game_id
+        one, two = Player(live.port, game_id, live.tokens[0]), Player(live.port, game_id, live.tokens[1])
+        fan = Player(live.port, game_id, None)
+        for client in (one, two, fan):
+            loop.run_until_complete(client.connect())
+        loop.run_until_complete(play_moves([one, two], [fan], [5, 1], first_ply=0))
+        (worker,) = worker_pids(server.pid)
+        # Hold the game's row so the worker's next move waits on it, then kill it there.
+        with psycopg.connect(live.env["DATABASE_URL"]) as blocker:
+            blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game_id])
+            loop.run_until_complete(one.move(2, 9))
+            wait_for_lock_waiter(blocker, "FOR UPDATE")
+            os.kill(worker, signal.SIGKILL)
+            refused = loop.run_until_complete(one.recv("error"))
+            blocker.rollback()
+        assert refused["code"] == "try-again"
+        # The mover gets the state with its refusal and again with everyone's resync.
+        for client in (one, one, two, fan):
+            assert loop.run_until_complete(client.recv("state"))["ply"] == 2
+        final = loop.run_until_complete(play_moves([one, two], [fan], [9, 3], first_ply=2))
+        assert final["ply"] == 4 and final["game"]["status"] == "active"
+        (replacement,) = worker_pids(server.pid)
+        assert replacement != worker and server.poll() is None
+        for client in (one, two, fan):
+            loop.run_until_complete(client.close())
+        server.kill()  # outright: no shutdown runs, the worker must notice alone
+        server.wait()
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{replacement}").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not Path(f"/proc/{replacement}").exists()
+        stored = manage_shell(live.env, STORED.format(game_id=game_id))
+    assert [m[:3] for m in stored["moves"]] == [
+        [1, 0, {"cell": 5}],
+        [2, 1, {"cell": 1}],
+        [3, 0, {"cell": 9}],
+        [4, 1, {"cell": 3}],
+    ]
 
 
 @pytest.mark.postgres
@@ -491,53 +499,43 @@ def test_a_state_read_or_a_handshake_lost_with_its_worker_is_answered_in_words(t
     handshake is refused, and the next one works."""
     import psycopg
 
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
-        env["LIVE_DB_PROCESSES"] = "1"
-        setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
-        game_id, tokens = setup["game"], setup["tokens"]
-        loop = asyncio.new_event_loop()
-        try:
-            with running(server_command(port), env=env, log_dir=tmp_path) as (server,):
-                wait_for_port(port, process=server)
-                one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
-                for client in (one, two):
-                    loop.run_until_complete(client.connect())
-                loop.run_until_complete(play_moves([one, two], [], [5, 1], first_ply=0))
-                with psycopg.connect(env["DATABASE_URL"]) as blocker:
-                    # The state read waits on the moves table; its worker is killed there.
-                    blocker.execute("LOCK TABLE games_move IN ACCESS EXCLUSIVE MODE")
-                    loop.run_until_complete(one.ws.send(json.dumps({"type": "sync"})))
-                    wait_for_lock_waiter(blocker, "games_move")
-                    (worker,) = worker_pids(server.pid)
-                    os.kill(worker, signal.SIGKILL)
-                    refused = loop.run_until_complete(one.recv("error"))
-                    blocker.rollback()
-                assert refused["code"] == "try-again"
-                for client in (one, two):  # the resync the lost read sent brings the state
-                    assert loop.run_until_complete(client.recv("state"))["ply"] == 2
-                final = loop.run_until_complete(play_moves([one, two], [], [9, 3], first_ply=2))
-                assert final["ply"] == 4
-                # A handshake whose user lookup waits on the token table, its worker killed.
-                late = Player(port, game_id, tokens[0])
-                with psycopg.connect(env["DATABASE_URL"]) as blocker:
-                    blocker.execute("LOCK TABLE authtoken_token IN ACCESS EXCLUSIVE MODE")
-                    handshake = loop.create_task(late.connect())
-                    wait_for_lock_waiter(blocker, "authtoken_token")
-                    (worker,) = worker_pids(server.pid)
-                    os.kill(worker, signal.SIGKILL)
-                    with pytest.raises(websockets.InvalidStatus) as rejected:
-                        loop.run_until_complete(handshake)
-                    blocker.rollback()
-                assert rejected.value.response.status_code == 403  # refused before accept, not a 500
-                assert loop.run_until_complete(late.connect(retry_for=10))["ply"] == 4
-                for client in (one, two, late):
-                    loop.run_until_complete(client.close())
-            log = "".join(path.read_text() for path in tmp_path.glob("*.log"))
-            assert "Exception in ASGI application" not in log, log
-        finally:
-            loop.close()
+    with one_worker_server(tmp_path) as live:
+        loop, server, game_id = live.loop, live.server, live.game_id
+        one, two = Player(live.port, game_id, live.tokens[0]), Player(live.port, game_id, live.tokens[1])
+        for client in (one, two):
+            loop.run_until_complete(client.connect())
+        loop.run_until_complete(play_moves([one, two], [], [5, 1], first_ply=0))
+        with psycopg.connect(live.env["DATABASE_URL"]) as blocker:
+            # The state read waits on the moves table; its worker is killed there.
+            blocker.execute("LOCK TABLE games_move IN ACCESS EXCLUSIVE MODE")
+            loop.run_until_complete(one.ws.send(json.dumps({"type": "sync"})))
+            wait_for_lock_waiter(blocker, "games_move")
+            (worker,) = worker_pids(server.pid)
+            os.kill(worker, signal.SIGKILL)
+            refused = loop.run_until_complete(one.recv("error"))
+            blocker.rollback()
+        assert refused["code"] == "try-again"
+        for client in (one, two):  # the resync the lost read sent brings the state
+            assert loop.run_until_complete(client.recv("state"))["ply"] == 2
+        final = loop.run_until_complete(play_moves([one, two], [], [9, 3], first_ply=2))
+        assert final["ply"] == 4
+        # A handshake whose user lookup waits on the token table, its worker killed.
+        late = Player(live.port, game_id, live.tokens[0])
+        with psycopg.connect(live.env["DATABASE_URL"]) as blocker:
+            blocker.execute("LOCK TABLE authtoken_token IN ACCESS EXCLUSIVE MODE")
+            handshake = loop.create_task(late.connect())
+            wait_for_lock_waiter(blocker, "authtoken_token")
+            (worker,) = worker_pids(server.pid)
+            os.kill(worker, signal.SIGKILL)
+            with pytest.raises(websockets.InvalidStatus) as rejected:
+                loop.run_until_complete(handshake)
+            blocker.rollback()
+        assert rejected.value.response.status_code == 403  # refused before accept, not a 500
+        assert loop.run_until_complete(late.connect(retry_for=10))["ply"] == 4
+        for client in (one, two, late):
+            loop.run_until_complete(client.close())
+    log = "".join(path.read_text() for path in tmp_path.glob("*.log"))
+    assert "Exception in ASGI application" not in log, log
 
 OBSERVER_ROWS = """
 import json
