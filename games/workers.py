@@ -19,7 +19,9 @@ instead, each with its own interpreter lock and its own database connection.
   notices and the ``game_finished`` signal (docs/benchmarks-live.md, "Ninth round").
 - A worker that dies takes no stored move with it (its transaction is rolled back or
   committed): the call is refused with ``try-again``, the game's sockets are told to
-  resync (its broadcast may have died with it), and a new worker takes its place.
+  resync (its broadcast may have died with it), and a new worker takes its place. One
+  that holds a call past ``CALL_SECONDS`` (stopped, or waiting on a database that does
+  not answer) is killed, and so ends the same way: nobody waits on it for ever.
 - Workers leave with their server, even one killed outright.
 """
 
@@ -56,6 +58,10 @@ MOVES, SOCKETS = "moves", "sockets"
 
 #: How often a worker checks that the server that started it is still there.
 PARENT_CHECK_SECONDS = 1.0
+#: A call held longer than this has a stuck worker, which is killed (its caller is told
+#: ``try-again``, as for one that died). A move takes milliseconds, and nothing a socket
+#: asks comes near: a chaos probe's stopped worker kept a mover waiting until it resumed.
+CALL_SECONDS = 30.0
 
 Outcome = tuple[Any, ServiceError | None]
 
@@ -133,6 +139,7 @@ class _Worker:
     ready: bool = False
     busy: asyncio.Future[Any] | None = None
     sending: asyncio.Task[None] | None = None  # the last live message of its call, being sent
+    overdue: asyncio.TimerHandle | None = None  # kills it if its call outlasts CALL_SECONDS
 
 
 @dataclass
@@ -201,7 +208,7 @@ class Workers:
                 self._hold(self._answer(worker.busy, value, worker.sending))
             elif not worker.busy.done():
                 worker.busy.set_exception(RuntimeError(f"database call failed in a worker: {value}"))
-        worker.busy = worker.sending = None
+        self._done(worker)
         self._dispatch()
 
     def _hold(self, coroutine: Any) -> asyncio.Task[None]:
@@ -235,8 +242,22 @@ class Workers:
         else:
             future.set_result(result)
 
+    @staticmethod
+    def _done(worker: _Worker) -> None:
+        if worker.overdue is not None:
+            worker.overdue.cancel()
+        worker.busy = worker.sending = worker.overdue = None
+
+    @staticmethod
+    def _kill_if_still(worker: _Worker, call: asyncio.Future[Any]) -> None:
+        if worker.busy is call and worker.process.is_alive():
+            logger.error("a database worker held a call for %.0f s; killing it", CALL_SECONDS)
+            worker.process.kill()  # its pipe closes: _on_answer replaces it, the caller gets WorkerDied
+
     def _replace(self, dead: _Worker) -> None:
         assert self.loop is not None
+        if dead.overdue is not None:
+            dead.overdue.cancel()
         self.loop.remove_reader(dead.conn.fileno())
         dead.conn.close()
         dead.process.join(timeout=0.5)
@@ -254,6 +275,7 @@ class Workers:
         return future
 
     def _dispatch(self) -> None:
+        assert self.loop is not None
         for worker in list(self.workers):
             if not worker.ready or worker.busy is not None:
                 continue
@@ -268,6 +290,7 @@ class Workers:
                 self._replace(worker)
                 continue
             worker.busy = call.future
+            worker.overdue = self.loop.call_later(CALL_SECONDS, self._kill_if_still, worker, call.future)
 
     def stop(self) -> None:
         """Close every worker's pipe (it reads the end and exits) and wait for them."""

@@ -195,6 +195,22 @@ async def test_moves_jump_the_queue_refusals_cross_and_a_dead_worker_is_replaced
         (replacement,) = pool.workers
         assert replacement is not worker
         assert await asyncio.wait_for(pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": "on"}), 60) == "on"
+
+        # A worker stopped mid-call (SIGSTOP: alive, silent) is killed once the call
+        # outlasts CALL_SECONDS, and its caller told as for one that died.
+        monkeypatch.setattr(workers, "CALL_SECONDS", 1.0)
+        (stuck,) = pool.workers
+        held = pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0.5, "answer": "stuck"})
+        await asyncio.sleep(0.1)
+        os.kill(stuck.process.pid, signal.SIGSTOP)
+        with pytest.raises(workers.WorkerDied):
+            await asyncio.wait_for(held, timeout=10)
+        (replacement,) = pool.workers
+        assert replacement is not stuck and not stuck.process.is_alive()
+        quick = pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": "on"})
+        assert await asyncio.wait_for(quick, 60) == "on"
+        await asyncio.sleep(1.5)  # past the deadline of the call that finished: nothing is killed
+        assert pool.workers == [replacement] and replacement.process.is_alive()
     finally:
         pool.stop()
     assert not replacement.process.is_alive()
