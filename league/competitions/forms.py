@@ -23,6 +23,7 @@ from .formats.section_settings import (
     BYE_POINTS,
     CONSOLATION,
     CYCLES,
+    DUTCH_MOST_PLAYERS,
     GRAND_FINAL,
     GROUPS,
     LATE_ENTRY_ROUNDS,
@@ -109,7 +110,8 @@ class SectionForm(forms.Form):
                                       help_text="Brings its own variant, time control and match format.")
     format = forms.ChoiceField(choices=Section.Format.choices)
     rated = forms.BooleanField(required=False, initial=True)
-    capacity = forms.IntegerField(min_value=2, max_value=WHOLE["max_value"], required=False, help_text="Empty: no limit.")
+    capacity = forms.IntegerField(min_value=2, max_value=WHOLE["max_value"], required=False,
+                                  help_text=f"Empty: no limit (a Swiss paired by FIDE Dutch: {DUTCH_MOST_PLAYERS:,}).")
     observer_policy = forms.ChoiceField(choices=Section.ObserverPolicy.choices, initial=Section.ObserverPolicy.ANYONE)
     # Schedule.
     starts_at = forms.DateTimeField(label="Round 1 starts at (UTC)", widget=DATETIME, required=False,
