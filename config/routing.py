@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import ParseResult
 
-from channels.security.websocket import OriginValidator, WebsocketDenier
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.http.request import split_domain_port
 from django.urls import path, re_path
+from django.utils.http import is_same_domain
 
 from config.notifications import NotificationsConsumer
 from games.consumers import GameConsumer
@@ -22,23 +23,63 @@ websocket_urlpatterns = [
 ]
 
 
-class BrowserOriginValidator(OriginValidator):
-    """Channels' origin check, except that a handshake with no Origin header passes.
+class BrowserOriginValidator:
+    """The handshake's origin check, as Django's CSRF check treats a form's post
+    (CsrfViewMiddleware): a handshake that names an Origin must come from this very site,
+    the scheme, host and port the socket was opened on (its host one of ALLOWED_HOSTS),
+    or from one of CSRF_TRUSTED_ORIGINS. Channels' own check compares host names only, so
+    a page on another port of the same host (same-site: the browser sends it the session
+    cookie) could play a signed-in player's games (found by probing from outside,
+    2026-11-29). A handshake with no Origin passes: browsers always send one, and bots
+    and API clients, which send none, authenticate by token."""
 
-    Browsers always send Origin on a websocket handshake, so a foreign page is still
-    refused (the cross-site hijacking this check exists for). Bots and API clients
-    send none: Channels' AllowedHostsOriginValidator refuses them outright, which
-    would lock out the token-authenticated clients the protocol is for.
-    """
+    def __init__(self, application: Any, allowed_hosts: list[str]) -> None:
+        self.application = application
+        self.allowed_hosts = allowed_hosts
 
-    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
-        if parsed_origin is None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if self.allowed(scope):
+            return await self.application(scope, receive, send)
+        return await WebsocketDenier()(scope, receive, send)  # HTTP 403
+
+    def allowed(self, scope: dict[str, Any]) -> bool:
+        headers = dict(scope.get("headers") or [])
+        if b"origin" not in headers:
             return True
-        return super().valid_origin(parsed_origin)
+        origin = headers[b"origin"].decode("latin-1")
+        host = headers.get(b"host", b"").decode("latin-1")
+        domain, _ = split_domain_port(host)
+        own_site = bool(domain) and any(pattern == "*" or is_same_domain(domain, pattern)
+                                        for pattern in self.allowed_hosts)
+        if own_site and origin == f"{'https' if self._secure(scope, headers) else 'http'}://{host}":
+            return True
+        return _trusted(origin)
+
+    @staticmethod
+    def _secure(scope: dict[str, Any], headers: dict[bytes, bytes]) -> bool:
+        """As Django's ``request.is_secure()``: wss, or the proxy's header says https."""
+        if scope.get("scheme") == "wss":
+            return True
+        if settings.SECURE_PROXY_SSL_HEADER:
+            name, value = settings.SECURE_PROXY_SSL_HEADER
+            header = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin-1")
+            return headers.get(header, b"").decode("latin-1").split(",")[0].strip() == value
+        return False
+
+
+def _trusted(origin: str) -> bool:
+    """``origin`` is one of CSRF_TRUSTED_ORIGINS, or under one of its ``*.`` patterns."""
+    scheme, _, netloc = origin.partition("://")
+    for trusted in settings.CSRF_TRUSTED_ORIGINS:
+        trusted_scheme, _, trusted_netloc = trusted.partition("://")
+        if origin == trusted or (trusted_netloc.startswith("*.") and scheme == trusted_scheme
+                                 and is_same_domain(netloc, trusted_netloc[1:])):
+            return True
+    return False
 
 
 def browser_origin_validator(application: Any) -> BrowserOriginValidator:
-    """Drop-in for AllowedHostsOriginValidator (the same allowed hosts)."""
+    """Channels' AllowedHostsOriginValidator's place in the stack (the same allowed hosts)."""
     allowed_hosts = list(settings.ALLOWED_HOSTS)
     if settings.DEBUG and not allowed_hosts:
         allowed_hosts = ["localhost", "127.0.0.1", "[::1]"]

@@ -14,7 +14,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from tests.factories import GameFactory
 
+#: A page of this site: the Origin it sends, and the Host its socket is opened on.
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
 
 
 @database_sync_to_async
@@ -42,7 +44,7 @@ async def connect(game_id: int, user: Any = None, *, headers: list[tuple[bytes, 
     extra = list(headers or [])
     if user is not None:
         extra.append((b"authorization", f"Token {await token_for(user)}".encode()))
-    communicator = WebsocketCommunicator(application, path or f"/ws/games/{game_id}/", headers=[*extra, ORIGIN])
+    communicator = WebsocketCommunicator(application, path or f"/ws/games/{game_id}/", headers=[*extra, HOST, ORIGIN])
     connected, _ = await communicator.connect()
     assert connected
     return communicator

@@ -25,7 +25,7 @@ async def test_a_task_run_by_the_embedded_worker_reaches_the_websocket():
 
     celery = await sync_to_async(EmbeddedCelery(beat=False).start)()
     try:
-        ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"origin", b"http://localhost")])
+        ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"host", b"localhost"), (b"origin", b"http://localhost")])
         assert (await ws.connect())[0]
         await sync_to_async(heartbeat.delay)()  # queued on the broker, run by the worker thread
         frame = await ws.receive_json_from(timeout=10)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import database
-from tests.sockets import ORIGIN, Socket, players, started_game, started_game_sync, token_for
+from tests.sockets import HOST, ORIGIN, Socket, players, started_game, started_game_sync, token_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -799,12 +799,17 @@ def test_bad_frames_each_get_an_error_change_nothing_and_leave_the_socket_usable
 # -- the origin check for bots (config.routing.browser_origin_validator) ---------------
 
 
-async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pages_out(make_player):
+async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pages_out(make_player, settings):
+    """A page is let in from this very site only (scheme, host and port, as Django's CSRF
+    check has it) or from a trusted origin: a page on another port of the same host gets
+    the player's session cookie, and Channels' own check let it in (host names only)."""
     from channels.routing import URLRouter
 
     from accounts.realtime import WebsocketAuthMiddleware
     from config.routing import browser_origin_validator, websocket_urlpatterns
 
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # as in production
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.org", "https://*.example.net"]
     p0, p1 = await players(make_player)
     game_id = await started_game(p0, p1)
     stack = browser_origin_validator(WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns), run=database.run))
@@ -812,8 +817,16 @@ async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pa
     outcomes = {}
     for label, headers in {
         "bot, no origin": [token],
-        "own page": [token, ORIGIN],
-        "foreign page": [token, (b"origin", b"http://evil.example")],
+        "own page": [token, HOST, ORIGIN],
+        "own page behind a TLS proxy": [token, (b"host", b"127.0.0.1:8000"), (b"x-forwarded-proto", b"https"),
+                                        (b"origin", b"https://127.0.0.1:8000")],
+        "foreign page": [token, HOST, (b"origin", b"http://evil.example")],
+        "same host, another port": [token, HOST, (b"origin", b"http://127.0.0.1:8001")],
+        "same host and port, https": [token, HOST, (b"origin", b"https://127.0.0.1:8000")],
+        "a host not allowed": [token, (b"host", b"evil.example"), (b"origin", b"http://evil.example")],
+        "a trusted origin": [token, HOST, (b"origin", b"https://play.example.org")],
+        "under a trusted pattern": [token, HOST, (b"origin", b"https://club.example.net")],
+        "a pattern's other scheme": [token, HOST, (b"origin", b"http://club.example.net")],
     }.items():
         communicator = WebsocketCommunicator(stack, f"/ws/games/{game_id}/", headers=headers)
         connected, _ = await communicator.connect()
@@ -821,7 +834,11 @@ async def test_the_origin_check_lets_bots_without_origin_in_and_keeps_foreign_pa
         if connected:
             assert (await communicator.receive_json_from())["game"]["you"] == 0
             await communicator.disconnect()
-    assert outcomes == {"bot, no origin": True, "own page": True, "foreign page": False}
+    assert outcomes == {
+        "bot, no origin": True, "own page": True, "own page behind a TLS proxy": True, "foreign page": False,
+        "same host, another port": False, "same host and port, https": False, "a host not allowed": False,
+        "a trusted origin": True, "under a trusted pattern": True, "a pattern's other scheme": False,
+    }
 
 
 async def test_the_socket_user_is_looked_up_where_the_middleware_is_told_to(make_player):

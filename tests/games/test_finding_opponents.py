@@ -101,7 +101,7 @@ async def test_a_signed_in_socket_is_presence_and_the_sweep_drops_a_dead_servers
     user = await database_sync_to_async(make_player)()
     token = await database_sync_to_async(lambda: Token.objects.create(user=user).key)()
     ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[
-        (b"origin", b"http://127.0.0.1:8000"), (b"authorization", f"Token {token}".encode())])
+        (b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000"), (b"authorization", f"Token {token}".encode())])
     assert (await ws.connect())[0]
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from() == {"type": "pong"}  # the connect (and its row) is done
@@ -125,7 +125,7 @@ async def test_a_signed_in_socket_is_presence_and_the_sweep_drops_a_dead_servers
 async def test_an_anonymous_socket_is_nobodys_presence():
     from config.asgi import application
 
-    ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"origin", b"http://127.0.0.1:8000")])
+    ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")])
     assert (await ws.connect())[0]
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from() == {"type": "pong"}

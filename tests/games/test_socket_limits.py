@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from accounts.realtime import CLOSE_RATE_LIMITED
 from config.asgi import application
-from tests.sockets import ORIGIN, Socket, players, started_game
+from tests.sockets import HOST, ORIGIN, Socket, players, started_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -69,7 +69,7 @@ async def test_the_notifications_socket_is_limited_too():
         WEBSOCKET_FRAMES_PER_SECOND=0.001, WEBSOCKET_FRAME_BURST=1, WEBSOCKET_FLOOD_FRAMES=2
     ):
         ws = WebsocketCommunicator(
-            application, "/ws/notifications/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+            application, "/ws/notifications/", headers=[HOST, ORIGIN]
         )
         assert (await ws.connect())[0]
         await ws.send_json_to({"type": "ping"})
@@ -116,7 +116,7 @@ async def test_a_move_nested_as_deep_as_the_parser_allows_is_refused_not_dropped
 
 
 def _from(game_id: int, address: str, headers: list[tuple[bytes, bytes]] | None = None) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=[*(headers or []), ORIGIN])
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=[*(headers or []), HOST, ORIGIN])
     communicator.scope["client"] = (address, 40000)
     return communicator
 
