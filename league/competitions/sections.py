@@ -21,7 +21,7 @@ from . import audit, selectors
 from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults, section_settings
 from .refusals import organiser_refusal
 from .scheduling import schedule_round, schedule_task
-from .stages import check_stage, stage_created
+from .stages import check_stage, going_through, stage_created
 
 #: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
 #: section given one would be shadowed by the route, so the slug takes a number instead.
@@ -226,10 +226,12 @@ def set_swiss_pairing(*, by: User, section_id: int, swiss_system: str | None = N
         section.acceleration = acceleration
     check_format_settings(section)  # the settings' refusals: not a Swiss, not a system, Baku without the Dutch
     if (section.swiss_system == Section.SwissSystem.DUTCH != before["swiss_system"]
-            and selectors.active_entries(section).count() > section_settings.DUTCH_MOST_PLAYERS):
+            and max(selectors.active_entries(section).count(), going_through(section))
+            > section_settings.DUTCH_MOST_PLAYERS):
         most = section_settings.DUTCH_MOST_PLAYERS
         raise ServiceError("dutch-too-many-players", f"The FIDE Dutch system pairs at most {most:,} players here, and "
-                                                     "this section has more: keep fast score groups.")
+                                                     "this section has more (or more go through into it from the "
+                                                     "previous stage): keep fast score groups.")
     if section.current_round or section.status != Section.Status.REGISTRATION:
         if section.swiss_system != before["swiss_system"]:
             paired_by = Section.SwissSystem(before["swiss_system"]).label if before["swiss_system"] else "its system"

@@ -20,6 +20,7 @@ from accounts.errors import ServiceError
 from league.formats.stages import knockout_seeds, snake_groups
 from league.models import Entry, Section, Standing
 
+from .formats.section_settings import most_players
 from .notices import broadcast_section
 from .scheduling import send_task
 
@@ -51,7 +52,10 @@ def check_stage(section: Section) -> None:
         raise ServiceError("bad-advance", "Say how many players go through (1 or more from each group, "
                                           "else 2 or more).")
     groups = previous.groups if previous.format == Section.Format.ROUND_ROBIN else 1
-    going = section.advance * groups
+    going = going_through(section)
+    room = most_players(section)
+    if room is not None and going > room:
+        raise ServiceError("bad-advance", f"{going} cannot go through into {section.name}: {too_many(section, room)}.")
     if going < 2:
         raise ServiceError("bad-advance", "At least two players must go through to play a stage.")
     if previous.capacity is not None and going > previous.capacity:
@@ -61,6 +65,21 @@ def check_stage(section: Section) -> None:
         raise ServiceError("bad-advance", f"{section.advance} cannot go through from each group of "
                                           f"{previous.name}: its smallest group may hold only "
                                           f"{previous.capacity // groups}.")
+
+
+def going_through(section: Section) -> int:
+    """How many players a later stage takes from its previous one (0: not a later stage)."""
+    previous = section.previous_stage
+    if previous is None or section.advance is None:
+        return 0
+    return section.advance * (previous.groups if previous.format == Section.Format.ROUND_ROBIN else 1)
+
+
+def too_many(section: Section, room: int) -> str:
+    """Why a stage's ``room`` (``most_players``) is the most it takes, in words."""
+    if section.swiss_system == Section.SwissSystem.DUTCH and (section.capacity is None or section.capacity > room):
+        return f"it takes at most {room:,} players, the most the FIDE Dutch pairing system takes here"
+    return f"it takes at most {room:,} players"
 
 
 def after_stage(section: Section) -> None:

@@ -168,6 +168,7 @@ def test_too_few_players_for_the_groups_play_in_fewer_groups(make_player, eager_
     ({"advance": 2}, "bad-stage"),  # advance without a previous stage
     ({"previous_stage": "other", "advance": 2}, "bad-stage"),
     ({"previous_stage": "first", "advance": 9}, "bad-advance"),  # more than the first stage's capacity (8)
+    ({"previous_stage": "first", "advance": 4, "capacity": 3}, "bad-advance"),  # more than its own capacity
     ({"previous_stage": "first", "advance": 1}, "bad-advance"),  # one player is no stage
     ({"previous_stage": "first"}, "bad-advance"),
     ({"previous_stage": "groups", "advance": 3}, "bad-advance"),  # groups of 2 (capacity 4, 2 groups)

@@ -125,6 +125,32 @@ def test_a_dutch_section_takes_at_most_its_player_limit(make_player, organiser, 
     assert fast.swiss_system == "fast"
 
 
+def test_a_later_dutch_stage_takes_no_more_than_its_player_limit(club, organiser, monkeypatch):
+    # The qualifiers of a stage are entered without registering: the limit is checked
+    # on how many go through, when the stage is made and when it switches to the Dutch.
+    monkeypatch.setattr(section_settings, "DUTCH_MOST_PLAYERS", 3)
+    tournament = cs.create_tournament(club=club, name="Stages cup", starts_at=timezone.now() + timedelta(hours=1))
+    rules = game_rule_sets.standard_rule_set("classic")
+    first = cs.create_section(tournament=tournament, name="Open", format="swiss", rule_set=rules, swiss_system="fast")
+
+    def stage(name: str, after: Section, **options) -> Section:
+        return cs.create_section(tournament=tournament, name=name, format="swiss", previous_stage=after,
+                                 rule_set=rules, **options)
+
+    with pytest.raises(ServiceError) as refused:
+        stage("Final", first, advance=4)
+    assert refused.value.code == "bad-advance"
+    assert refused.value.message == ("4 cannot go through into Final: it takes at most 3 players, the most the FIDE "
+                                     "Dutch pairing system takes here.")
+    later = stage("Final", first, advance=4, swiss_system="fast")
+    with pytest.raises(ServiceError) as refused:
+        cs.set_swiss_pairing(section_id=later.pk, swiss_system="dutch", by=organiser)
+    assert refused.value.code == "dutch-too-many-players"
+    later.refresh_from_db()
+    assert later.swiss_system == "fast"
+    assert stage("Last four", later, advance=3).swiss_system == "dutch"  # at the limit: taken
+
+
 def test_the_organisers_form_offers_the_system_for_a_swiss_only(client, club, organiser):
     tournament = event_services.create_tournament(by=organiser, club=club, name="Form cup",
                                                   starts_at=timezone.now() + timedelta(days=1))
