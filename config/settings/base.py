@@ -106,6 +106,13 @@ LIVE_DB_PROCESSES = 0  # SQLite: one writer, Channels' one database thread (game
 # games of 12 screens: p99 190-250 ms with 4 (2 no better), 290-980 ms with 8-20 (then
 # bounded by the connection pool: docs/benchmarks-live.md, eighth round).
 PAGE_THREADS = env.int("PAGE_THREADS", default=4)
+# The largest request body a server reads (config/pages.py): the largest thing the
+# platform takes is a TRF file of 2 MB (moderation/round_views.py), in a multipart form.
+# Past it: 413 before the body is read, or as soon as it grows past it.
+MOST_REQUEST_BYTES = env.int("MOST_REQUEST_BYTES", default=4 * 1024 * 1024)
+# Django's own limit on a form's fields (2.5 MiB by default) answered a larger body with
+# a 400 and a logged traceback; every body a server reads is within the limit above.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MOST_REQUEST_BYTES
 DATABASE_URL = env("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}

@@ -5,6 +5,7 @@ body has all arrived, so clients that send their bodies slowly cannot hold every
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import time
 import urllib.request
@@ -54,6 +55,35 @@ async def test_a_client_gone_before_its_body_is_whole_reaches_no_page():
     await arriving.put({"type": "http.disconnect"})
     await asyncio.wait_for(served, 5)
     assert not inner.called
+
+
+async def _answer_to(scope: dict, pieces: list[bytes]) -> tuple[Inner, list[dict]]:
+    """What BodyFirst answers a request whose body comes in ``pieces``."""
+    inner, arriving, sent = Inner(), asyncio.Queue(), []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    for number, piece in enumerate(pieces, start=1):
+        await arriving.put({"type": "http.request", "body": piece, "more_body": number < len(pieces)})
+    await arriving.put({"type": "http.disconnect"})
+    await asyncio.wait_for(BodyFirst(inner)({"type": "http", **scope}, arriving.get, send), 5)
+    return inner, sent
+
+
+async def test_a_body_past_the_limit_is_refused_with_413_and_reaches_no_page(settings):
+    settings.MOST_REQUEST_BYTES = 1000
+    declared = {"path": "/api/v1/games/", "headers": [(b"content-length", b"1001")]}
+    inner, sent = await _answer_to(declared, [b"x" * 1001])  # refused on its declared length
+    assert not inner.called
+    assert sent[0]["status"] == 413 and (b"content-type", b"application/json") in sent[0]["headers"]
+    assert json.loads(sent[1]["body"]) == {"code": "too-large", "message": "The request is too large: the most the "
+                                           "platform takes is 1,000 bytes."}
+    inner, sent = await _answer_to({"path": "/accounts/login/"}, [b"x" * 600, b"x" * 600])  # chunked, no length
+    assert not inner.called
+    assert sent[0]["status"] == 413 and b"too large" in sent[1]["body"]
+    inner, sent = await _answer_to({"path": "/accounts/login/"}, [b"x" * 500, b"x" * 500])  # at the limit: taken
+    assert inner.called and inner.body == b"x" * 1000 and not sent
 
 
 @pytest.mark.slow
