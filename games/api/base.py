@@ -15,6 +15,28 @@ from accounts.errors import ServiceError
 from .. import observing, selectors, services
 from ..models import Game
 
+# -- request fields as strict as the socket's frames ----------------------------------
+
+
+class WholeNumberField(serializers.IntegerField):
+    """An integer, as the socket takes it (games/services.py, ``malformed-ply``): DRF's own
+    also took ``2.0``, ``"2 "`` and ``"2.0"``. Digits alone stand for it in a form's text."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.isdigit())):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+class TextField(serializers.CharField):
+    """Text, as the socket takes it: DRF's own also took a number and made it text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
 # -- response shapes (documentation of selectors.game_payload) -------------------------
 
 
@@ -77,7 +99,10 @@ class ResultSerializer(serializers.Serializer):
     result = serializers.CharField(help_text='"win", "draw", "tie" or "aborted".')
     winner = serializers.IntegerField(allow_null=True)
     scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    reason = serializers.CharField()
+    reason = serializers.CharField(
+        help_text="Why it ended, as stored; it counts players from 1 (\"Player 1 resigned.\" is seat 0, "
+                  "Player One), where winner counts seats from 0. For people, show text."
+    )
     text = serializers.CharField(
         required=False, help_text="The result in one sentence, with the players' names (games/rules/results.py)."
     )

@@ -23,6 +23,8 @@ from .base import (
     GamesAPIView,
     GameSerializer,
     MoveEntrySerializer,
+    TextField,
+    WholeNumberField,
     load_game,
     payload_for,
     viewable_payload_for,
@@ -107,12 +109,12 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class PlayMoveSerializer(serializers.Serializer):
-    ply = serializers.IntegerField(min_value=0, help_text="The game's ply as you last saw it.")
+    ply = WholeNumberField(min_value=0, help_text="The game's ply as you last saw it.")
     move = serializers.JSONField(help_text='The variant\'s move, e.g. {"cell": 5} in classic.')
 
 
 class NoteSerializer(serializers.Serializer):
-    text = serializers.CharField(allow_blank=True, max_length=10_000, trim_whitespace=False)
+    text = TextField(allow_blank=True, max_length=10_000, trim_whitespace=False)
     updated_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
 

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import ErrorSerializer
+from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
 
 from .. import ownership, rule_sets
@@ -86,7 +86,10 @@ class RuleSetListCreateView(GamesAPIView):
     )
     def get(self, request: Request) -> Response:
         found = RuleSet.objects.select_related("created_by").order_by("name", "-version", "pk")
-        if request.query_params.get("all_versions", "").lower() not in ("1", "true", "yes"):
+        all_versions = request.query_params.get("all_versions", "false").lower()
+        if all_versions not in ("true", "false", "1", "0"):
+            raise ServiceError("bad-filter", f"all_versions is true or false; not {all_versions!r}.")
+        if all_versions in ("false", "0"):
             found = found.filter(is_current=True)
         if variant := request.query_params.get("variant"):
             found = found.filter(variant=variant)

@@ -383,7 +383,8 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             rows = rows.filter(tournament_id=_id_param(self.request, "tournament"))
         return rows.filter(~Q(tournament__status=Tournament.Status.DRAFT) | Q(tournament__club__in=clubs))
 
-    @extend_schema(parameters=[OpenApiParameter("tournament", int, description="Only this tournament's sections.")])
+    @extend_schema(parameters=[OpenApiParameter("tournament", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                                                description="Only this tournament's sections.")])
     def list(self, request: Request, *args, **kwargs) -> Response:
         return super().list(request, *args, **kwargs)
 

@@ -172,6 +172,10 @@ class TestRuleSets:
         assert [r["id"] for r in current] == [second["id"]]
         every = client.get("/api/v1/rule-sets/?all_versions=true").json()["results"]
         assert {r["id"] for r in every} == {first["id"], second["id"]}
+        assert {r["id"] for r in client.get("/api/v1/rule-sets/?all_versions=false").json()["results"]} >= {second["id"]}
+        assert first["id"] not in {r["id"] for r in client.get("/api/v1/rule-sets/?all_versions=0").json()["results"]}
+        # Not a yes or a no: refused, where it used to be read as false.
+        assert_error(client.get("/api/v1/rule-sets/?all_versions=banana"), 400, "bad-filter")
         assert client.get(f"/api/v1/rule-sets/{first['id']}/").json()["version"] == 1
         bad = client.post(
             f"/api/v1/rule-sets/{second['id']}/revise/", {"options": {"first": "Q"}}, format="json"
@@ -309,7 +313,15 @@ class TestMoveRefusals:
             b.post(f"{GAMES}{game_id}/moves/", {"move": {"cell": 1}}, format="json"), 400, "invalid"
         )
         assert "ply" in invalid["fields"]
+        # As strict as the socket: a ply is a whole number, not text or a fraction.
+        for ply in ("1 ", "1.0", 1.0, True, "one", [1]):
+            invalid = assert_error(move(b, game_id, ply, {"cell": 1}), 400, "invalid")
+            assert invalid["fields"]["ply"] == ["A valid integer is required."], ply
         assert Game.objects.get(pk=game_id).ply == 1  # nothing refused was stored
+        note = b.put(f"{GAMES}{game_id}/note/", {"text": 12}, format="json")  # a note is text, not a number
+        assert assert_error(note, 400, "invalid")["fields"]["text"] == ["Not a valid string."]
+        assert b.get(f"{GAMES}{game_id}/note/").json()["text"] == ""
+        assert move(b, game_id, "1", {"cell": 1}).status_code == 201  # digits stand for it, as in a form
 
     def test_a_stale_ply_is_answered_with_the_current_game(self, alice, bob):
         game_id, a, b = started_classic(alice, bob)
