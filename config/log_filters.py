@@ -21,3 +21,17 @@ class QuietRoutineTasks(logging.Filter):
             return True
         message = record.getMessage()
         return not any(mark in message for mark in self.marks)
+
+
+class ClientFaultsAsWarnings(logging.Filter):
+    """uvicorn logs a websocket text frame that is not UTF-8 as an error with a traceback
+    (and closes the socket with 1007, rightly): the fault is the client's, so it becomes
+    one warning line. Every other record passes unchanged."""
+
+    FAULTS = ("Invalid UTF-8 sequence received from client.",)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() in self.FAULTS:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True

@@ -425,6 +425,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 # Celery's INFO lines about the periodic tasks above (beat "Sending due task", the
 # worker's "received" and "succeeded": six lines every 5 s for the clock check alone)
 # are dropped; other tasks' lines, and every warning and error, stay (docs/operations.md).
+# A client's broken frame is a warning of one line, not a server error with a traceback.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -434,11 +435,13 @@ LOGGING = {
             "()": "config.log_filters.QuietRoutineTasks",
             "tasks": sorted({entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()}),
         },
+        "client_faults": {"()": "config.log_filters.ClientFaultsAsWarnings"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
+        "uvicorn.error": {"filters": ["client_faults"]},
     },
 }
