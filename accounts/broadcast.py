@@ -19,6 +19,8 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import decode_hosts
 from django.conf import settings
 
+from .unanswered import CHANNEL_LAYER
+
 logger = logging.getLogger(__name__)
 
 #: A group send from a request or a task gives up after this long: a Redis that accepts
@@ -75,7 +77,7 @@ def send_to_groups(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     if not pending:
         return
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or CHANNEL_LAYER.resting():  # it failed a moment ago: lost as then
         return
 
     async def send_all() -> None:
@@ -85,6 +87,7 @@ def send_to_groups(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
             except Exception as exc:  # Redis down or hung
                 logger.warning("%d live message(s) lost from %s to %s (the stored truth stands): %r",
                                len(pending) - sent, message.get("type"), group, exc)
+                CHANNEL_LAYER.failed(exc)
                 return
 
     async_to_sync(send_all)()

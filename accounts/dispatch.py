@@ -16,16 +16,24 @@ from typing import Any
 from celery import current_app
 from django.db import transaction
 
+from .unanswered import BROKER
+
 logger = logging.getLogger(__name__)
 
 
 def enqueue(task_name: str, *args: Any, countdown: float | None = None) -> bool:
-    """Send a task by its registered name; False (and a warning) when the broker refused it."""
+    """Send a task by its registered name; False (and a warning) when the broker refused it,
+    or failed a moment ago (accounts/unanswered.py)."""
+    if BROKER.resting():
+        logger.warning("task %s%r not queued, the broker did not answer a moment ago (a sweep redoes it)",
+                       task_name, args)
+        return False
     try:
         current_app.tasks[task_name].apply_async(args=args, countdown=countdown)
     except Exception as exc:  # kombu, redis and socket errors alike: the sweep redoes it
         logger.warning("task %s%r not queued, the broker is unreachable (a sweep redoes it): %s",
                        task_name, args, exc)
+        BROKER.failed(exc)
         return False
     return True
 

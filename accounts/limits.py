@@ -24,6 +24,8 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle, SimpleRateThrottle
 
+from .unanswered import CACHE
+
 logger = logging.getLogger(__name__)
 
 
@@ -48,10 +50,13 @@ class LiveRates:
     scope: str | None
 
     def allow_request(self, request: Any, view: Any) -> bool:
+        if CACHE.resting():  # it failed a moment ago (accounts/unanswered.py): open, as then
+            return True
         try:
             return super().allow_request(request, view)  # type: ignore[misc]  # DRF's throttle, mixed in after
         except (RedisError, OSError) as exc:
             logger.warning("throttle %s not applied, the cache is unreachable: %r", self.scope, exc)
+            CACHE.failed(exc)
             return True
 
     def get_rate(self) -> str | None:

@@ -12,6 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.broadcast import SEND_SECONDS, handed_over
+from accounts.unanswered import CHANNEL_LAYER
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +34,13 @@ def send_to_game(game_id: int, message: dict[str, Any]) -> None:
     server to send (accounts.broadcast.handed_to), before it answers the caller, so
     before the mover's ack. Elsewhere (Channels' thread, Celery, HTTP views) it is sent
     and waited for, at most SEND_SECONDS."""
-    if handed_over(game_group(game_id), message):
-        return
+    if handed_over(game_group(game_id), message) or CHANNEL_LAYER.resting():
+        return  # (resting: it failed a moment ago, so lost as then: the sockets resync)
     try:
         async_to_sync(_send_bounded)(game_id, message)
     except Exception as exc:  # Redis down or hung: the write stands, the sockets resync
         logger.warning("broadcast to game %s lost (clients resync): %r", game_id, exc)
+        CHANNEL_LAYER.failed(exc)
 
 
 async def _send_bounded(game_id: int, message: dict[str, Any]) -> None:

@@ -27,6 +27,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason="needs REDIS_URL"))
 
 
+@pytest.fixture(autouse=True)
+def _redis_services_answer_again():
+    """A test that made a service fail (accounts/unanswered.py) leaves it resting for a
+    few seconds: the next test starts with every service asked again."""
+    from accounts import unanswered
+
+    yield
+    for service in unanswered.SERVICES:
+        service.reset()
+
+
 @pytest.fixture
 def make_player(db):
     """``make_player(born=, country=, username=, **register_player's own)``: a player

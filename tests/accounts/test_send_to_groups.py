@@ -58,3 +58,34 @@ def test_a_hung_layer_is_given_up_after_send_seconds(monkeypatch):
         assert loop.time() - started < 2  # one wait for the lot, not one each, and no hang
     finally:
         loop.close()
+
+
+def test_after_a_failure_the_layer_is_not_asked_again_for_a_few_seconds(monkeypatch, caplog):
+    """With Redis hung, every write waited SEND_SECONDS for its hints: now the first
+    does, and the next ones in the following QUIET_SECONDS go on at once, their hints
+    lost as the first one's was (the sockets resync from the database)."""
+    from accounts import unanswered
+
+    clock = [1000.0]
+    monkeypatch.setattr(unanswered.time, "monotonic", lambda: clock[0])
+    layer = RecordingLayer(fail_from=0)
+    use_layer(monkeypatch, layer)
+    asked = []
+    real_send = layer.group_send
+
+    async def counting_send(group, message):
+        asked.append(group)
+        await real_send(group, message)
+
+    layer.group_send = counting_send
+    with caplog.at_level(logging.WARNING):
+        broadcast.send_to_groups([("a", {"type": "x"})])
+        broadcast.send_to_groups([("b", {"type": "y"})])  # resting: not asked
+        clock[0] += unanswered.QUIET_SECONDS - 0.1
+        broadcast.send_to_groups([("c", {"type": "z"})])  # still resting
+    assert asked == ["a"]
+    assert sum("did not answer" in r.getMessage() for r in caplog.records) == 1  # one line an outage
+    clock[0] += 0.2
+    layer.fail_from = None
+    broadcast.send_to_groups([("d", {"type": "w"})])  # asked again, and it answers
+    assert asked == ["a", "d"] and layer.sent == [("d", {"type": "w"})]
