@@ -250,7 +250,7 @@ def notice_open(request: PlayerRequest, notice_id: int) -> HttpResponse:
 @require_POST
 def notices_read_all(request: PlayerRequest) -> HttpResponse:
     up_to = request.POST.get("up_to", "")
-    marked = notice_services.mark_all_read(user=request.user, up_to=int(up_to) if up_to.isdigit() else None)
+    marked = notice_services.mark_all_read(user=request.user, up_to=int(up_to) if up_to.isascii() and up_to.isdigit() else None)
     messages.success(request, f"{marked} notice{'' if marked == 1 else 's'} marked read." if marked
                      else "Nothing was unread.")
     return redirect("accounts:notices")

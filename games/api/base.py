@@ -23,7 +23,7 @@ class WholeNumberField(serializers.IntegerField):
     also took ``2.0``, ``"2 "`` and ``"2.0"``. Digits alone stand for it in a form's text."""
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.isdigit())):
+        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.isascii() and data.isdigit())):
             self.fail("invalid")
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 

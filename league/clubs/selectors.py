@@ -13,16 +13,25 @@ def clubs_for_home() -> QuerySet[Club]:
     return Club.objects.annotate(member_count=Count("memberships")).order_by("name")
 
 
-def club_members(club: Club) -> QuerySet[ClubMembership]:
-    return club.memberships.select_related("user__profile").order_by("role", "user__username")
-
-
 def members_shown_to(club: Club, viewer: Any) -> list[ClubMembership]:
-    """The club's members as a viewer may see them listed: active accounts; those
-    opened with a guardian's consent only to fellow members (docs/accounts.md,
-    "Finding players")."""
-    members = club_members(club).filter(user__is_active=True).select_related("user__guardian_consent")
-    is_member = viewer is not None and viewer.is_authenticated and club.memberships.filter(user=viewer.pk).exists()
-    if not is_member:
-        members = members.filter(user__guardian_consent__isnull=True)
-    return list(members)
+    """The club's members as a viewer may see them listed (``shown_members``)."""
+    return shown_members([club], viewer)[club.pk]
+
+
+def shown_members(clubs: list[Club], viewer: Any) -> dict[int, list[ClubMembership]]:
+    """Each club's members as a viewer may see them listed, by club id: active accounts;
+    those opened with a guardian's consent only to fellow members (docs/accounts.md,
+    "Finding players"). The club page and the API list them so, in three queries
+    whatever the number of clubs."""
+    ids = [club.pk for club in clubs]
+    member_of = set()
+    if viewer is not None and viewer.is_authenticated:
+        member_of = set(ClubMembership.objects.filter(user=viewer.pk, club__in=ids).values_list("club_id", flat=True))
+    consented = set(ClubMembership.objects.filter(club__in=ids, user__guardian_consent__isnull=False)
+                    .values_list("pk", flat=True))
+    shown: dict[int, list[ClubMembership]] = {club_id: [] for club_id in ids}
+    for membership in (ClubMembership.objects.filter(club__in=ids, user__is_active=True)
+                       .select_related("user__profile").order_by("role", "user__username")):
+        if membership.club_id in member_of or membership.pk not in consented:
+            shown[membership.club_id].append(membership)
+    return shown

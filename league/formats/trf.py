@@ -89,9 +89,15 @@ def write(tournament: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Numbers as a TRF writes them: ASCII digits only. (str.isdigit and float take other
+#: scripts' digits too, "¹" or "１", and float takes "nan" and "inf".)
+_DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+
 def _number(text: str, what: str, where: str) -> int:
     text = text.strip()
-    if not text.isdigit():
+    if not _DIGITS.fullmatch(text):
         raise TrfError(f"{where}: the {what} must be a number, not {text!r}.")
     return int(text)
 
@@ -102,10 +108,9 @@ def _read_player(line: str, where: str) -> Player:
     padded = line.ljust(max(89, len(line)))
     rating = padded[48:52].strip()
     points = padded[80:84].strip()
-    try:
-        points_value = float(points) if points else 0.0
-    except ValueError:
-        raise TrfError(f"{where}: the points (columns 81-84) must be a number like 2.5, not {points!r}.") from None
+    if points and not _DECIMAL.fullmatch(points):
+        raise TrfError(f"{where}: the points (columns 81-84) must be a number like 2.5, not {points!r}.")
+    points_value = float(points) if points else 0.0
     player = Player(
         number=_number(padded[4:8], "start number (columns 5-8)", where),
         sex=padded[9].strip(), title=padded[10:13].strip(), name=padded[14:47].strip(),
@@ -228,10 +233,10 @@ class Declared:
 
 
 def _header_number(text: str, tag: str) -> float:
-    try:
-        return float(text.split()[0])
-    except (ValueError, IndexError):
-        raise TrfError(f"The {tag} line needs a number, not {text.strip()!r}.") from None
+    first = (text.split() or [""])[0]
+    if not _DECIMAL.fullmatch(first):
+        raise TrfError(f"The {tag} line needs a number, not {text.strip()!r}.")
+    return float(first)
 
 
 def _declared_points(tournament: Tournament) -> dict[str, float]:
@@ -279,7 +284,7 @@ def _inferred_initial_colour(tournament: Tournament) -> str | None:
 
 
 _BAKU = frozenset({"FIDE_DUTCH_2025_BAKU", "FIDE_DUTCH_BAKU"})
-_VIRTUAL_POINTS = re.compile(r"\d{1,2}(\.\d)?|\.\d")  # a 4-column points field: no sign, nan or exponent
+_VIRTUAL_POINTS = re.compile(r"\d{1,2}(\.\d)?|\.\d", re.ASCII)  # a 4-column points field: no sign, nan or exponent
 
 
 def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float]) -> acceleration.VirtualPoints:
@@ -292,7 +297,7 @@ def _virtual_points(tournament: Tournament, rounds: int, points: dict[str, float
         if tag != "XXA":
             continue
         line = f"XXA {text}"
-        if not line[4:8].strip().isdigit() or line[8:9].strip():
+        if not _DIGITS.fullmatch(line[4:8].strip()) or line[8:9].strip():
             written = (line[4:].split() or [""])[0]
             raise TrfError(f"An XXA line's start number (columns 5-8) must be a whole number, not {written!r}.")
         number = int(line[4:8])

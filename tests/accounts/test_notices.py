@@ -311,6 +311,9 @@ def test_mark_all_read_leaves_a_notice_the_page_never_showed(client, make_player
     assert f'name="up_to" value="{shown[-1].pk}"' in page
     with transaction.atomic():  # arrives while the page is open
         notices.notify(recipient=ann, kind=Kind.PAIRING, cause="later", message="Later", url="/play/9/")
+    for junk in ("\u00b9", "9" * 30):  # a superscript one (str.isdigit says yes), past 64 bits: never a 500
+        assert client.post(reverse("accounts:notices-read-all"), {"up_to": junk}).status_code == 302
+        Notice.objects.filter(recipient=ann).update(read_at=None)
     client.post(reverse("accounts:notices-read-all"), {"up_to": str(shown[-1].pk)})
     assert list(Notice.objects.filter(recipient=ann, read_at__isnull=True).values_list("message", flat=True)) == [
         "Later"]

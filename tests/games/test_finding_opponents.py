@@ -151,6 +151,17 @@ def test_the_club_page_lists_members_with_online_marks_and_a_challenge_each(make
     assert html.count("Online now:") == 1 and "kiddo" in html  # a fellow member sees the child
     outsider = make_player(username="outsider")
     assert "kiddo" not in signed_in(outsider).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    # The API lists the members as the page does (it used to list the child to anyone).
+    closed = make_player(username="closed")
+    closed.is_active = False
+    closed.save()
+    ClubMembership.objects.create(club=club, user=closed)
+    for who, seen in ((None, {"alice", "bob"}), (outsider, {"alice", "bob"}), (alice, {"alice", "bob", "kiddo"})):
+        api = client_for(who) if who else Client()
+        for url in (f"/api/v1/clubs/{club.slug}/", "/api/v1/clubs/"):
+            body = api.get(url).json()
+            listed = body if "slug" in body else next(c for c in body["results"] if c["slug"] == club.slug)
+            assert {m["username"] for m in listed["members"]} == seen, (who, url)
 
 
 # -- directed challenges -----------------------------------------------------------

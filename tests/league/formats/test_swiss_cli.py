@@ -82,6 +82,7 @@ def test_dash_p_writes_what_bbppairings_wrote_byte_for_byte(expected, tmp_path):
     (b"\x89PNG\r\n\x1a\n\x00\xff\xfe", 3, "not UTF-8 text"),
     ("Jos\u00e9 M\u00fcller\n".encode("latin-1"), 3, "not UTF-8 text"),
     (b"001 12ab\n", 3, "start number"),
+    ("001    \u00b9      A\n".encode(), 3, "start number"),  # a superscript one, which str.isdigit takes
     (b"001    1      A                                                                  0.0    1     7 w 1\n", 3,
      "opponent 7"),
 ])

@@ -85,10 +85,23 @@ def test_round_pairings_with_a_bye():
     ("001    1      A".ljust(89) + "     1 w ?", "unknown result"),
     ("001    1      A".ljust(89) + "    1 w 1", "a round is 10 columns"),
     ("001    1      A\n001    1      B", "appears twice"),
+    # Other scripts' digits, which str.isdigit and float take (an arbiter's paste made it a 500):
+    ("001    \u00b9      A", "start number"),
+    ("001    \uff11      A", "start number"),
+    ("001    1      A".ljust(48) + "\u00b2\u00b2\u00b2\u00b2", "rating"),
+    ("001    1      A".ljust(89) + "     \u2074 w 1", "opponent"),
+    ("001    1      A".ljust(80) + " nan", "points"),
+    ("001    1      A".ljust(80) + "\uff11.5", "points"),
 ])
 def test_bad_lines_are_refused_in_words(bad, message):
     with pytest.raises(trf.TrfError, match=message):
         trf.read(bad)
+
+
+@pytest.mark.parametrize("rounds", ["\uff19", "nan", "inf"])
+def test_a_header_number_in_other_digits_or_not_a_number_is_refused(rounds):
+    with pytest.raises(trf.TrfError, match="XXR line needs a number"):
+        trf.declared(trf.read(f"XXR {rounds}\n001    1      A"))
 
 
 def test_round_pairings_refuse_what_does_not_pair_everyone():
