@@ -90,7 +90,7 @@ def write(tournament: Tournament) -> str:
 
 
 #: Numbers as a TRF writes them: ASCII digits only. (str.isdigit and float take other
-#: scripts' digits too, "¹" or "１", and float takes "nan" and "inf".)
+#: scripts' digits too, a superscript or a full-width one, and float takes "nan" and "inf".)
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 
