@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.errors import ServiceError
 from accounts.models import User
@@ -31,6 +32,19 @@ def _club_of_pairing(pairing_id: int) -> Club:
     if found is None:
         raise ServiceError("no-such-pairing", "There is no such pairing.")
     return found.section.tournament.club
+
+
+def _not_own_game(actor: User, pairing_id: int) -> None:
+    """Nobody decides a game they play in (docs/moderation.md, "Recusal")."""
+    if Pairing.objects.filter(Q(first=actor.pk) | Q(second=actor.pk), pk=pairing_id).exists():
+        raise ServiceError("own-game", "You play in this game: another organiser or arbiter of the club decides it.")
+
+
+def _not_own_section(actor: User, section_id: int) -> None:
+    """Nobody pairs, or withdraws others from, a section they play in."""
+    if Entry.objects.filter(section_id=section_id, user=actor.pk).exclude(status=Entry.Status.WITHDRAWN).exists():
+        raise ServiceError("own-section", "You play in this section: another organiser or arbiter of the club "
+                                          "does this.")
 
 
 def _players(pairing: Pairing) -> dict[str, str | None]:
@@ -88,6 +102,7 @@ def repair_round(*, actor: User, round_id: int, reason: str, now: datetime | Non
     round_ = Round.objects.select_related("section__tournament__club").get(pk=round_id)
     club = round_.section.tournament.club
     require_organiser(actor, club, "pair a round again")
+    _not_own_section(actor, round_.section_id)
     before = [_players(p) for p in round_.pairings.select_related("first", "second").order_by("board")]
     repaired = competitions.repair_round(round_id=round_id, now=now)
     after = [_players(p) for p in repaired.pairings.select_related("first", "second").order_by("board")]
@@ -103,6 +118,7 @@ def forfeit(*, actor: User, pairing_id: int, loser: str, reason: str, now: datet
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
     require_moderator(actor, club)
+    _not_own_game(actor, pairing_id)
     pairing = competitions.forfeit_pairing(pairing_id=pairing_id, loser=loser, reason=reason, now=now)
     record(actor=actor, action="game.forfeit", target=pairing, club=club, reason=reason,
            details={"result": pairing.result, **_players(pairing), "loser": loser})
@@ -115,6 +131,7 @@ def adjudicate(*, actor: User, pairing_id: int, result: str, reason: str, now: d
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
     require_moderator(actor, club)
+    _not_own_game(actor, pairing_id)
     pairing = competitions.adjudicate_pairing(pairing_id=pairing_id, result=result, reason=reason, now=now)
     record(actor=actor, action="game.adjudicate", target=pairing, club=club, reason=reason,
            details={"result": pairing.result})
@@ -128,6 +145,7 @@ def correct_result(*, actor: User, pairing_id: int, result: str, reason: str) ->
     reason = _reason(reason)
     club = _club_of_pairing(pairing_id)
     require_moderator(actor, club)
+    _not_own_game(actor, pairing_id)
     before = Pairing.objects.values_list("result", flat=True).get(pk=pairing_id)
     pairing = competitions.correct_result(pairing_id=pairing_id, result=result, reason=reason, requested_by=actor)
     record(actor=actor, action="result.correct", target=pairing, club=club, reason=reason,
@@ -143,6 +161,8 @@ def withdraw_player(*, actor: User, entry_id: int, reason: str, now: datetime | 
     entry = Entry.objects.select_related("section__tournament__club", "user").get(pk=entry_id)
     club = entry.section.tournament.club
     require_moderator(actor, club)
+    if entry.user_id != actor.pk:  # (their own entry they may withdraw, as any player)
+        _not_own_section(actor, entry.section_id)
     withdrawn = competitions.withdraw(section=entry.section, user=entry.user, reason=reason, now=now)
     record(actor=actor, action="entry.withdraw", target=withdrawn, club=club, reason=reason,
            details={"user": entry.user.get_username(), "section": entry.section_id})
@@ -159,6 +179,7 @@ def set_round_pairings(*, actor: User, round_id: int, text: str, reason: str = "
         raise ServiceError("no-such-round", "There is no such round.")
     club = round_.section.tournament.club
     require_moderator(actor, club)
+    _not_own_section(actor, round_.section_id)
     done = competitions.set_round_pairings(round_id=round_id, text=text)
     assert done.pairing_override is not None  # just set
     names = dict(Entry.objects.filter(section_id=done.section_id).values_list("user_id", "user__username"))

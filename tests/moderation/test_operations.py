@@ -5,6 +5,7 @@ each refused for another club and without a reason, changing nothing then."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 
 from games.models import Game
 from league import competitions as cs
@@ -90,6 +91,27 @@ def test_withdraw_a_player(world, make_player):
     entry.refresh_from_db()
     assert entry.status == Entry.Status.WITHDRAWN and entry.withdrawn_reason == "Ill"
     assert AuditEntry.objects.filter(action="entry.withdraw", club=world.club_a).exists()
+
+
+def test_nobody_decides_a_game_or_pairs_a_section_they_play_in(world, make_player):
+    """Recusal (docs/moderation.md): found by an outside probe, an arbiter who played in
+    a section corrected her own game's result."""
+    extra = make_player(username="third")
+    section = tournament_section(world, [world.arbiter_a, world.player_1, world.player_2, extra])
+    own = Pairing.objects.get(Q(first=world.arbiter_a) | Q(second=world.arbiter_a), section=section)
+    for call, kwargs in ((operations.forfeit, {"loser": "first"}), (operations.adjudicate, {"result": "1-0"})):
+        refused("own-game", call, actor=world.arbiter_a, pairing_id=own.pk, reason="Mine", **kwargs)
+    refused("own-section", operations.withdraw_player, actor=world.arbiter_a,
+            entry_id=Entry.objects.get(section=section, user=extra).pk, reason="Rival")
+    refused("own-section", operations.set_round_pairings, actor=world.arbiter_a,
+            round_id=Round.objects.filter(section=section).first().pk, text="001    1      A")
+    # Another arbiter of the club decides her game; she withdraws herself, as any player.
+    operations.forfeit(actor=world.organiser_a, pairing_id=own.pk, loser="first", reason="Left")
+    refused("own-game", operations.correct_result, actor=world.arbiter_a, pairing_id=own.pk, result="0-1",
+            reason="Mine")
+    operations.withdraw_player(actor=world.arbiter_a, entry_id=Entry.objects.get(section=section,
+                                                                                user=world.arbiter_a).pk, reason="Done")
+    assert AuditEntry.objects.filter(action="entry.withdraw", actor=world.arbiter_a).exists()
 
 
 def test_tournament_games_follow_the_section_policy_and_tournament_bans(world, make_player):
