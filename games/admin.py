@@ -12,7 +12,7 @@ nothing of clubs); the others register here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -145,6 +145,21 @@ class _DryRun(Exception):
     """Raised inside a savepoint to undo a trial save."""
 
 
+def refusal_on_form(form: forms.BaseForm, trial: Callable[[], Any]) -> None:
+    """Run a service's save as a trial, in a savepoint always undone, and put its refusal
+    (a ServiceError) on the form: the admin then shows the form again with the message,
+    never a success for what the service refused. Messages sent after commit are dropped
+    with the savepoint."""
+    try:
+        with transaction.atomic():
+            trial()
+            raise _DryRun
+    except _DryRun:
+        pass
+    except ServiceError as err:
+        form.add_error(None, err.message)
+
+
 class RuleSetForm(forms.ModelForm):
     """A rule set: the model's fields, and one field per option of its variant."""
 
@@ -197,19 +212,11 @@ class RuleSetForm(forms.ModelForm):
         except ServiceError as err:
             self.add_error(self._option_at_fault(options), err.message)
             return data
-        # Everything else the services check (match format, clocks), with their
-        # messages: a trial save in a savepoint, always undone.
-        try:
-            with transaction.atomic():
-                if self.instance.pk is None:
-                    rule_sets.create_rule_set(**self.service_fields())
-                else:
-                    rule_sets.revise_rule_set(rule_set=self.instance, **self.service_fields())
-                raise _DryRun
-        except _DryRun:
-            pass
-        except ServiceError as err:
-            self.add_error(None, err.message)
+        # Everything else the services check (match format, clocks), with their messages.
+        if self.instance.pk is None:
+            refusal_on_form(self, lambda: rule_sets.create_rule_set(**self.service_fields()))
+        else:
+            refusal_on_form(self, lambda: rule_sets.revise_rule_set(rule_set=self.instance, **self.service_fields()))
         return data
 
     def _option_at_fault(self, options: dict[str, Any]) -> str | None:

@@ -28,7 +28,7 @@ from django.template.response import TemplateResponse
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
 from games import ownership
-from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm
+from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm, refusal_on_form
 from games.models import Game, Observer, RuleSet
 from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, SectionAdmin, TournamentAdmin
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
@@ -220,7 +220,20 @@ def _one_scope(form: forms.ModelForm, names: tuple[str, ...]) -> None:
         raise forms.ValidationError(f"Set exactly one of {', '.join(names[:-1])} or {names[-1]}.")
 
 
-class ObserverPolicyForm(forms.ModelForm):
+class ActorForm(forms.ModelForm):
+    """An add form whose save is a service's, tried in ``clean`` as the signed-in user
+    (``actor``, set by ``ActorFormMixin.get_form``): a refusal shows on the form."""
+
+    actor: Any = None
+
+
+class ActorFormMixin(AdminMixinBase):
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        base = super().get_form(request, obj, change, **kwargs)  # type: ignore[misc]
+        return type(base.__name__, (base,), {"actor": signed_in_user(request)})
+
+
+class ObserverPolicyForm(ActorForm):
     class Meta:
         model = ObserverPolicy
         fields = ("club", "section", "game", "policy", "cap", "invited")
@@ -229,11 +242,20 @@ class ObserverPolicyForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         _one_scope(self, ("club", "section", "game"))
+        if not self.errors:
+            refusal_on_form(self, lambda: set_policy(self.actor, data))
         return data
 
 
+def set_policy(actor: Any, data: dict[str, Any]) -> ObserverPolicy:
+    return services.set_observer_policy(
+        actor=actor, policy=data["policy"], cap=data.get("cap"), invited=data.get("invited") or [],
+        club=data.get("club"), section=data.get("section"), game=data.get("game"),
+    )
+
+
 @admin.register(ObserverPolicy)
-class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
+class ObserverPolicyAdmin(ActorFormMixin, ClubScopedMixin, admin.ModelAdmin):
     scope_to = staticmethod(selectors.policies_of)
     form = ObserverPolicyForm
     list_display = ("scope_label", "policy", "cap", "updated_by", "updated_at")
@@ -253,17 +275,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
         return actions
 
     def save_model(self, request: HttpRequest, obj: ObserverPolicy, form: Any, change: bool) -> None:
-        data = form.cleaned_data
-        try:
-            saved = services.set_observer_policy(
-                actor=signed_in_user(request), policy=data["policy"], cap=data.get("cap"), invited=data.get("invited") or [],
-                club=data.get("club"), section=data.get("section"), game=data.get("game"),
-            )
-        except ServiceError as err:
-            # The form was valid as a form; the service's refusal still changes nothing.
-            self.message_user(request, err.message, messages.ERROR)
-            return
-        obj.pk = saved.pk
+        obj.pk = set_policy(signed_in_user(request), form.cleaned_data).pk  # tried in the form's clean
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """The service saved the invited list with the policy."""
@@ -279,7 +291,7 @@ class ObserverPolicyAdmin(ClubScopedMixin, admin.ModelAdmin):
         )
 
 
-class ObserverBanForm(forms.ModelForm):
+class ObserverBanForm(ActorForm):
     class Meta:
         model = ObserverBan
         fields = ("user", "club", "tournament", "game", "reason")
@@ -288,11 +300,18 @@ class ObserverBanForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         _one_scope(self, ("club", "tournament", "game"))
+        if not self.errors and self.instance.pk is None:
+            refusal_on_form(self, lambda: ban(self.actor, data))
         return data
 
 
+def ban(actor: Any, data: dict[str, Any]) -> ObserverBan:
+    return services.ban_user(actor=actor, user=data["user"], reason=data["reason"], club=data.get("club"),
+                             tournament=data.get("tournament"), game=data.get("game"))
+
+
 @admin.register(ObserverBan)
-class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
+class ObserverBanAdmin(ActorFormMixin, ClubScopedMixin, admin.ModelAdmin):
     """Bans are added here or from the observers' list, lifted by an action, never
     edited or deleted: the record stays."""
 
@@ -324,14 +343,7 @@ class ObserverBanAdmin(ClubScopedMixin, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: ObserverBan, form: Any, change: bool) -> None:
         if change:
             return  # nothing is editable on a ban
-        data = form.cleaned_data
-        try:
-            saved = services.ban_user(actor=signed_in_user(request), user=data["user"], reason=data["reason"],
-                                      club=data.get("club"), tournament=data.get("tournament"), game=data.get("game"))
-        except ServiceError as err:
-            self.message_user(request, err.message, messages.ERROR)
-            return
-        obj.pk = saved.pk
+        obj.pk = ban(signed_in_user(request), form.cleaned_data).pk  # tried in the form's clean
 
     @admin.action(description="Lift the selected bans", permissions=["change"])
     def lift(self, request: HttpRequest, queryset: QuerySet[ObserverBan]) -> HttpResponse | None:

@@ -204,7 +204,15 @@ def test_policy_and_ban_forms_need_exactly_one_scope(client, world):
                                                        "club": world.club_a.pk})
     assert ObserverBan.objects.get(user=world.member_a).banned_by == world.organiser_a
     # Another club's organiser cannot aim a policy or a ban at club A.
+    # The form comes back with the service's refusal, and no "added successfully" (an
+    # outside probe saw both at once, and a link to a ban "None").
     client.force_login(world.organiser_b)
-    client.post("/admin/moderation/observerban/add/", {"user": world.player_1.pk, "reason": "x",
-                                                       "game": world.game_a.pk})
+    client.get("/admin/")  # shows (and so clears) the messages of the adds above
+    for url, fields in (("observerban", {"user": world.player_1.pk, "reason": "x", "game": world.game_a.pk}),
+                        ("observerpolicy", {"game": world.game_a.pk, "policy": "none", "cap": ""})):
+        page = client.post(f"/admin/moderation/{url}/add/", fields, follow=True)
+        text = page.content.decode()
+        assert page.status_code == 200 and "Only the club" in text, text[-2000:]
+        assert "successfully" not in text and "/None/" not in text
     assert not ObserverBan.objects.filter(user=world.player_1).exists()
+    assert not ObserverPolicy.objects.filter(game=world.game_a).exists()
