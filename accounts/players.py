@@ -30,6 +30,15 @@ def listed_players() -> QuerySet[User]:
     ).select_related("profile")
 
 
+def by_username(name: str) -> User:
+    """The open account called ``name`` (any case), to challenge by name: a closed one
+    (consent pending, deactivated) is "no such player", as if it did not exist."""
+    found = User.objects.filter(username__iexact=name, is_active=True).first()
+    if found is None:
+        raise ServiceError("no-such-player", f"There is no player called {name!r}.")
+    return found
+
+
 def clean_query(raw: str) -> str:
     query = raw.strip()
     if len(query) > MAX_QUERY_LENGTH:

@@ -360,6 +360,8 @@ def _check_country_change(*, user: User, profile: Profile, country: str) -> None
 
 def play_eligibility(*, user: User, today: date | None = None) -> age.PlayDecision:
     """May this user be entered in play (seated in a game or a tournament)?"""
+    if not user.is_active:  # consent pending or deactivated: closed, to play as to sign in
+        return age.PlayDecision(False, reason="This account is closed: it plays once it is open again.")
     profile = getattr(user, "profile", None)
     if profile is None or profile.date_of_birth is None:
         return age.PlayDecision(False, reason="Add your date of birth to your profile before playing.")

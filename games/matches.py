@@ -39,7 +39,11 @@ def start_match(
     *, rule_set: RuleSet, players: tuple[Player, Player | None], created_by: User, creator_seat: int | None,
     rated: bool = False,
 ) -> Game:
-    if players[1] is None:
+    """The match and its first game. Against a person that game waits, open, for them
+    to accept the challenge (``services.accept_challenge`` starts it; a decline or a
+    cancel calls the match off); against the AI it starts at once."""
+    opponent = players[1]
+    if opponent is None:
         raise ServiceError("bad-opponent", "A match needs a named opponent or an AI.")
     seed = secrets.token_hex(8)
     if rule_set.match_format == RuleSet.MatchFormat.OFFICIAL:
@@ -71,7 +75,7 @@ def start_match(
     match = Match.objects.create(
         rule_set=rule_set, kind=kind, players=[_player_json(p) for p in players], state=state
     )
-    return _next_match_game(match, created_by, rated=rated)
+    return _next_match_game(match, created_by, rated=rated, start=opponent.user is None)
 
 
 def _player_json(player: Player | None) -> dict[str, Any]:
@@ -85,11 +89,13 @@ def _player_from_json(data: Mapping[str, Any]) -> Player:
     return Player(ai_level=data["ai_level"])
 
 
-def _next_match_game(match: Match, created_by: User | None, *, rated: bool | None = None) -> Game:
+def _next_match_game(match: Match, created_by: User | None, *, rated: bool | None = None,
+                     start: bool = True) -> Game:
     """Create the game the match asks for next (while a player must choose, the latest game).
 
     ``rated`` is given for the first game; later games inherit it from the earlier
-    ones, so every game of a rated match is rated.
+    ones, so every game of a rated match is rated. ``start``: False leaves it open, a
+    challenge to accept (the first game against a person).
     """
     players = [_player_from_json(p) for p in match.players]
     earlier_rated = list(match.games.values_list("rated", flat=True))
@@ -109,7 +115,8 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
         game.rated = True
         game.save(update_fields=["rated"])
     starting.seat_players(game, {0: players[player_one], 1: players[1 - player_one]})
-    starting.start(game)
+    if start:
+        starting.start(game)
     if number > 1:  # the first starts with the match, which its players just made
         notices.next_match_game_started(game)
     return game
@@ -138,6 +145,13 @@ def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, in
         return "rock-paper-scissors", None, 0
     assert series.player_one is not None
     return match.rule_set.variant, None, series.player_one
+
+
+def call_off(game: Game) -> None:
+    """A game of the match was called off before a move (declined, cancelled, aborted):
+    the match is off too, as nothing can follow that game."""
+    assert game.match_id is not None  # called only for a game of a match
+    Match.objects.filter(pk=game.match_id, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
 
 
 def advance(game: Game) -> None:

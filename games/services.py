@@ -530,6 +530,8 @@ def _call_off(game: Game, reason: str, *, declined_by: User | None = None) -> No
     game.end_reason = reason
     game.to_move = []
     game.save(update_fields=["status", "finished_at", "end_reason", "to_move"])
+    if game.match_id:
+        matches.call_off(game)
     starting.announce_after_commit(game)
     _announce_to_rematched(game)
     if declined_by is not None:

@@ -151,10 +151,7 @@ def create(request: PlayerRequest) -> HttpResponse:
         else:
             kwargs["variant"] = form["variant"] or "classic"
         if form["opponent"] == "user":
-            opponent = User.objects.filter(username__iexact=form["username"]).first()
-            if opponent is None:
-                raise ServiceError("no-such-user", f"There is no player called {form['username']!r}.")
-            kwargs["opponent"] = opponent
+            kwargs["opponent"] = players.by_username(form["username"])
         elif form["opponent"] == "ai":
             kwargs["ai_level"] = form["ai_level"]
         elif form["opponent"] != "open":

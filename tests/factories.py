@@ -253,6 +253,7 @@ def official_match_to_choose(first: User, second: User) -> Match:
     rock-paper-scissors game, then the classic game): first must choose the version."""
     rules = game_rule_sets.create_rule_set(name="Official", variant="t-tic-t-tac-toe", match_format="official")
     rps = game_services.create_game(creator=first, rule_set=rules, opponent=second)
+    game_services.accept_challenge(game_id=rps.pk, user=second)  # a match starts once accepted
     game_services.submit_move(game_id=rps.pk, user=first, ply=0, move={"throw": "paper"})
     game_services.submit_move(game_id=rps.pk, user=second, ply=1, move={"throw": "rock"})
     assert rps.match is not None  # an official rule set's games are played in a match

@@ -11,10 +11,9 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import idempotency
+from accounts import idempotency, players
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
-from accounts.models import User
 
 from .. import selectors, services
 from ..models import Game, PrivateNote, RuleSet
@@ -206,9 +205,7 @@ class GameListCreateView(GamesAPIView):
                 raise ServiceError("bad-request", "That house-rule set is for another variant.")
         opponent = None
         if "opponent" in data:
-            opponent = User.objects.filter(username__iexact=data["opponent"]).first()
-            if opponent is None:
-                raise ServiceError("no-such-player", f"There is no player called {data['opponent']!r}.")
+            opponent = players.by_username(data["opponent"])
         game = services.create_game(
             creator=request.user,
             variant=data.get("variant"),

@@ -36,7 +36,8 @@ class ClubSerializer(serializers.ModelSerializer):
         # The members of every club in the list at once (three queries, not three a club).
         shown = self.context.setdefault("shown_members", {})
         if club.pk not in shown:
-            clubs = list(self.parent.instance) if self.parent is not None else [club]
+            listed = self.parent.instance if self.parent is not None else None
+            clubs = list(listed) if listed is not None else [club]
             shown.update(shown_members(clubs, self.context["request"].user))
         return MembershipSerializer(shown[club.pk], many=True).data  # type: ignore[return-value]
 

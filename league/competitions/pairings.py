@@ -43,10 +43,10 @@ def create_games(section: Section, pairing: Pairing) -> None:
     first, second = User.objects.get(pk=pairing.first_id), User.objects.get(pk=pairing.second_id)
     game = game_services.create_game(creator=first, rule_set=section.rule_set, opponent=second, creator_seat=0,
                                      rated=section.rated, notify=False)
+    game_services.accept_challenge(game_id=game.pk, user=second, notify=False)  # a pairing is no invitation
     if game.match_id:
         pairing.match_id = game.match_id  # create_game rated the match's games already
     else:
-        game_services.accept_challenge(game_id=game.pk, user=second, notify=False)
         pairing.game = game
     pairing.status = Pairing.Status.IN_PLAY
     pairing.save(update_fields=["game", "match", "status"])

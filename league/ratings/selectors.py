@@ -53,7 +53,8 @@ def leaderboard(*, variant: str, club: Club | None = None, limit: int | None = 1
     Each row has ``last_played`` and ``trend`` (the change over its last TREND_GAMES
     games). ``members_of``: the league's list cut to one club's members (a club
     without a list of its own)."""
-    rows = Rating.objects.filter(list_key=list_key_for(club), variant=variant)
+    # Closed accounts (consent pending, deactivated) are never listed (docs/accounts.md).
+    rows = Rating.objects.filter(list_key=list_key_for(club), variant=variant, user__is_active=True)
     if members_of is not None:
         rows = rows.filter(user__club_memberships__club=members_of)
     trend_from = Coalesce(

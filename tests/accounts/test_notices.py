@@ -152,6 +152,7 @@ def test_the_next_game_of_a_match_started(make_player):
                                         match_format="best-of", match_games=3)
     first = game_services.create_game(creator=ann, rule_set=best_of, opponent=bob)
     assert kinds_of(bob) == [Kind.CHALLENGE_RECEIVED]
+    first = game_services.accept_challenge(game_id=first.pk, user=bob, notify=False)
     loser = first.seats.get(number=first.to_move[0]).user
     game_services.resign(game_id=first.pk, user=loser)
     second = first.match.games.get(number_in_match=2)

@@ -249,12 +249,15 @@ class TestCreateAndAccept:
 
     def test_a_three_year_old_cannot_be_seated(self, alice, make_player):
         toddler = make_player(username="toddler", born=years_ago(3))
-        assert_error(create(client_for(alice), variant="classic", opponent="toddler"), 400, "not-eligible")
+        # Closed until a guardian consents: no such player to challenge (an outside probe
+        # seated a child whose consent was pending, in a rated match).
+        assert_error(create(client_for(alice), variant="classic", opponent="toddler"), 400, "no-such-player")
         # Even once a guardian opens the account, the FAQ's youngest players are 4.
         consent = GuardianConsent.objects.get(user=toddler)
         account_services.grant_guardian_consent(token=account_services.consent_token(consent))
         toddler.refresh_from_db()
         assert toddler.is_active
+        assert_error(create(client_for(alice), variant="classic", opponent="toddler"), 400, "not-eligible")
         assert_error(create(client_for(toddler), variant="classic"), 400, "not-eligible")
         open_game = create(client_for(alice), variant="classic").json()
         assert_error(client_for(toddler).post(f"{GAMES}{open_game['id']}/accept/"), 400, "not-eligible")
@@ -682,6 +685,7 @@ def test_every_game_of_a_rated_match_is_rated(alice, bob):
     a, b = client_for(alice), client_for(bob)
     for rated in (True, False):
         game = create(a, rule_set=rules.pk, opponent="bob", rated=rated).json()
+        assert b.post(f"{GAMES}{game['id']}/accept/").status_code == 200
         match_id = Game.objects.get(pk=game["id"]).match_id
         # Each side resigns one game: 1-1, so all three games are played.
         for loser in (b, a, b):
@@ -697,6 +701,7 @@ def test_a_rated_match_decided_by_rock_paper_scissors_is_rated_throughout(alice,
     rules = rule_sets.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
     decider = create(client_for(alice), rule_set=rules.pk, opponent="bob", rated=True).json()
     assert decider["variant"] == "rock-paper-scissors"
+    assert client_for(bob).post(f"{GAMES}{decider['id']}/accept/").status_code == 200
     assert move(client_for(alice), decider["id"], 0, {"throw": "rock"}).status_code == 201
     assert move(client_for(bob), decider["id"], 1, {"throw": "scissors"}).status_code == 201
     match_games = Game.objects.get(pk=decider["id"]).match.games.order_by("number_in_match")

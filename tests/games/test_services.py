@@ -114,6 +114,11 @@ class TestClassicGame:
         today = timezone.localdate()
         toddler = make_player(born=date(today.year - 3, 1, 1))
         elder = make_player(born=date(today.year - 106, 1, 1))
+        with pytest.raises(ServiceError) as err:  # closed while the guardian's consent is pending
+            services.create_game(creator=alice, variant="classic", opponent=toddler)
+        assert err.value.code == "not-eligible" and "closed" in err.value.message
+        toddler.is_active = True  # the guardian consented: still too young
+        toddler.save()
         with pytest.raises(ServiceError) as err:
             services.create_game(creator=alice, variant="classic", opponent=toddler)
         assert err.value.code == "not-eligible" and "too young" in err.value.message
@@ -263,11 +268,29 @@ class TestMatches:
         assert match.status == Match.Status.FINISHED
         assert 2 <= match.games.count() <= 3 and all(g.status == "finished" for g in match.games.all())
 
+    def test_a_match_challenge_waits_for_its_accept_and_a_decline_calls_the_match_off(self, players):
+        from games.models import Match
+
+        alice, bob = players
+        rules = rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+        first = services.create_game(creator=alice, rule_set=rules, opponent=bob, rated=True)
+        assert first.status == Game.Status.OPEN and first.turn_started_at is None  # no clock runs on bob
+        services.decline_challenge(game_id=first.pk, user=bob)
+        first.refresh_from_db()
+        assert first.status == Game.Status.ABORTED and first.match.status == Match.Status.ABORTED
+        assert first.match.games.count() == 1  # nothing followed
+        against_ai = services.create_game(creator=alice, rule_set=rules, ai_level="random")
+        assert against_ai.status == Game.Status.ACTIVE  # the AI needs no asking
+
     def test_rock_paper_scissors_decides_player_one_live(self, players):
         alice, bob = players
         rules = rule_sets.create_rule_set(name="RPS first", variant="classic", decider="rock-paper-scissors")
         decider = services.create_game(creator=alice, rule_set=rules, opponent=bob)
-        assert decider.variant == "rock-paper-scissors" and decider.status == Game.Status.ACTIVE
+        # A challenge: nothing starts until bob accepts (an outside probe found a match
+        # started, rated, and bob's clock running, without him).
+        assert decider.variant == "rock-paper-scissors" and decider.status == Game.Status.OPEN
+        decider = services.accept_challenge(game_id=decider.pk, user=bob)
+        assert decider.status == Game.Status.ACTIVE
         services.submit_move(game_id=decider.pk, user=alice, ply=0, move={"throw": "rock"})
         services.submit_move(game_id=decider.pk, user=bob, ply=1, move={"throw": "scissors"})
         main = decider.match.games.get(number_in_match=2)

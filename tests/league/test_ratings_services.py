@@ -204,6 +204,7 @@ def test_every_game_of_a_match_in_a_tournament_period_is_rated_with_the_period(m
     rating_services.rate_game(game_id=finished_game(a, c).pk)  # a rating from before the tournament
     rules = game_rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
     first = game_services.create_game(creator=a, rule_set=rules, opponent=b, rated=True)
+    game_services.accept_challenge(game_id=first.pk, user=b)
     rating_services.defer_to_period(games=[first], key="tournament-3", name="Match cup")
     match_games = []
     for loser in (b, a, b):  # 1-1 after two games: all three are played
