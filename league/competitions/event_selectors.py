@@ -14,7 +14,9 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games import selectors as game_selectors
 from games.models import Game
+from games.time_controls import clock_text
 from league.formats import explain
 from league.formats.bracket import Match
 from league.formats.stages import group_letter, snake_group
@@ -460,13 +462,6 @@ def _watch_game_id(pairing: Pairing) -> int | None:
     return None
 
 
-def _clock_text(ms: int | None) -> str:
-    if ms is None:
-        return ""
-    seconds = max(0, ms // 1000)
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 @dataclass
 class BoardView:
     pairing: Pairing
@@ -506,7 +501,11 @@ def _result_words(pairing: Pairing, first: Person | None, second: Person | None)
 
 
 def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int | None]]:
-    """user id -> clock left as m:ss, with the running clock counted down to now."""
+    """user id -> clock left, as the game page shows it (games.time_controls.clock_text):
+    the seat to move counts down to its deadline (games.selectors.deadline_for, which
+    allows the first move's no-show grace and a per-move limit; this page once counted
+    the game clock alone, and showed 0:00 on a game in its grace), the other shows its
+    game clock; "" where the rules have no clock for it."""
     if game is None:
         return {}, set()
     moving = set(game.to_move or []) if game.status == Game.Status.ACTIVE else set()
@@ -516,10 +515,11 @@ def _clocks(game: Game | None, now: datetime) -> tuple[dict[int, str], set[int |
         ms = seat.clock_ms
         if seat.number in moving:
             movers.add(seat.user_id)
-            if ms is not None and game.turn_started_at:
-                ms -= int((now - game.turn_started_at).total_seconds() * 1000)
+            deadline = game_selectors.deadline_for(game, seat)
+            if deadline is not None:
+                ms = int((deadline - now).total_seconds() * 1000)
         if seat.user_id is not None:
-            out[seat.user_id] = _clock_text(ms)
+            out[seat.user_id] = "" if ms is None else clock_text(ms)
     return out, movers
 
 
@@ -528,7 +528,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
     pairings = list(round_.pairings.order_by("board").prefetch_related("players"))
     game_ids = {p.pk: _watch_game_id(p) for p in pairings}
     games = {g.pk: g for g in Game.objects.filter(pk__in=[g for g in game_ids.values() if g])
-             .prefetch_related("seats")}
+             .select_related("rule_set").prefetch_related("seats")}
     names = {user_id: person.name for user_id, person in people_by_id.items()}
     views = []
     for pairing in pairings:

@@ -12,6 +12,7 @@ from datetime import date, timedelta
 
 import icalendar
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -219,6 +220,34 @@ def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organi
     board = data[0]["pairings"][0]
     assert set(board["clocks"]) == {"cl1", "cl2"} and all(board["clocks"].values())
     assert board["moves_first"] in {"cl1", "cl2"}
+
+
+def test_the_section_shows_the_clocks_the_game_page_shows_grace_included(client, club, organiser, make_player):
+    """Found by a walkthrough: with a game clock shorter than the first move's no-show
+    grace, the section said 0:00 (its own count of the game clock) while the game page
+    counted the grace, and the game went on."""
+    from games import selectors as game_selectors
+    from games.models import Game
+
+    quick = game_rule_sets.create_rule_set(name="Quick", variant="classic", seconds_per_game=60, no_show_seconds=300)
+    people = [make_player(username=f"gr{i}") for i in range(1, 3)]
+    tournament = event_services.create_tournament(by=organiser, club=club, name="Grace cup",
+                                                  starts_at=timezone.now() + timedelta(hours=1))
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=quick,
+                                            format="round-robin")
+    for user in people:
+        cs.register(section=section, user=user)
+    event_services.start_section(by=organiser, section=section)
+    game = Game.objects.get(pairing__section=section)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=F("turn_started_at") - timedelta(seconds=90))
+    game = game_selectors.load_game(game.pk)
+    mover = next(s for s in game.seats_in_hand if s.number in game.to_move)
+    left = (game_selectors.deadline_for(game, mover) - timezone.now()).total_seconds()  # what the game page counts
+    board = APIClient().get(f"/api/v1/sections/{section.pk}/rounds/").json()[0]["pairings"][0]
+    minutes, seconds = map(int, board["clocks"][mover.user.username].split(":"))
+    assert abs(minutes * 60 + seconds - left) <= 2 and left > 200, (board["clocks"], left)  # 3:30 of grace, not 0:00
+    other = next(s for s in game.seats_in_hand if s.number not in game.to_move)
+    assert board["clocks"][other.user.username] == "1:00"  # the other's game clock, not running
 
 
 def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, make_player):
