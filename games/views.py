@@ -148,6 +148,12 @@ def create(request: PlayerRequest) -> HttpResponse:
             kwargs["rule_set"] = selectors.current_rule_sets().filter(pk=wanted).first() if wanted else None
             if kwargs["rule_set"] is None:
                 raise ServiceError("no-such-rule-set", "That house-rule set does not exist any more.")
+            chosen = kwargs["rule_set"].variant
+            if form["variant"] and form["variant"] != chosen:
+                # The page keeps the two in step (static/js/site.js); without script it says so.
+                name = VARIANT_NAMES.get(chosen, chosen)
+                raise ServiceError("variant-mismatch", f"That house-rule set is for {name}: choose {name} as the "
+                                                       "variant too, or the variant's standard rules.")
         else:
             kwargs["variant"] = form["variant"] or "classic"
         if form["opponent"] == "user":

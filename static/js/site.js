@@ -94,3 +94,20 @@
     if (event.key === "Escape" && nav.classList.contains("is-open")) { toggle.click(); toggle.focus(); }
   });
 })();
+
+// The lobby's form: a house-rule set brings its own variant, so choosing one sets the
+// Variant, and another variant sets the rules back to its standard ones (the server
+// refuses a set with another variant's name, games/views.py create).
+(function () {
+  const variant = document.getElementById("id_variant");
+  const rules = document.getElementById("id_rule_set");
+  if (!variant || !rules) return;
+  rules.addEventListener("change", () => {
+    const chosen = rules.selectedOptions[0];
+    if (chosen && chosen.dataset.variant) variant.value = chosen.dataset.variant;
+  });
+  variant.addEventListener("change", () => {
+    const chosen = rules.selectedOptions[0];
+    if (chosen && chosen.dataset.variant && chosen.dataset.variant !== variant.value) rules.value = "";
+  });
+})();

@@ -73,6 +73,14 @@ def test_the_lobby_creates_a_game_under_a_house_rule_set(client, alice):
     assert response.url == reverse("games:game", args=[game.pk]) and game.match.kind == "series"
     missing = client.post(reverse("games:create"), {"rule_set": 999999, "opponent": "open"})
     assert "does not exist" in missing.content.decode()
+    # Another variant named beside the set is refused in words (a walkthrough's game came
+    # out in the set's variant, the Classic chosen dropped without a word).
+    before = Game.objects.count()
+    other = client.post(reverse("games:create"), {"variant": "tactic-toe", "rule_set": rules.pk, "opponent": "ai",
+                                                  "ai_level": "random"})
+    assert "That house-rule set is for Classic Tic Tac Toe: choose Classic Tic Tac Toe as the variant too" in (
+        other.content.decode()) and Game.objects.count() == before
+    assert 'data-variant="classic"' in client.get(reverse("games:lobby")).content.decode()  # for the page's script
 
 
 def test_a_match_rule_set_through_the_api(client, alice):
