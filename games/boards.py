@@ -102,9 +102,21 @@ def board_context(
             live and match and match["choose_version"] and seat is not None
             and _user_id(game, seat) == match["choose_version"]["chooser_id"]
         ),
+        "open_words": _open_words(game, seat, seats) if payload["status"] == Game.Status.OPEN else "",
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
     }
+
+
+def _open_words(game: Game, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """What an open challenge waits for, as this viewer's seat sees it."""
+    maker = next((s.number for s in game.seats_in_hand if s.user_id == game.created_by_id), None)
+    names = {s["seat"]: s["name"] for s in seats}
+    if seat is not None and maker is not None and seat != maker:
+        return f"{names.get(maker) or 'Your opponent'} is waiting for you to accept."
+    if seat is not None and names.get(1 - seat):
+        return f"Waiting for {names[1 - seat]} to accept."
+    return "Waiting for an opponent to accept."
 
 
 def _moves_with_movers(moves: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -189,6 +189,15 @@ def test_a_directed_challenge_is_listed_only_to_its_two_players(alice, bob, caro
     assert err.value.code == "not-invited"
     page = signed_in(carol).get(reverse("games:game", args=[challenge.pk])).content.decode()
     assert "Accept and play" not in page
+    # Each side is told what the challenge waits for (the player challenged was told it
+    # waited "for an opponent", found by a walkthrough).
+    waits = {who: signed_in(who).get(reverse("games:game", args=[challenge.pk])).content.decode()
+             for who in (alice, bob)}
+    assert f"Waiting for {bob.name} to accept." in waits[alice]
+    assert f"{alice.name} is waiting for you to accept." in waits[bob]
+    for who in (alice, carol):  # an open challenge: its maker, and anyone watching
+        page = signed_in(who).get(reverse("games:game", args=[open_game.pk])).content.decode()
+        assert "Waiting for an opponent to accept." in page
 
 
 @pytest.mark.django_db
