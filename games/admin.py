@@ -244,7 +244,7 @@ def rule_set_form(variant: str) -> type[RuleSetForm]:
                 {"variant_slug": variant, **option_fields(variant)})
 
 
-def rules_in_words(rule_set: RuleSet) -> list[str]:
+def rules_in_words(rule_set: RuleSet, *, paired: bool = False) -> list[str]:
     """The rule set in sentences: the engine's options, then the match and the clock."""
     lines = describe_options(rule_set.variant, rule_set.options)
     if rule_set.match_format == RuleSet.MatchFormat.BEST_OF:
@@ -259,7 +259,11 @@ def rules_in_words(rule_set: RuleSet) -> list[str]:
         lines.append(f"Each move must be made within {rule_set.seconds_per_move} seconds.")
     if rule_set.seconds_per_game:
         lines.append(f"Each player has {rule_set.seconds_per_game} seconds for the whole game.")
-    lines.append(f"Player One is decided by: {rule_set.get_decider_display().lower()}.")
+    if paired and rule_set.decider == RuleSet.Decider.CHALLENGER:
+        # A tournament has no challenger: its pairing names who moves first.
+        lines.append("Player One is decided by: the pairing (its first player moves first).")
+    else:
+        lines.append(f"Player One is decided by: {rule_set.get_decider_display().lower()}.")
     return lines
 
 

@@ -13,12 +13,13 @@ register = template.Library()
 
 
 @register.simple_tag
-def house_rules(rule_set: RuleSet | None) -> list[str]:
+def house_rules(rule_set: RuleSet | None, paired: bool = False) -> list[str]:
     """The set's sentences (the admin's describer: options, match, clock, decider); none
-    for a set the engine no longer accepts, which the page then names only."""
+    for a set the engine no longer accepts, which the page then names only. ``paired``:
+    a tournament section's, where a pairing, not a challenger, names Player One."""
     if rule_set is None:
         return []
     try:
-        return rules_in_words(rule_set)
+        return rules_in_words(rule_set, paired=paired)
     except RuleError:
         return []

@@ -127,6 +127,13 @@ def test_a_tournament_section_links_its_rules_in_words(alice):
     html = Client().get(url).content.decode()
     assert '<a href="/rules/tic-tac-two/">Rules</a>' in html
     assert "Meta variation: a player may pick actions the opponent chose" in html
+    # A section has no challenger: its pairing names Player One (found by a walkthrough).
+    assert "the challenger chooses" not in html and "decided by: the pairing (its first player moves first)" in html
+    # A section under way takes no entries: a visitor is not asked to log in to enter.
+    assert "Log in</a> to enter" in html
+    type(section).objects.filter(pk=section.pk).update(status="running")
+    html = Client().get(url).content.decode()
+    assert "Log in</a> to enter" not in html and "Registration is closed: the section is under way." in html
 
 
 def test_rules_and_lessons_link_each_other():
