@@ -25,6 +25,9 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     members = club_selectors.members_shown_to(the_club, request.user)
     return render(request, "league/club.html", {
         "members": members, "online_ids": presence.online_ids(m.user_id for m in members),
+        # Members are added by the club's organisers (the console): a visitor is told whom to ask.
+        "is_member": any(m.user_id == request.user.pk for m in members),
+        "organisers": [m.user for m in members if m.role in ("owner", "organiser")],
         "club": the_club, "organiser": organiser, "leagues": event_selectors.club_leagues(the_club),
         "tournaments": event_selectors.club_tournaments(the_club, include_drafts=organiser),
     })

@@ -150,7 +150,13 @@ def test_the_club_page_lists_members_with_online_marks_and_a_challenge_each(make
     assert 'aria-label="Challenge bob"' in html and 'aria-label="Challenge alice"' not in html
     assert html.count("Online now:") == 1 and "kiddo" in html  # a fellow member sees the child
     outsider = make_player(username="outsider")
-    assert "kiddo" not in signed_in(outsider).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    outsider_page = signed_in(outsider).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert "kiddo" not in outsider_page
+    # A visitor is told how to join (a walkthrough found no way to); a member is not.
+    ClubMembership.objects.filter(club=club, user=bob).update(role="organiser")
+    outsider_page = signed_in(outsider).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert "to join, ask" in outsider_page and f'">{bob.name}</a>' in outsider_page.split("to join, ask")[1]
+    assert "to join, ask" not in signed_in(alice).get(reverse("competitions:club", args=[club.slug])).content.decode()
     # The API lists the members as the page does (it used to list the child to anyone).
     closed = make_player(username="closed")
     closed.is_active = False
