@@ -56,7 +56,7 @@ def standings_csv(section: Section) -> str:
     tiebreaks = event_selectors.tiebreak_columns(section)
     out = io.StringIO()
     writer = _SafeWriter(out)
-    writer.writerow(["rank", "username", "name", "seed", "points", *[label for _, label in tiebreaks],
+    writer.writerow(["rank", "username", "name", "seed", "points", *[column.label for column in tiebreaks],
                      "played", "wins", "draws", "losses", "rating", "final"])
     for row in event_selectors.standings(section):
         writer.writerow([row.rank, row.person.username, row.person.name, row.person.seed or "",

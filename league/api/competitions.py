@@ -461,7 +461,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if request.accepted_renderer.format == "csv":
             return Response(exports.standings_csv(section), headers={
                 "Content-Disposition": f'attachment; filename="{exports.standings_filename(section)}"'})
-        names = [name for name, _ in event_selectors.tiebreak_columns(section)]
+        names = [column.name for column in event_selectors.tiebreak_columns(section)]
         rows = event_selectors.standings(section)
         return Response(StandingSerializer(rows, many=True, context={"tiebreak_names": names}).data)
 

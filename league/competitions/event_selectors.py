@@ -8,7 +8,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -47,6 +47,22 @@ TIEBREAK_LABELS = {
     "median-buchholz": "Median BH",
     "sonneborn-berger": "SB",
 }
+
+#: What each heading means, for the heading's tooltip (a newcomer does not know "SB").
+TIEBREAK_MEANINGS = {
+    "direct-encounter": "Direct encounter: the points scored in the games between the players tied",
+    "wins": "Games won",
+    "buchholz": "Buchholz: the sum of the opponents' scores",
+    "buchholz-cut1": "Buchholz cut 1: the sum of the opponents' scores, less the lowest",
+    "median-buchholz": "Median Buchholz: the sum of the opponents' scores, less the highest and the lowest",
+    "sonneborn-berger": "Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents drawn",
+}
+
+
+class TiebreakColumn(NamedTuple):
+    name: str  # league.formats.tiebreaks.TIEBREAKS
+    label: str  # the heading
+    meaning: str  # the heading's tooltip
 
 
 # -- clubs, roles, tournaments ------------------------------------------------------------
@@ -424,13 +440,14 @@ class StandingRow:
     on_fire: bool = False  # arena: on a winning streak, scoring double
 
 
-def tiebreak_columns(section: Section) -> list[tuple[str, str]]:
-    """(name, heading) of the section's tie-breaks in the organiser's order (none for a
-    format that ranks without them)."""
+def tiebreak_columns(section: Section) -> list[TiebreakColumn]:
+    """The section's tie-breaks in the organiser's order (none for a format that ranks
+    without them)."""
     fmt = format_of(section)
     if not fmt.default_tiebreaks:
         return []
-    return [(name, TIEBREAK_LABELS.get(name, name)) for name in fmt.tiebreak_order(section)]
+    return [TiebreakColumn(name, TIEBREAK_LABELS.get(name, name), TIEBREAK_MEANINGS.get(name, name))
+            for name in fmt.tiebreak_order(section)]
 
 
 def standings(section: Section) -> list[StandingRow]:
@@ -440,7 +457,7 @@ def standings(section: Section) -> list[StandingRow]:
     ratings = dict(section.entries.values_list("user_id", "rating"))
     live = format_of(section).live_standings(section)
     on_fire = {row.user_id for row in live or () if row.on_fire}
-    names = [name for name, _ in tiebreak_columns(section)]
+    names = [column.name for column in tiebreak_columns(section)]
     return [
         StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
                     row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
