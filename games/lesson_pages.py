@@ -81,6 +81,5 @@ def panel_context(game: Game, seat: int | None, moves: list[dict[str, Any]]) -> 
         "total": len(lesson.steps),
         "complete": done == len(lesson.steps),
         "next": after,
-        "next_variant": get_variant(after.variant).display_name if after else "",
         "variant_name": get_variant(lesson.variant).display_name,
     }

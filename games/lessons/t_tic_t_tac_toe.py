@@ -44,33 +44,45 @@ LESSON = Lesson(
         Step(
             instruction=(
                 "O holds 14 and 18: a diagonal that wins on 10 or on 22. Two threats at once, but one "
-                "Iron Curtain cuts both. A curtain runs along a whole inner line; h3 runs between rows 3 "
-                "and 4, between 14 and 18. Pick the Iron Curtain tool above the board, then the line h3 (on a touch screen, tap it twice: the first tap shows it; or choose \u201cIron Curtain on h3\u201d in the action list and press Play). "
+                "Iron Curtain cuts both. A curtain runs along a whole inner line of the grid; the line between "
+                "rows 3 and 4 runs between 14 and 18. Pick the Iron Curtain tool above the board, then that line "
+                "(on a touch screen, tap it twice: the first tap shows it; or choose "
+                "\u201cIron Curtain on the line between rows 3 and 4\u201d in the action list and press Play). "
                 "For two full turns (the next four moves) nobody can snip it."
             ),
             move={"action": "curtain", "line": "h3"},
-            hint="Play the Iron Curtain on h3, the line between rows 3 and 4 (Iron Curtain tool, or the action list).",
+            hint=(
+                "Play the Iron Curtain on the line between rows 3 and 4 (the Iron Curtain tool, or "
+                "\u201cIron Curtain on the line between rows 3 and 4\u201d in the action list)."
+            ),
             replies=(_place(3),),
         ),
         Step(
             instruction=(
                 "The coach blocked your column on 3. Your curtain can be snipped after its protection "
                 "ends, so cut O's 18 off for good: a Berlin Wall around 18 closes all four sides of the "
-                "square. Pick the Berlin Wall tool, then square 18 (or \u201cBerlin Wall around 18\u201d in the action list). A wall is protected for two full "
-                "turns too."
+                "square. Pick the Berlin Wall tool, then square 18 (or \u201cBerlin Wall around square 18\u201d in the "
+                "action list). A wall is protected for two full turns too."
             ),
             move={"action": "wall", "around": 18},
-            hint="Play the Berlin Wall around 18 (Berlin Wall tool, then square 18): it walls in the coach's O on 18.",
+            hint=(
+                "Play the Berlin Wall around square 18 (the Berlin Wall tool, then square 18; or "
+                "\u201cBerlin Wall around square 18\u201d in the action list): it walls in the coach's O on 18."
+            ),
             replies=(_place(25),),
         ),
         Step(
             instruction=(
                 "A Checkpoint Charlie on a blockage adds two more full turns of protection. Put your "
-                "checkpoint on the wall around 18: the Checkpoint Charlie tool, then that wall (or \u201cCheckpoint Charlie on around 18\u201d in the action list). "
+                "checkpoint on the wall around 18: the Checkpoint Charlie tool, then that wall (or "
+                "\u201cCheckpoint Charlie on the Berlin Wall around square 18\u201d in the action list). "
                 "Then watch the coach: your curtain's two full turns are over on the next move."
             ),
             move={"action": "checkpoint", "around": 18},
-            hint="Put your Checkpoint Charlie on the wall around 18 (Checkpoint Charlie tool, or the action list).",
+            hint=(
+                "Put your Checkpoint Charlie on the wall around 18 (the Checkpoint Charlie tool, or "
+                "\u201cCheckpoint Charlie on the Berlin Wall around square 18\u201d in the action list)."
+            ),
             replies=({"action": "snip", "line": "h3"},),
         ),
         Step(
@@ -78,10 +90,14 @@ LESSON = Lesson(
                 "The coach snipped your curtain with wire cutters: it had its two full turns. Your wall "
                 "still holds (the checkpoint). Now a super: it covers a 2x2 square, gooshes (erases) the "
                 "other player's letters there and, in Version 2.0, writes yours on its empty squares. "
-                "Pick the Super tool, then the centre of 12, 13, 17 and 18 (or \u201csuper on 12, 13, 17, 18\u201d in the action list): it gooshes O's 18 and writes X on 12 and 17."
+                "Pick the Super tool, then the centre of 12, 13, 17 and 18 (or \u201csuper on squares 12, 13, 17, 18\u201d "
+                "in the action list): it gooshes O's 18 and writes X on 12 and 17."
             ),
             move={"action": "super", "square": 12},
-            hint="Play the super on 12, 13, 17, 18 (Super tool, then the centre of those four squares).",
+            hint=(
+                "Play the super on squares 12, 13, 17, 18 (the Super tool, then the centre of those four "
+                "squares; or \u201csuper on squares 12, 13, 17, 18\u201d in the action list)."
+            ),
             replies=({"action": "wall", "segments": ["17|22", "18|23"]},),
         ),
         Step(

@@ -83,7 +83,9 @@ def test_every_tic_tac_two_action_by_clicking_the_board(sign_in):
 
     # Double: choose it, then the square of the extra letter; then the turn's letter.
     my_move(sam)
+    expect(sam.locator("#t2-cancel")).to_be_hidden()  # nothing chosen yet: nothing to cancel
     sam.click("#use-double")
+    expect(sam.locator("#t2-cancel")).to_be_visible()
     expect(sam.locator("#sq-1")).to_have_attribute("aria-disabled", "true")  # taken: not offered
     sam.click("#sq-5")
     for page in (sam, mei):

@@ -5,6 +5,8 @@ the last step is reached."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.lessons import LESSONS, get_lesson, next_lesson, same_move
@@ -37,6 +39,52 @@ def test_the_script_plays_to_its_end(lesson):
         while coach_moves and lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
             state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
     assert coach_moves == [], "scripted replies left over"
+
+
+#: A quoted name the text gives as an entry of the action list: one in curly quotes
+#: followed by "in the action list", as in: choose “pick Double” in the action list.
+_LIST_ENTRY = re.compile("\u201c([^\u201d]*)\u201d(?= in the action list)")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_action_list_entry_a_step_names_is_one_the_list_offers(lesson):
+    """docs/lessons.md: the instructions name an action as the action list labels it. The
+    list labels each legal move with the variant's ``describe_move`` (games/boards.py
+    ``_legal_for``), so every quoted entry must be the label of a move the list offers at
+    that step, and the label of the step's own move; a step that sends the learner to the
+    action list must quote its entry."""
+    from games.boards import MAX_LISTED_MOVES
+
+    variant, state = _new_state(lesson)
+    coach_moves = list(lesson.coach_moves)
+    for number, step in enumerate(lesson.steps, 1):
+        while lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
+        named = 0
+        for field, text in (("instruction", step.instruction), ("hint", step.hint)):
+            quoted = _LIST_ENTRY.findall(text)
+            if "action list" in text:
+                assert quoted, f"step {number}'s {field} sends the learner to the action list without naming the entry"
+            if not quoted:
+                continue
+            assert variant.offers_move_list, f"step {number}: {lesson.variant} shows no action list"
+            legal = variant.legal_moves(state, lesson.learner_seat)
+            assert len(legal) <= MAX_LISTED_MOVES and not any("choose" in m for m in legal), (
+                f"step {number}: the action list is not shown here"
+            )
+            labels = {variant.describe_move(m) for m in legal}
+            for label in quoted:
+                assert label in labels, f"step {number}'s {field}: the action list has no \u201c{label}\u201d"
+                assert label == variant.describe_move(step.move), (
+                    f"step {number}'s {field} names \u201c{label}\u201d, not the step's own move"
+                )
+                named += 1
+        special = step.move.get("action", step.move.get("type")) not in ("place", "write")
+        if variant.offers_move_list and special:  # a special action: its entry is named
+            assert named, f"step {number} names no action list entry for {step.move}"
+        state = variant.apply(state, lesson.learner_seat, step.move)
+        while coach_moves and lesson.coach_seat in state.to_move and lesson.learner_seat not in state.to_move:
+            state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
 
 
 @pytest.mark.parametrize("slug", [
@@ -99,3 +147,5 @@ def test_every_variant_has_a_lesson_and_they_follow_one_another():
     assert next_lesson(LESSONS[0].slug) is LESSONS[1]
     assert next_lesson(LESSONS[-1].slug) is None
     assert all(1 <= len(lesson.steps) <= 10 for lesson in LESSONS)
+    # "Next lesson: <title>" tells them apart, Tic Tac Two's three lessons too.
+    assert len({lesson.title for lesson in LESSONS}) == len(LESSONS)
