@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.conf import settings
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from . import services
+from .errors import ServiceError
 from .models import GuardianConsent, Notice, Profile, User
 
 
@@ -20,6 +23,26 @@ class GuardianConsentAdmin(admin.ModelAdmin):
     list_display = ("user", "guardian_name", "guardian_email", "requested_at", "granted_at", "revoked_at")
     search_fields = ("user__username", "guardian_name", "guardian_email")
     readonly_fields = ("requested_at",)
+    actions = ["withdraw_consent", "send_again"]
+
+    @admin.action(description="Withdraw consent (close the account)")
+    def withdraw_consent(self, request, queryset):
+        """A guardian wrote to withdraw their consent (the consent page says to)."""
+        for consent in queryset:
+            services.withdraw_guardian_consent(consent=consent)
+        self.message_user(request, f"{queryset.count()} consent(s) withdrawn; those accounts are closed.")
+
+    @admin.action(description="Send the consent link again (14 more days)")
+    def send_again(self, request, queryset):
+        sent = 0
+        for consent in queryset.select_related("user__profile"):
+            try:
+                services.send_consent_request_again(consent=consent, url_base=settings.SITE_URL)
+            except ServiceError as err:
+                self.message_user(request, f"{consent}: {err.message}", level=messages.WARNING)
+            else:
+                sent += 1
+        self.message_user(request, f"{sent} link(s) sent again.")
 
 
 @admin.register(Notice)

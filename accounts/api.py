@@ -3,6 +3,8 @@ notices, and finding players."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate
 from django_countries.serializer_fields import CountryField
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -14,8 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import notices, players, presence, services
+from .backends import AwaitingConsent, ask_about_consent
 from .errors import ErrorSerializer, ServiceError
-from .limits import LockedOut, lockout_wait
+from .limits import LockedOut, ScopedThrottle, lockout_wait
 from .models import Notice, Profile
 
 
@@ -93,18 +96,34 @@ class LoginView(APIView):
     """Exchange a username and password for the API token (also used on websockets)."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_scope = "login"  # per address, beside the per-account lockout below
+    throttle_scope = "login"  # per address, beside the per-account lockout below: failures only
+
+    def get_throttles(self) -> list[Any]:
+        self.throttles_asked = super().get_throttles()  # kept, to take back a success's hit
+        return self.throttles_asked
 
     @extend_schema(request=LoginSerializer, responses={200: TokenSerializer, 400: ErrorSerializer})
     def post(self, request):
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         # The request goes along so django-axes counts the failure and can lock it out.
-        user = authenticate(request, **serializer.validated_data)
+        # The right password of an account waiting for its guardian: 400 awaiting-consent
+        # (a log-in refused, as invalid-credentials is; the code tells them apart), no
+        # failure counted (accounts/backends.py); a wrong one says nothing more.
+        ask_about_consent(request)
+        try:
+            user = authenticate(request, **serializer.validated_data)
+        except AwaitingConsent as waiting:
+            return error_response(
+                ServiceError("awaiting-consent", services.awaiting_consent_message(waiting.consent))
+            )
         if getattr(request, "axes_locked_out", False):
             raise LockedOut(lockout_wait(request))
         if user is None:
             return error_response(ServiceError("invalid-credentials", "Wrong username or password."))
+        for throttle in getattr(self, "throttles_asked", []):
+            if isinstance(throttle, ScopedThrottle):
+                throttle.refund()  # the doors count failed log-ins only (accounts/limits.py)
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

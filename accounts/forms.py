@@ -11,6 +11,7 @@ from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
 from . import dispatch, passwords, services
+from .backends import AwaitingConsent, ask_about_consent
 from .models import Notice, User
 
 
@@ -31,9 +32,29 @@ class SignUpForm(forms.Form):
         widget=forms.PasswordInput, min_length=8, strip=False,
         help_text="8 characters or more. Never sent back to the page: type it again after any error.",
     )
+    # A page sent back after a post (an error, or the guardian's details asked for) shows
+    # the password box empty, and says so beside it (templates/accounts/_field.html).
+    # Decision: not PasswordInput(render_value=True), which would write the password
+    # into the page's HTML (cached, visible in "view source" on a family's shared device).
     # Asked neutrally: no hint of any cut-off age.
     date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     country = country_field()
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's log-in form, which also says when the username and password are right
+    but the account is waiting for its guardian's consent (accounts.backends). A wrong
+    password, or a deactivated account, gets Django's one message: nothing revealed."""
+
+    def clean(self) -> dict[str, Any]:
+        if self.request is not None:
+            ask_about_consent(self.request)
+        try:
+            return super().clean()
+        except AwaitingConsent as waiting:
+            raise forms.ValidationError(
+                services.awaiting_consent_message(waiting.consent), code="awaiting-consent"
+            ) from None
 
 
 class GuardianForm(forms.Form):

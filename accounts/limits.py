@@ -59,6 +59,21 @@ class LiveRates:
             CACHE.failed(exc)
             return True
 
+    def refund(self) -> None:
+        """Take back the hit ``allow_request`` counted for this request: the log-in doors
+        count failed log-ins only, so a club room behind one address is not shut out by
+        its members signing in (a walkthrough was, at 10 a minute)."""
+        key, now = getattr(self, "key", None), getattr(self, "now", None)
+        if key is None or now is None or CACHE.resting():
+            return
+        try:
+            history = self.cache.get(key, [])  # type: ignore[attr-defined]
+            if now in history:
+                history.remove(now)
+                self.cache.set(key, history, self.duration)  # type: ignore[attr-defined]
+        except (RedisError, OSError) as exc:
+            CACHE.failed(exc)
+
     def get_rate(self) -> str | None:
         # DRF's stub types the rates as numbers; they are "N/period" strings (or empty).
         rates: dict[str | None, str | None] = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
@@ -157,9 +172,12 @@ def limited_page(request: HttpRequest, wait: int, **context: str) -> HttpRespons
     return response
 
 
-def throttle_posts(scope: str) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
+def throttle_posts(
+    scope: str, *, refund_if: Callable[[HttpResponseBase], bool] | None = None
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """A page's form posts counted in the API's per-address ``scope`` (one count for the
-    page and the API): over it, a 429 page instead of the view."""
+    page and the API): over it, a 429 page instead of the view. ``refund_if``: a post
+    whose answer passes it is not counted (a log-in that succeeded)."""
 
     def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @functools.wraps(view)
@@ -178,6 +196,10 @@ def throttle_posts(scope: str) -> Callable[[Callable[..., HttpResponseBase]], Ca
                         message=f"Too many tries from your address; try again in {in_minutes(wait)}.",
                         why="This keeps the platform quick for everyone.",
                     )
+                response = view(request, *args, **kwargs)
+                if refund_if is not None and refund_if(response):
+                    throttle.refund()
+                return response
             return view(request, *args, **kwargs)
 
         return limited

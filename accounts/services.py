@@ -15,6 +15,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -156,6 +157,19 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
     return ScreenedAnswer(date_of_birth, country, decision, remembered)
 
 
+def consent_reason(screened: ScreenedAnswer) -> str:
+    """Why a screened answer needs a guardian's consent, in words for the person signing up."""
+    reason = screened.decision.reason
+    if screened.remembered:
+        reason = (
+            "An earlier sign-up from this device, or with this username or e-mail, gave a date of birth "
+            "that needs a parent's or guardian's consent, and that answer is kept for a while. "
+            + reason
+            + " If the earlier date was a mistake, your club's staff can set up your account."
+        )
+    return reason
+
+
 def register_player(
     *,
     username: str,
@@ -189,14 +203,7 @@ def register_player(
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError("username-taken", "That username is taken; please choose another.")
     if decision.needs_guardian_consent:
-        reason = decision.reason
-        if screened.remembered:
-            reason = (
-                "An earlier sign-up from this device, or with this username or e-mail, gave a date of birth "
-                "that needs a parent's or guardian's consent, and that answer is kept for a while. "
-                + reason
-                + " If the earlier date was a mistake, your club's staff can set up your account."
-            )
+        reason = consent_reason(screened)
         if not (guardian_name and guardian_email):
             raise ServiceError("guardian-consent-required", reason)
         if email and normalised_email(email) == normalised_email(guardian_email):
@@ -244,13 +251,48 @@ def consent_token(consent: GuardianConsent) -> str:
     return signing.dumps({"consent": consent.pk}, salt=CONSENT_SALT)
 
 
+def contact_address() -> str:
+    """Where a guardian writes to withdraw consent (docs/accounts.md): ``CONTACT_EMAIL``
+    if the settings name one, else the address the platform's mail comes from."""
+    return str(settings.CONTACT_EMAIL or settings.DEFAULT_FROM_EMAIL)
+
+
+def consent_link_expires(consent: GuardianConsent) -> datetime:
+    """When the link e-mailed at ``requested_at`` stops working (CONSENT_MAX_AGE)."""
+    return consent.requested_at + timedelta(seconds=CONSENT_MAX_AGE)
+
+
+def _day(moment: datetime) -> str:
+    return f"{moment.day} {moment:%B %Y}"
+
+
+def awaiting_consent_message(consent: GuardianConsent, now: datetime | None = None) -> str:
+    """What the log-in page and API say to a player whose username and password are right
+    but whose account waits for their guardian (accounts.backends.AwaitingConsent)."""
+    sent = timezone.localtime(consent.requested_at)
+    expires = timezone.localtime(consent_link_expires(consent))
+    message = (
+        "Your account is waiting for your parent's or guardian's consent: we e-mailed "
+        f"{consent.guardian_name} a link on {_day(sent)}. Your account opens as soon as they confirm."
+    )
+    if expires <= (now or timezone.now()):
+        message += (
+            f" That link stopped working on {_day(expires)}: write to {contact_address()} "
+            "and we will send a new one."
+        )
+    else:
+        message += f" The link works until {_day(expires)}; ask them to check their inbox."
+    return message
+
+
 def _send_consent_request(consent: GuardianConsent, url_base: str) -> None:
     link = url_base.rstrip("/") + reverse("accounts:guardian-consent", args=[consent_token(consent)])
     send_mail(
         subject=f"Please confirm {consent.user.name}'s account",
         message=(
             f"Hello {consent.guardian_name},\n\n{consent.user.name} would like to play Tic Tac Toe on "
-            f"our club platform. Because of their age we need your consent. To give it, open:\n\n{link}\n\n"
+            f"our club platform. Because of their age we need your consent. To give it, or to refuse "
+            f"it, open:\n\n{link}\n\n"
             "If you did not expect this message, ignore it: the account stays closed."
         ),
         from_email=settings.DEFAULT_FROM_EMAIL,
@@ -281,6 +323,55 @@ def grant_guardian_consent(*, token: str) -> GuardianConsent:
                        message=f"{consent.guardian_name} gave their consent: your account is open. Welcome!",
                        url="/play/")
     return consent
+
+
+@transaction.atomic
+def decline_guardian_consent(*, token: str) -> GuardianConsent:
+    """The guardian says no ("I do not consent"): the account waiting for them is deleted
+    with everything it holds (profile, notices, tokens), since nothing may be done with a
+    child's data without that consent; its username becomes free again. The age screen's
+    remembered answers are not the account's and stay (docs/accounts.md). An account
+    already opened is not deleted here: withdrawing a given consent is
+    withdraw_guardian_consent, which staff run. Returns the (deleted) consent, whose
+    names the page still shows."""
+    consent = consent_for_token(token=token)
+    consent = GuardianConsent.objects.select_for_update().select_related("user__profile").get(pk=consent.pk)
+    if consent.granted_at is not None:
+        raise ServiceError(
+            "consent-already-given",
+            f"You already gave your consent. To withdraw it, write to {contact_address()}.",
+        )
+    if consent.revoked_at is not None:
+        raise ServiceError("consent-revoked", "This consent was withdrawn; the account stays closed.")
+    user = consent.user
+    try:
+        with transaction.atomic():
+            user.delete()
+    except ProtectedError:  # something of the account's must stay (a seat in a game): closed for good
+        logger.warning("declined consent %s: account %s kept closed, not deleted", consent.pk, user.pk)
+        withdraw_guardian_consent(consent=consent)
+    return consent
+
+
+@transaction.atomic
+def withdraw_guardian_consent(*, consent: GuardianConsent) -> GuardianConsent:
+    """Consent withdrawn (the guardian wrote to us; the admin's action): the account
+    closes, its sessions and API tokens stop working, and the link opens nothing again."""
+    now = timezone.now()
+    GuardianConsent.objects.filter(pk=consent.pk, revoked_at__isnull=True).update(revoked_at=now)
+    User.objects.filter(pk=consent.user_id).update(is_active=False)
+    Token.objects.filter(user_id=consent.user_id).delete()
+    consent.revoked_at = consent.revoked_at or now
+    return consent
+
+
+def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> None:
+    """A new link (another 14 days) for a consent still waiting (the admin's action)."""
+    if consent.granted_at is not None or consent.revoked_at is not None:
+        raise ServiceError("consent-not-pending", "This consent is not waiting for an answer.")
+    GuardianConsent.objects.filter(pk=consent.pk).update(requested_at=timezone.now())
+    consent.refresh_from_db()
+    _send_consent_request(consent, url_base)
 
 
 @transaction.atomic

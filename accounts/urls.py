@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .forms import LoginForm
 from .limits import throttle_posts
 
 app_name = "accounts"
@@ -11,7 +12,10 @@ urlpatterns = [
     path("signup/", throttle_posts("signup")(views.signup), name="signup"),
     path(
         "login/",
-        throttle_posts("login")(auth_views.LoginView.as_view(template_name="accounts/login.html")),
+        # A log-in that succeeds (a redirect onwards) is not counted: failed ones are.
+        throttle_posts("login", refund_if=lambda response: response.status_code == 302)(
+            auth_views.LoginView.as_view(template_name="accounts/login.html", authentication_form=LoginForm)
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -15,7 +15,8 @@ from django.contrib.auth.forms import SetPasswordForm
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -41,6 +42,9 @@ AGE_GATE_COOKIE = "ttt_age_gate"
 AGE_GATE_SALT = "accounts.age-gate"
 AGE_GATE_MAX_AGE = 60 * 60 * 24 * 365
 
+#: The guardian's section sent back with an error before the age could be read again.
+GUARDIAN_REASON = "You need a parent's or guardian's consent to use the service."
+
 
 def _browser_id(request: HttpRequest) -> tuple[str, bool]:
     """This browser's age-screen id, and whether it is new (to be set as a cookie)."""
@@ -60,10 +64,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
-    guardian_form = GuardianForm(request.POST or None) if "guardian_name" in request.POST else GuardianForm()
-    context = {"form": form, "guardian_form": guardian_form, "needs_guardian": False, "reason": ""}
+    # The guardian's section was on the page that was sent: its fields come back as typed.
+    guardian_shown = "guardian_name" in request.POST
+    guardian_form = GuardianForm(request.POST) if guardian_shown else GuardianForm()
+    context = {"form": form, "guardian_form": guardian_form, "needs_guardian": guardian_shown,
+               "reason": GUARDIAN_REASON if guardian_shown else "",
+               # Sent back after a post: the password box is empty, and says so.
+               "retype_password": request.method == "POST"}
     response = None
     browser_id, new_browser = _browser_id(request)
+    if request.method == "POST" and not form.is_valid():
+        _show_guardian_if_needed(request, form, browser_id, context)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         guardian = guardian_form.cleaned_data if guardian_form.is_bound and guardian_form.is_valid() else {}
@@ -88,12 +99,15 @@ def signup(request: HttpRequest) -> HttpResponse:
                 context.update(needs_guardian=True, reason=err.message)
             else:
                 form.add_error(None, err.message)
+                _show_guardian_if_needed(request, form, browser_id, context)
         else:
             if registration.needs_guardian_consent:
                 response = render(request, "accounts/consent_requested.html", {"registration": registration})
             else:
                 login(request, registration.user, backend="accounts.backends.ProfileModelBackend")
-                messages.success(request, f"Welcome, {registration.user.name}!")
+                messages.success(request, format_html(
+                    'Welcome, {}! Where next: <a href="{}">Take a first lesson</a> or <a href="{}">Play a game</a>.',
+                    registration.user.name, reverse("games:learn"), reverse("games:lobby")))
                 response = redirect("home")
     if response is None:
         response = render(request, "accounts/signup.html", context)
@@ -110,19 +124,48 @@ def signup(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _show_guardian_if_needed(request: HttpRequest, form: SignUpForm, browser_id: str,
+                             context: dict[str, Any]) -> None:
+    """A sign-up sent back with errors (a password left empty, a taken name) whose date of
+    birth and country are readable: show the guardian's section now if they need it, rather than
+    after the next post. The answer is screened, and so remembered, as a complete
+    sign-up's would be (accounts.services.screen_age): otherwise a page that shows the
+    section could be used to try dates until it goes away."""
+    data = form.cleaned_data
+    if "date_of_birth" not in data or not data.get("country"):
+        return
+    _keep_session(request)
+    screen = services.age_screen_for(
+        request, username=data.get("username", ""), email=data.get("email", ""), browser_id=browser_id
+    )
+    try:
+        screened = services.screen_age(screen=screen, date_of_birth=data["date_of_birth"], country=data["country"])
+    except ServiceError as err:
+        form.add_error("date_of_birth", err.message)
+        return
+    if screened.decision.needs_guardian_consent:
+        context.update(needs_guardian=True, reason=services.consent_reason(screened))
+
+
 @require_http_methods(["GET", "POST"])
 def guardian_consent(request: HttpRequest, token: str) -> HttpResponse:
     try:
         consent = services.consent_for_token(token=token)
     except ServiceError as err:
         return render(request, "accounts/consent.html", {"error": err.message}, status=400)
+    contact = services.contact_address()
     if request.method == "POST":
+        declined = request.POST.get("answer") == "decline"
         try:
-            consent = services.grant_guardian_consent(token=token)
+            if declined:
+                consent = services.decline_guardian_consent(token=token)
+            else:
+                consent = services.grant_guardian_consent(token=token)
         except ServiceError as err:
-            return render(request, "accounts/consent.html", {"error": err.message}, status=400)
-        return render(request, "accounts/consent.html", {"consent": consent, "granted": True})
-    return render(request, "accounts/consent.html", {"consent": consent})
+            return render(request, "accounts/consent.html", {"error": err.message, "contact": contact}, status=400)
+        return render(request, "accounts/consent.html",
+                      {"consent": consent, "declined": declined, "granted": not declined, "contact": contact})
+    return render(request, "accounts/consent.html", {"consent": consent, "contact": contact})
 
 
 @login_required

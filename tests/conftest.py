@@ -40,18 +40,28 @@ def _redis_services_answer_again():
 
 @pytest.fixture
 def make_player(db):
-    """``make_player(born=, country=, username=, **register_player's own)``: a player
-    registered through the service (tests/factories.py's PlayerFactory), named
-    ``player1``, ``player2``, ... in each test unless named."""
+    """``make_player(born=, country=, username=, open_account=, **register_player's own)``:
+    a player registered through the service (tests/factories.py's PlayerFactory), named
+    ``player1``, ``player2``, ... in each test unless named. A child's account is opened
+    by its guardian's consent, through the service, unless ``open_account=False`` (then it
+    stays closed, waiting: a closed account plays nothing)."""
     from datetime import date
 
+    from accounts import services
+    from accounts.models import GuardianConsent
     from tests.factories import PlayerFactory
 
     counter = iter(range(1, 10_000))
 
-    def make(*, born: date = date(1990, 5, 17), country: str = "GB", username: str | None = None, **extra):
+    def make(*, born: date = date(1990, 5, 17), country: str = "GB", username: str | None = None,
+             open_account: bool = True, **extra):
         username = username or f"player{next(counter)}"
-        return PlayerFactory.create(username=username, date_of_birth=born, country=country, **extra)
+        user = PlayerFactory.create(username=username, date_of_birth=born, country=country, **extra)
+        waiting = GuardianConsent.objects.filter(user=user, granted_at__isnull=True).first()
+        if open_account and waiting is not None:
+            services.grant_guardian_consent(token=services.consent_token(waiting))
+            user.refresh_from_db()
+        return user
 
     return make
 

@@ -228,6 +228,9 @@ STORAGES = {
 # -- e-mail (guardian consent) -----------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="club@localhost")
+# Where a guardian writes to withdraw consent, and a player whose consent link expired
+# (accounts.services.contact_address): a monitored address in production.
+CONTACT_EMAIL = env("CONTACT_EMAIL", default=DEFAULT_FROM_EMAIL)
 # The site's address as players reach it: the links in notices' e-mails.
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 

@@ -239,7 +239,7 @@ class TestConsentLinks:
 
         from accounts.services import CONSENT_SALT
 
-        kid = make_player(username="kid14", born=years_ago(14), country="DE")
+        kid = make_player(username="kid14", born=years_ago(14), country="DE", open_account=False)
         assert not kid.is_active
         forged = signing.dumps({"consent": kid.guardian_consent.pk}, key=self.OLD_KEY, salt=CONSENT_SALT)
         assert client.get(reverse("accounts:guardian-consent", args=[forged])).status_code == 400
@@ -253,7 +253,7 @@ class TestCountryChange:
     under needs a guardian's consent they already have (the age gate's last door)."""
 
     def make_teen(self, make_player, **extra):
-        return make_player(username="emily", born=years_ago(15), country="GB", **extra)
+        return make_player(username="emily", born=years_ago(15), country="GB", open_account=False, **extra)
 
     def test_a_teen_cannot_move_to_a_country_that_needs_consent_by_api_or_page(self, make_player):
         from accounts.models import Profile

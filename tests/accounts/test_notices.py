@@ -240,7 +240,7 @@ def test_a_moderation_ban_and_its_lifting_are_told_to_the_banned(make_player):
 
 def test_a_guardian_consent_opens_the_account_with_a_notice(make_player):
     kid = make_player(username="kid", born=date.today() - timedelta(days=15 * 366), country="DE",
-                      guardian_name="Greta", guardian_email="greta@example.org")
+                      guardian_name="Greta", guardian_email="greta@example.org", open_account=False)
     assert not Notice.objects.filter(recipient=kid).exists()
     token = account_services.consent_token(kid.guardian_consent)
     account_services.grant_guardian_consent(token=token)

@@ -76,7 +76,8 @@ def adult(make_player):
 @pytest.fixture
 def child(make_player):
     """A 12-year-old in Germany whose guardian consented; no e-mail address of her own."""
-    user = make_player(username="kim", born=years_ago(12), country="DE", guardian_email="parent@example.com")
+    user = make_player(username="kim", born=years_ago(12), country="DE", guardian_email="parent@example.com",
+                       open_account=False)
     services.grant_guardian_consent(token=services.consent_token(GuardianConsent.objects.get(user=user)))
     mail.outbox.clear()
     return User.objects.get(pk=user.pk)
@@ -119,7 +120,8 @@ class TestForgottenPassword:
         assert [m.to for m in mail.outbox] == [["ada@example.com"]]
 
     def test_an_account_awaiting_consent_gets_no_link(self, client, make_player):
-        make_player(username="waiting", born=years_ago(12), country="DE", guardian_email="parent@example.com")
+        make_player(username="waiting", born=years_ago(12), country="DE", guardian_email="parent@example.com",
+                    open_account=False)
         mail.outbox.clear()
         ask_reset(client, "waiting")
         assert mail.outbox == []

@@ -59,7 +59,7 @@ async def test_a_client_gone_before_its_body_is_whole_reaches_no_page():
 
 async def _answer_to(scope: dict, pieces: list[bytes]) -> tuple[Inner, list[dict]]:
     """What BodyFirst answers a request whose body comes in ``pieces``."""
-    inner, arriving, sent = Inner(), asyncio.Queue(), []
+    inner, arriving, sent = Inner(), asyncio.Queue[dict](), []
 
     async def send(message: dict) -> None:
         sent.append(message)

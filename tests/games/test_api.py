@@ -248,7 +248,7 @@ class TestCreateAndAccept:
         assert Game.objects.count() == 1
 
     def test_a_three_year_old_cannot_be_seated(self, alice, make_player):
-        toddler = make_player(username="toddler", born=years_ago(3))
+        toddler = make_player(username="toddler", born=years_ago(3), open_account=False)
         # Closed until a guardian consents: no such player to challenge (an outside probe
         # seated a child whose consent was pending, in a rated match).
         assert_error(create(client_for(alice), variant="classic", opponent="toddler"), 400, "no-such-player")

@@ -112,7 +112,7 @@ class TestClassicGame:
     def test_a_three_year_old_cannot_be_seated_and_a_105_year_old_can(self, players, make_player):
         alice, _ = players
         today = timezone.localdate()
-        toddler = make_player(born=date(today.year - 3, 1, 1))
+        toddler = make_player(born=date(today.year - 3, 1, 1), open_account=False)
         elder = make_player(born=date(today.year - 106, 1, 1))
         with pytest.raises(ServiceError) as err:  # closed while the guardian's consent is pending
             services.create_game(creator=alice, variant="classic", opponent=toddler)
