@@ -24,14 +24,18 @@ class QuietRoutineTasks(logging.Filter):
 
 
 class ClientFaultsAsWarnings(logging.Filter):
-    """uvicorn logs a websocket text frame that is not UTF-8 as an error with a traceback
-    (and closes the socket with 1007, rightly): the fault is the client's, so it becomes
-    one warning line. Every other record passes unchanged."""
+    """A client's fault is one warning line, not a server error with a traceback: uvicorn
+    logs a websocket text frame that is not UTF-8 as an error with one (and closes the
+    socket with 1007, rightly), and Django logs each 403 of a page that refuses someone
+    (PermissionDenied: a player opening an organiser's page) with the exception's
+    traceback. Every other record passes unchanged."""
 
     FAULTS = ("Invalid UTF-8 sequence received from client.",)
+    PREFIXES = ("Forbidden (Permission denied):",)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage() in self.FAULTS:
+        message = record.getMessage()
+        if message in self.FAULTS or message.startswith(self.PREFIXES):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
         return True

@@ -446,5 +446,6 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
         "uvicorn.error": {"filters": ["client_faults"]},
+        "django.request": {"filters": ["client_faults"]},
     },
 }
