@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
+from accounts.errors import ServiceError
 from games.models import Game
 from league import competitions as cs
 from league.models import Entry, Pairing, Round, Standing
@@ -28,6 +29,13 @@ def test_start_a_round_now(world):
     entry = AuditEntry.objects.get(action="round.start-now")
     assert entry.club == world.club_a and entry.reason == "Everyone is here" and entry.details["round"] == 1
     refused("round-started", operations.start_round_now, actor=world.organiser_a, round_id=round_1.pk)
+    # A later stage waits for the stage before it, and says so (it said "the section is over").
+    later = cs.create_section(tournament=section.tournament, name="Final", format="single-elimination",
+                              rule_set=section.rule_set, previous_stage=section, advance=2,
+                              starts_at=section.starts_at)
+    with pytest.raises(ServiceError) as err:
+        operations.start_round_now(actor=world.organiser_a, round_id=Round.objects.get(section=later, number=1).pk)
+    assert (err.value.code, err.value.message) == ("later-stage", f"Final starts when {section.name} finishes.")
 
 
 def test_forfeit_a_game_not_begun_scores_it_and_moves_the_standings(world):
