@@ -4,9 +4,11 @@ prizes set, and a section's row locked: every service starts with ``locked_secti
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
@@ -53,6 +55,8 @@ def create_tournament(
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A tournament needs a name.")
+    if len(description or "") > MOST_DESCRIPTION:
+        raise ServiceError("bad-description", f"A description is at most {MOST_DESCRIPTION:,} characters.")
     if rating_period not in Tournament.RatingPeriod.values:
         raise ServiceError("bad-rating-period", 'Ratings are by "game" (live) or by "tournament" (one period).')
     if season is not None and season.league.club_id != club.pk:
@@ -114,6 +118,9 @@ def create_section(
 EVENT_YEARS = (1900, 2999)
 
 
+#: A tournament's description: a page of text, not a book (an outside probe sent 100,000 characters).
+MOST_DESCRIPTION = 10_000
+
 #: More start times than any section has rounds: a list of thousands is only a burden.
 MOST_ROUND_STARTS = 1000
 
@@ -133,6 +140,9 @@ def _check_section(section: Section) -> None:
     for name in section.tiebreaks or []:
         if name not in tiebreaks.TIEBREAKS:
             refuse("bad-tiebreak", f"Unknown tie-break {name!r}; known: {', '.join(tiebreaks.TIEBREAKS)}.")
+    twice = next((name for name in section.tiebreaks or [] if section.tiebreaks.count(name) > 1), None)
+    if twice is not None:
+        refuse("bad-tiebreak", f"Each tie-break counts once: {twice} is listed twice.")
     if section.age_under is not None and section.age_under not in age.YOUTH_CATEGORIES:
         refuse("bad-age-group", "Youth groups are U8, U10, U12, U14, U16 and U18.")
     if section.age_over is not None and section.age_over not in age.SENIOR_CATEGORIES:
@@ -150,12 +160,19 @@ def _check_section(section: Section) -> None:
         refuse("bad-schedule", "The time between rounds is a positive duration.")
     if len(section.round_starts or []) > MOST_ROUND_STARTS:
         refuse("bad-schedule", f"At most {MOST_ROUND_STARTS} round start times.")
+    starts = []
     for when in section.round_starts or []:
         moment = parse_datetime(when) if isinstance(when, str) else None
         if moment is None:
             refuse("bad-schedule", f"Round start times are ISO date-times; {str(when)[:40]!r} is not one.")
         elif not EVENT_YEARS[0] <= moment.year <= EVENT_YEARS[1]:
             refuse("bad-schedule", f"Round start times fall in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
+        else:
+            starts.append(moment if timezone.is_aware(moment) else timezone.make_aware(moment))
+    if any(later <= earlier for earlier, later in pairwise(starts)):
+        refuse("bad-schedule", "Round start times go in order: each after the one before.")
+    if section.age_year is not None and not EVENT_YEARS[0] <= section.age_year <= EVENT_YEARS[1]:
+        refuse("bad-age-group", f"The year ages are counted in falls in {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
     if section.age_cutoff is not None and not EVENT_YEARS[0] <= section.age_cutoff.year <= EVENT_YEARS[1]:
         refuse("bad-age-group", f"The age cutoff falls in the years {EVENT_YEARS[0]} to {EVENT_YEARS[1]}.")
     closes = section.registration_closes_at

@@ -174,6 +174,11 @@ def test_a_section_with_values_past_their_columns_is_a_400(api_world, extra):
         ({"round_starts": ["0001-01-01T00:00:00Z"]}, "bad-schedule"),
         ({"round_starts": ["2030-01-01T00:00:00Z"] * 5000}, "bad-schedule"),
         ({"round_interval": "-1 00:00:00"}, "bad-schedule"),
+        # Found by an outside probe, each taken before:
+        ({"round_starts": ["2027-01-01T10:00:00Z", "2026-01-01T10:00:00Z"]}, "bad-schedule"),  # out of order
+        ({"tiebreaks": ["buchholz"] * 3}, "bad-tiebreak"),  # one tie-break three times
+        ({"age_under": 12, "age_year": 0}, "bad-age-group"),  # no year counts ages
+        ({"age_under": 12, "age_year": 32767}, "bad-age-group"),
     ],
 )
 def test_a_section_with_dates_outside_the_event_years_or_a_negative_gap_is_a_400(api_world, extra, code):
@@ -189,6 +194,9 @@ def test_a_section_with_dates_outside_the_event_years_or_a_negative_gap_is_a_400
 def test_a_tournament_in_the_year_9999_is_a_400(api_world):
     body = {"club": "harbour", "name": "Far", "starts_at": "9999-12-31T23:00:00Z"}
     assert_error_shape(client(api_world["owner"]).post("/api/v1/tournaments/", body, format="json"), 400)
+    body = {"club": "harbour", "name": "Long", "starts_at": "2030-01-01T10:00:00Z", "description": "x" * 10_001}
+    response = client(api_world["owner"]).post("/api/v1/tournaments/", body, format="json")
+    assert assert_error_shape(response, 400)["code"] == "bad-description"  # it took 100,000 characters
 
 
 def test_a_withdrawal_reason_with_a_nul_byte_is_a_400(api_world):
