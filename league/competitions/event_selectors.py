@@ -196,7 +196,7 @@ def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]
 
 
 def entries(section: Section) -> QuerySet[Entry]:
-    return section.entries.select_related("user").order_by("status", "seed", "registered_at")
+    return section.entries.select_related("user__profile").order_by("status", "seed", "registered_at")
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -491,6 +491,7 @@ class BoardView:
     shown: list[Person | None]  # the two players in the order they really move
     clocks: list[str]  # clock left of ``shown`` ("" without a game clock)
     to_move: str  # the username whose turn it is, in play
+    to_move_name: str  # and the name the pages show
     reasons: list[dict[str, str]] = field(default_factory=list)  # why this pairing: [{code, text}]
 
     @property
@@ -559,9 +560,10 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
         swapped = any(side.moves_first and side.user_id == pairing.second_id for side in pairing.players.all())
         shown = [second, first] if swapped else [first, second]
         to_move = ", ".join(p.username for p in shown if p and p.user_id in movers)
+        to_move_name = ", ".join(p.name for p in shown if p and p.user_id in movers)
         views.append(BoardView(
             pairing, pairing.board, first, second, _result_words(pairing, first, second), in_play,
-            game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move,
+            game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move, to_move_name,
             explain.in_words(pairing.reasons, names),
         ))
     return views

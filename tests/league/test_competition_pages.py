@@ -205,7 +205,7 @@ def test_the_polled_live_part_costs_the_same_queries_for_a_bigger_field(client, 
 
 def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organiser, make_player):
     blitz = game_rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_game=300)
-    people = [make_player(username=f"cl{i}") for i in range(1, 3)]
+    people = [make_player(username=f"cl{i}", display_name=f"Clara {i}") for i in range(1, 3)]
     later = timezone.now() + timedelta(hours=1)
     tournament = event_services.create_tournament(by=organiser, club=club, name="Blitz cup", starts_at=later)
     section = event_services.create_section(by=organiser, tournament=tournament, name="Open", rule_set=blitz,
@@ -216,7 +216,10 @@ def test_games_in_play_show_their_clocks_and_who_is_to_move(client, club, organi
     html = text_of(client.get(url("section", section), headers={"HX-Request": "true"}).content.decode())
     clocks = re.findall(r"\b([0-5]):([0-5]\d)\b", html)
     assert len(clocks) == 2 and all(int(m) * 60 + int(s) > 240 for m, s in clocks)  # five minutes, just begun
-    assert "in play · cl1 to move" in html or "in play · cl2 to move" in html
+    # The page names people as the rest of the site does (a walkthrough saw usernames here).
+    assert "in play · Clara 1 to move" in html or "in play · Clara 2 to move" in html
+    players = client.get(url("section", section)).content.decode().split('class="players"')[1].split("</ul>")[0]
+    assert ">Clara 1</a>" in players and ">cl1</a>" not in players
     data = APIClient().get(f"/api/v1/sections/{section.pk}/rounds/").json()
     board = data[0]["pairings"][0]
     assert set(board["clocks"]) == {"cl1", "cl2"} and all(board["clocks"].values())
