@@ -138,6 +138,10 @@ def test_the_lesson_page_follows_the_learner(client, learner):
     page = client.get(f"/play/{game.pk}/").content.decode()
     assert 'id="lesson-panel"' in page and page.count('id="lesson-panel"') == 1
     assert "Step 1 of 4" in page and "Take the centre, square 5" in page
+    # Named as a lesson, with no seed to check (a walkthrough saw "Game 27" and a seed hash).
+    from games.lessons import get_lesson
+
+    assert f"<h1>Lesson: {get_lesson('classic').title}</h1>" in page and "Seed hash" not in page
     _play_lesson(game, learner, until=1)
     board = pushed_board(game.pk, learner)
     assert "Step 2 of 4" in board and "put X on square 3" in board
