@@ -63,3 +63,17 @@ def at_once(*calls: Callable[[], Any]) -> tuple[list[Any], list[Exception]]:
     for thread in threads:
         thread.join()
     return results, errors
+
+
+def own_abuse_counts(settings: Any, name: str) -> None:
+    """Throttle counts of this test's own (the cache outlives a test; on Redis it is
+    shared) and the production lockout: 5 failures, 15 minutes."""
+    import uuid
+    from datetime import timedelta
+
+    from django.conf import settings as django_settings
+
+    default = django_settings.CACHES["default"]
+    settings.CACHES = {"default": {**default, "KEY_PREFIX": f"{name}-{uuid.uuid4().hex}"}}
+    settings.AXES_FAILURE_LIMIT = 5
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=15)

@@ -5,12 +5,10 @@ with an error, the guardian saying no, and the first page after an adult's sign-
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
-from django.conf import settings as django_settings
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
@@ -20,7 +18,7 @@ from accounts import services
 from accounts.models import AgeScreenAnswer, GuardianConsent, User
 from tests.factories import PASSWORD
 from tests.factories import SignupFactory as signup_data
-from tests.support import years_ago
+from tests.support import own_abuse_counts, years_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,10 +31,7 @@ WAITING = "Your account is waiting for your parent&#x27;s or guardian&#x27;s con
 
 @pytest.fixture(autouse=True)
 def fresh_limits(settings):
-    default = django_settings.CACHES["default"]
-    settings.CACHES = {"default": {**default, "KEY_PREFIX": f"consent-ux-{uuid.uuid4().hex}"}}
-    settings.AXES_FAILURE_LIMIT = 5
-    settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+    own_abuse_counts(settings, "consent-ux")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ address), each refusal a 429 with Retry-After; the API's in the one error shape.
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -15,7 +14,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD
-from tests.support import token_client
+from tests.support import own_abuse_counts, token_client
 
 PAGE = "/accounts/login/"
 API = "/api/v1/accounts/login/"
@@ -27,10 +26,7 @@ LOCKED = "Too many failed log-ins; try again in 15 minutes."
 def fresh_limits(settings):
     """Counts of this test's own (the cache outlives a test; on Redis it is shared), the
     production defaults for the lockout, and low API rates to reach."""
-    default = django_settings.CACHES["default"]
-    settings.CACHES = {"default": {**default, "KEY_PREFIX": f"limits-{uuid.uuid4().hex}"}}
-    settings.AXES_FAILURE_LIMIT = 5
-    settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+    own_abuse_counts(settings, "limits")
     settings.REST_FRAMEWORK = {
         **django_settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
