@@ -116,7 +116,7 @@ def test_a_full_classic_game_with_an_observer(people):
     for page in (sam, mei, kofi):
         page.on("request", lambda request: board_requests.append(request.url) if "/board/" in request.url else None)
     url = challenge(sam, "classic", "mei")
-    expect(sam.locator("#turn-status")).to_contain_text("Waiting for an opponent")
+    expect(sam.locator("#turn-status")).to_contain_text("Waiting for Mei to accept")
     accept_from_lobby(mei, url)
     kofi.goto(url)
     wait_live(sam, mei, kofi)

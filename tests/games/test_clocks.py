@@ -142,7 +142,8 @@ def test_when_both_seats_of_a_simultaneous_step_run_out_it_is_a_draw(alice, bob)
 def test_the_rock_paper_scissors_decider_and_the_match_game_after_it_both_have_clocks(alice, bob):
     rules = rule_sets.create_rule_set(name="Thrown for", variant="classic", decider="rock-paper-scissors",
                                       seconds_per_move=20)
-    first = services.create_game(creator=alice, rule_set=rules, opponent=bob)  # a match's games start at once
+    first = services.create_game(creator=alice, rule_set=rules, opponent=bob)
+    first = services.accept_challenge(game_id=first.pk, user=bob)  # then each game of the match starts at once
     assert first.variant == "rock-paper-scissors" and first.rule_set.seconds_per_move == 30
     first = play_one(first, (alice, bob), seat=0)  # bob never throws
     assert sweep_at(first, 29) == 0

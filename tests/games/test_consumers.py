@@ -612,6 +612,7 @@ async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitme
         name="Decided by a throw", variant="classic", decider="rock-paper-scissors"
     )
     decider = await database_sync_to_async(services.create_game)(creator=p0, rule_set=rules, opponent=p1)
+    decider = await database_sync_to_async(services.accept_challenge)(game_id=decider.pk, user=p1)
     assert decider.variant == "rock-paper-scissors" and decider.status == "active"
     s0, _ = await Socket.open(decider.pk, p0)
     s1, _ = await Socket.open(decider.pk, p1)
