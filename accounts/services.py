@@ -335,7 +335,7 @@ def decline_guardian_consent(*, token: str) -> GuardianConsent:
     withdraw_guardian_consent, which staff run. Returns the (deleted) consent, whose
     names the page still shows."""
     consent = consent_for_token(token=token)
-    consent = GuardianConsent.objects.select_for_update().select_related("user__profile").get(pk=consent.pk)
+    consent = GuardianConsent.objects.select_for_update(of=("self",)).select_related("user__profile").get(pk=consent.pk)
     if consent.granted_at is not None:
         raise ServiceError(
             "consent-already-given",
