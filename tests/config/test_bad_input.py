@@ -122,6 +122,7 @@ def test_a_stored_username_with_odd_characters_does_not_break_pages(api_world, m
     # Stored as the old sign-up page let it be (the validation now refuses new ones).
     odd = make_player(username="odd")
     type(odd).objects.filter(pk=odd.pk).update(username=ODD)
+    type(odd.profile).objects.filter(pk=odd.profile.pk).update(display_name=ODD)  # the pages show names
     odd.refresh_from_db()
     section = api_world["section"]
     competition_services.register(section=section, user=odd)
