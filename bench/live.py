@@ -659,6 +659,7 @@ class Screen:
     stated: bool = False  # its first state frame came
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # ... and is shown
     ready_at: float = 0.0
+    page_at: float = 0.0  # when its page came (browser mode)
     first_move_at: float = 0.0  # when it first showed a ply after 0 (the burst's first move)
     stale: asyncio.Event = field(default_factory=asyncio.Event)  # a frame asks for a fetch
 
@@ -935,6 +936,7 @@ class Bench:
                 attrs = tag_attributes(PAGE_TAG, page)
                 socket_path = attrs.get("data-socket") or socket_path
                 board_url = attrs.get("data-board-url", "")  # gone where boards are pushed
+                screen.page_at = time.perf_counter()
                 self.show(game, screen, board_view(page))  # the first paint
             async with connect(
                 f"ws://127.0.0.1:{self.target.port}{socket_path}",
@@ -1136,6 +1138,7 @@ class Bench:
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     result.errors[f"{type(task.exception()).__name__}: {task.exception()}"[:100]] += 1
             result.shown = sorted(s.ready_at - created for s in screens if s.ready.is_set())
+            result.pages = sorted(s.page_at - created for s in screens if s.page_at)
             result.screens = len(screens)
             self.live = {game.game_id: game for game in runs}
             await self.census()
@@ -1172,6 +1175,7 @@ class Burst:
     create_seconds: float = 0.0
     screens: int = 0
     shown: list[float] = field(default_factory=list)  # seconds to each screen's first board
+    pages: list[float] = field(default_factory=list)  # seconds to each screen's page (its first paint)
     first_move_screens: int = 0
     first_move: list[float] = field(default_factory=list)  # seconds to each screen showing move 1
     errors: Counter[str] = field(default_factory=Counter)
@@ -1250,7 +1254,8 @@ def report_burst(target: str, args: argparse.Namespace, burst: Burst) -> bool:
         f"{target:8} burst players={args.burst} games={args.burst // 2} screens={burst.screens} N={args.processes} "
         f"created-in={burst.create_seconds * ms:.0f}ms | boards shown {len(burst.shown)}/{burst.screens}: "
         f"last={max(burst.shown, default=float('nan')) * ms:.0f}ms p50={percentile(burst.shown, 50) * ms:.0f}ms "
-        f"p99={percentile(burst.shown, 99) * ms:.0f}ms all-within-1s={'yes' if within else 'no'} | "
+        f"p99={percentile(burst.shown, 99) * ms:.0f}ms all-within-1s={'yes' if within else 'no'} "
+        f"(pages: last={max(burst.pages, default=float('nan')) * ms:.0f}ms p50={percentile(burst.pages, 50) * ms:.0f}ms) | "
         f"first move on {len(burst.first_move)}/{burst.first_move_screens} screens: "
         f"last={max(burst.first_move, default=float('nan')) * ms:.0f}ms p50={percentile(burst.first_move, 50) * ms:.0f}ms "
         f"p99={percentile(burst.first_move, 99) * ms:.0f}ms | "
