@@ -1,0 +1,180 @@
+"""Controls and marks that must work on a phone (390 px) as well as at 1280 px, in a
+real Chromium: Tic Tac Two's Shift and topple arrows are solid, visible, 44 px tap
+targets; Nine-Square's strokes are thick enough to see; a Nine-Square open challenge
+shows no die; the guardian's two answers are apart, each a full tap target. Nothing
+scrolls sideways. Screenshots go to test-artifacts/screenshots/ (phone-controls-*)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.support import BROWSER_MARKS, SHOTS, signed_in_pages
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+
+pytestmark = BROWSER_MARKS
+
+WIDTHS = [390, 1280]
+TAP = 44  # px: the smallest side of a tap target on a phone
+SOLID = "rgb(194, 65, 12)"  # the arrows' fill (white glyph on it)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Iterator[tuple[str, dict]]:
+    """The platform on a scratch database with the demo club and phone_controls_world's
+    games and consent link; (its address, what was made)."""
+    tmp_path = tmp_path_factory.mktemp("phone-controls")
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        made = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c",
+             "from tests.browser.phone_controls_world import build; build()"],
+            cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+        things = json.loads(made.stdout.strip().splitlines()[-1])
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            yield f"http://127.0.0.1:{port}", things
+
+
+def fits(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
+
+
+def live(page) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("#connection")).to_have_text("Live")
+    page.wait_for_load_state("networkidle")
+
+
+def boxes(page, selector: str) -> list[dict]:
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].map(el => {
+            const r = el.getBoundingClientRect(), style = getComputedStyle(el);
+            return {id: el.id || el.getAttribute('aria-label'), left: r.left, right: r.right, top: r.top,
+                    bottom: r.bottom, width: r.width, height: r.height, background: style.backgroundColor,
+                    color: style.color, shown: style.display !== 'none' && style.visibility !== 'hidden'};
+        })""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_tic_tac_two_arrows_are_solid_44_px_tap_targets(world, browser, width):
+    from playwright.sync_api import expect
+
+    base_url, made = world
+    with signed_in_pages(browser, base_url) as open_as:
+        page = open_as("sam", {"width": width, "height": 860})
+        page.goto(f"/play/{made['tic_tac_two'][WIDTHS.index(width)]}/")
+        live(page)
+        expect(page.locator("#turn-status")).to_contain_text("Your move")
+
+        # Shift: sixteen arrows round the grid, each at least 44 x 44, inside the window.
+        page.click("#use-shift")
+        arrows = boxes(page, ".t2-shift-target")
+        assert len(arrows) == 16, arrows
+        for arrow in arrows:
+            assert arrow["shown"] and arrow["width"] >= TAP and arrow["height"] >= TAP, arrow
+            assert arrow["left"] >= 0 and arrow["right"] <= width, arrow
+            assert arrow["background"] == SOLID and arrow["color"] == "rgb(255, 255, 255)", arrow
+        fits(page)
+        page.screenshot(path=str(SHOTS / f"phone-controls-shift-{width}.png"), full_page=True)
+        page.locator(".t2-stage").screenshot(path=str(SHOTS / f"phone-controls-shift-grid-{width}.png"))
+        # The arrows are the grid's own: a tap on one plays that Shift (row 1's X moves on).
+        page.click("#shift-row-1-right")
+        expect(page.locator("#sq-2")).to_have_attribute("aria-label", re.compile(r"^Square 2, X"))
+
+        # Topple (not a special action: still open after the Shift), X's Wall right of 6.
+        page.locator(".t2-field").scroll_into_view_if_needed()
+        page.click("#use-topple")
+        # Each topple arrow: a solid face beside the Wall, and a tap area 44 px deep into
+        # the square it falls onto, as long as the square.
+        reach = page.evaluate(
+            """() => [...document.querySelectorAll('.t2-topple-target')].map(t => {
+                const r = t.getBoundingClientRect(), after = t.classList.contains('toward-after');
+                const vertical = t.classList.contains('v');
+                const at = (depth, along) => {
+                    const x = vertical ? (after ? r.left + depth : r.right - depth) : r.left + along;
+                    const y = vertical ? r.top + along : (after ? r.top + depth : r.bottom - depth);
+                    return document.elementFromPoint(x, y) === t;
+                };
+                const long = vertical ? r.height : r.width;
+                return {label: t.getAttribute('aria-label'), long,
+                        background: getComputedStyle(t).backgroundColor,
+                        hits: [1, 22, 43].map(d => [2, long / 2, long - 2].every(a => at(d, a)))};
+            })"""
+        )
+        assert reach, "no topple arrows"
+        for target in reach:
+            assert target["background"] == SOLID and target["long"] >= TAP, target
+            assert all(target["hits"]), target
+        fits(page)
+        page.locator(".t2-stage").screenshot(path=str(SHOTS / f"phone-controls-topple-grid-{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nine_square_open_challenge_shows_no_die_and_strokes_show(world, browser, width):
+    from playwright.sync_api import expect
+
+    base_url, made = world
+    with signed_in_pages(browser, base_url) as open_as:
+        page = open_as("mei", {"width": width, "height": 860})  # who could accept it
+        page.goto(f"/play/{made['nine_open']}/")
+        live(page)
+        expect(page.locator("#die-pending")).to_be_visible()
+        expect(page.locator("#die-pending")).to_contain_text("the first roll comes when the game starts")
+        expect(page.locator("#board .die")).to_have_count(0)
+        fits(page)
+        page.screenshot(path=str(SHOTS / f"phone-controls-nine-open-{width}.png"), full_page=True)
+
+        page.goto(f"/play/{made['nine_finished']}/")
+        live(page)
+        drawn = page.evaluate(
+            """() => [...document.querySelectorAll('.nine .strikes line')].map(l => {
+                const style = getComputedStyle(l), svg = l.closest('svg');
+                return {across: svg.classList.contains('board-strikes'),
+                        px: parseFloat(style.strokeWidth) * l.getScreenCTM().a,
+                        opacity: parseFloat(style.opacity), blend: getComputedStyle(svg).mixBlendMode};
+            })"""
+        )
+        assert any(not d["across"] for d in drawn), drawn
+        for line in drawn:
+            # A line of three: 6 px or more, full colour; a line of boards: 8 px or more, 60 % or more.
+            assert line["px"] >= (8 if line["across"] else 6) and line["opacity"] >= 0.6, line
+            assert line["blend"] == "multiply", line  # the letters under a stroke still show
+        marks = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.nine .square')).fontSize)")
+        assert marks >= 18, marks
+        fits(page)
+        page.locator(".nine").screenshot(path=str(SHOTS / f"phone-controls-nine-strokes-{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_guardians_answers_are_apart_and_full_tap_targets(world, browser, width):
+    base_url, made = world
+    context = browser.new_context(viewport={"width": width, "height": 860}, base_url=base_url)
+    try:
+        page = context.new_page()
+        page.goto(made["consent"])
+        yes, no = boxes(page, ".consent-answer button")
+        for button in (yes, no):
+            assert button["height"] >= TAP and button["left"] >= 0 and button["right"] <= width, button
+        if width < 600:
+            # One under the other, each the full width, with room between them.
+            assert no["top"] - yes["bottom"] >= 12, (yes, no)
+            assert yes["width"] == no["width"] and yes["width"] >= width - 40, (yes, no)
+        else:
+            # Side by side where they fit, apart.
+            assert abs(yes["top"] - no["top"]) < 1 and no["left"] - yes["right"] >= 12, (yes, no)
+        note = page.locator("#decline-note")
+        assert page.locator("button[value=decline]").get_attribute("aria-describedby") == "decline-note"
+        assert note.bounding_box()["y"] >= no["bottom"]  # the note sits under its button
+        fits(page)
+        page.screenshot(path=str(SHOTS / f"phone-controls-consent-{width}.png"), full_page=True)
+    finally:
+        context.close()
