@@ -49,6 +49,26 @@ def _kind(move: dict[str, Any]) -> str:
     return str(move.get("action") or move.get("type") or next(iter(move), "move"))
 
 
+_SEAT_WORDS = ("Player One", "Player Two")
+
+
+def _say_roles(game: Game, payload: dict[str, Any], variant: Any, seats: list[dict[str, Any]]) -> None:
+    """Each seat's ``role`` in words ("Player One · X"). On an open challenge what chance
+    decides at the start is not shown, since it is drawn then (games/starting.py,
+    ``draw_at_start``): who is Player One under a coin or seed decider, and a letter a
+    set-up roll gives."""
+    waiting = payload["status"] == Game.Status.OPEN
+    seat_drawn = waiting and game.player_one_by_chance
+    letter_drawn = waiting and variant.letters_by_chance(game.options)
+    for s in seats:
+        if seat_drawn:  # the letter goes with the seat, not yet drawn
+            s["letter"], s["role"] = "", "Player One or Two, drawn at the start"
+        elif letter_drawn:
+            s["letter"], s["role"] = "", f"{_SEAT_WORDS[s['seat']]} · X or O, rolled for at the start"
+        else:
+            s["role"] = _SEAT_WORDS[s["seat"]] + (f" · {s['letter']}" if s["letter"] else "")
+
+
 def board_context(
     game: Game, payload: dict[str, Any], seat: int | None, *, live: bool = True, shared: Shared | None = None
 ) -> dict[str, Any]:
@@ -64,6 +84,7 @@ def board_context(
     match = payload["match"]
     seats = [dict(s, letter=letter_of(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
              for s in payload["seats"]]
+    _say_roles(game, payload, variant, seats)
     return {
         "game": game,
         "payload": payload,

@@ -147,6 +147,27 @@ def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, in
     return match.rule_set.variant, None, series.player_one
 
 
+def draw_at_start(game: Game) -> None:
+    """A match's first game, accepted: the match's own draw for its Player One (a coin or
+    a die) is made again now, from a new seed, as a lone game's is
+    (``starting.draw_at_start``, which the caller runs too): drawn with the challenge,
+    its maker saw it and could cancel and ask again."""
+    assert game.match_id is not None  # called only for a game of a match
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    if match.kind != Match.Kind.SERIES or game.number_in_match != 1:
+        return
+    series = match_rules.MatchState.load(match.state)
+    if series.rules.first not in ("coin", "die"):
+        return
+    series = match_rules.new_match(series.rules, seed=secrets.token_hex(8))
+    match.state = series.dump()
+    match.save(update_fields=["state"])
+    assert series.player_one is not None  # a coin or a die decides at once
+    first = match.players[series.player_one].get("user")
+    if first:
+        starting.seat_user(game, first, 0)
+
+
 def call_off(game: Game) -> None:
     """A game of the match was called off before a move (declined, cancelled, aborted):
     the match is off too, as nothing can follow that game."""

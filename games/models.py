@@ -154,6 +154,19 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    @property
+    def player_one_by_chance(self) -> bool:
+        """Whether chance (a coin, or the game's seed) decides who is Player One of this
+        game: a lone game's, or a match's first (its series draws it,
+        games/matches.py). Drawn as the game starts (``draw_at_start`` there and in
+        games/starting.py)."""
+        if self.rule_set.decider not in (RuleSet.Decider.SEED, RuleSet.Decider.COIN):
+            return False
+        if self.match_id is None:
+            return True
+        assert self.match is not None
+        return self.number_in_match == 1 and self.match.kind == Match.Kind.SERIES
+
 
 class Seat(models.Model):
     """Seat 0 (Player One) or 1 (Player Two) of a game: a person or an AI."""

@@ -37,7 +37,6 @@ from .models import Game, Move, PrivateNote, RuleSet, Seat
 from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
 from .rules.ai import choose_move
-from .rules.chance import draw
 from .starting import Player
 
 # -- creating and joining games -----------------------------------------------------
@@ -125,8 +124,8 @@ def create_game(
         game.save(update_fields=["rated"])
     if rule_set.decider == RuleSet.Decider.CHALLENGER:
         mine = 0 if creator_seat is None else creator_seat
-    else:  # seed or coin: a fair draw from the game's own seed, checkable after the game
-        mine = draw(game.seed, 10_000, 2)
+    else:  # seed or coin: drawn again when the challenge is accepted (starting.draw_at_start)
+        mine = starting.player_one_draw(game.seed)
     starting.seat_players(game, {mine: me, 1 - mine: them})
     if them is not None and them.ai_level:
         starting.start(game)
@@ -154,6 +153,9 @@ def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
         seat.save(update_fields=["user"])
     elif not invited:
         raise ServiceError("not-invited", "This challenge is for another player.")
+    starting.draw_at_start(game)
+    if game.match_id:
+        matches.draw_at_start(game)
     starting.start(game)
     _announce_to_rematched(game)
     if notify:

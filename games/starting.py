@@ -22,7 +22,7 @@ from accounts.models import User
 from . import boards, realtime
 from .models import Game, Match, Move, RuleSet, Seat
 from .rules import RuleError, get_variant
-from .rules.chance import seed_commitment
+from .rules.chance import draw, seed_commitment
 
 #: Seconds an AI seat waits before moving, so play feels human.
 AI_PACE_SECONDS = 0.8
@@ -80,6 +80,45 @@ def seat_players(game: Game, players: Mapping[int, Player | None]) -> None:
         for number, player in players.items()
     ]
     game.seats_in_hand = sorted(seats, key=lambda seat: seat.number)
+
+
+def player_one_draw(seed: str) -> int:
+    """The seat a seed or coin decider gives the game's maker: a fair draw from the seed,
+    checkable once the seed is published after the game."""
+    return draw(seed, 10_000, 2)
+
+
+def draw_at_start(game: Game) -> None:
+    """What chance decides as a game starts through an accepted challenge, drawn now from
+    a new seed: the variant's set-up (Nine-Square's roll for X, its first die) and, for a
+    lone game under a seed or coin decider, who is Player One (a match's own draw:
+    ``matches.draw_at_start``). Drawn when the challenge was made, its maker saw the
+    outcome and could cancel and ask again until it suited them, and anyone could pick
+    the open challenges that suited them; drawn at the accept, nobody sees it before it
+    is final (Lichess draws a random side at acceptance too). The new seed's commitment
+    replaces the old one before any move."""
+    seed = secrets.token_hex(16)
+    engine = get_variant(game.variant)
+    state = engine.new_game(game.options, seed=seed)
+    game.seed, game.seed_hash = seed, seed_commitment(seed)
+    game.state, game.to_move = engine.dump(state), list(state.to_move)
+    game.save(update_fields=["seed", "seed_hash", "state", "to_move"])
+    if game.match_id is None and game.player_one_by_chance and game.created_by_id is not None:
+        seat_user(game, game.created_by_id, player_one_draw(seed))
+
+
+def seat_user(game: Game, user_id: int, number: int) -> None:
+    """Seat the player ``user_id`` in seat ``number`` (0: Player One), swapping the two
+    seats' players if they sit the other way; done before the first move, so nothing
+    else of the seats differs yet."""
+    seats = game.seats_in_hand
+    if seats[number].user_id == user_id or all(s.user_id != user_id for s in seats):
+        return
+    first, second = seats
+    first.user, second.user = second.user, first.user
+    first.ai_level, second.ai_level = second.ai_level, first.ai_level
+    for seat in seats:
+        seat.save(update_fields=["user", "ai_level"])
 
 
 def start(game: Game) -> None:

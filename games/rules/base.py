@@ -160,6 +160,11 @@ class Variant(ABC):
             cls._compiled_options_validator = validator  # type: ignore[attr-defined]
         return validator
 
+    def letters_by_chance(self, options: Mapping[str, Any]) -> bool:
+        """Whether the start's chance (the seed) decides which letter each seat plays
+        (Nine-Square's set-up roll): then an open challenge shows none yet."""
+        return False
+
     def check_options(self, options: dict[str, Any]) -> None:
         """Variant-specific checks with players' words; raise RuleError("bad-options")."""
 

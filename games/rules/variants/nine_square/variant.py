@@ -184,6 +184,9 @@ class NineSquare(Variant):
         "additionalProperties": False,
     }  # fmt: skip
 
+    def letters_by_chance(self, options: Mapping[str, Any]) -> bool:
+        return bool(self.validate_options(options)["x_player"] == "roll")
+
     def check_options(self, options: dict[str, Any]) -> None:
         if options.get("x_player") not in X_PLAYER_CHOICES:
             raise RuleError("bad-options", "Who is X must be 'roll', 'player-one' or 'player-two'.")
