@@ -18,6 +18,7 @@ Birthdays on 29 February: in a year with no such day the birthday is taken as
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -46,6 +47,24 @@ GUIDELINE_MAX_AGE = 104
 
 YOUTH_CATEGORIES = (8, 10, 12, 14, 16, 18)
 SENIOR_CATEGORIES = (50, 65)
+
+
+#: A date of birth as the page's date box sends it and the API takes it: ASCII digits.
+PLAIN_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_plain_date(text: str) -> date | None:
+    """``YYYY-MM-DD`` and nothing else, or None. Every age rule reads this date, so the
+    reading is one, not one of many: Python's ``date.fromisoformat`` (under Django's
+    ``parse_date`` and DRF's) also reads ``20130101``, ISO week dates (``2000-W01-1``)
+    and digits other than ASCII ones; Django's form field ``01/02/2013``, which it reads
+    as 2 January and most of the world as 1 February."""
+    if not PLAIN_DATE.fullmatch(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:  # a day the calendar lacks: 2013-02-30, 0000-01-01
+        return None
 
 
 def age_on(birth_date: date, on: date) -> int:

@@ -3,6 +3,7 @@ notices, and finding players."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -15,7 +16,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import notices, players, presence, services
+from . import age, notices, players, presence, services
 from .backends import AwaitingConsent, ask_about_consent
 from .errors import ErrorSerializer, ServiceError
 from .limits import LockedOut, ScopedThrottle, lockout_wait
@@ -32,12 +33,24 @@ class CountryCodeField(CountryField):
         return super().to_internal_value(data)
 
 
+class BirthDateField(serializers.DateField):
+    """A date of birth as ``YYYY-MM-DD`` text and in no other spelling
+    (accounts.age.parse_plain_date): DRF's own DateField also took ``20130101``, ISO week
+    dates (``2000-W01-1``), ``2013-1-1`` and digits other than ASCII ones."""
+
+    def to_internal_value(self, value: Any) -> date:
+        parsed = age.parse_plain_date(value) if isinstance(value, str) else None
+        if parsed is None:
+            self.fail("invalid", format="YYYY-MM-DD")
+        return parsed
+
+
 class SignUpSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150, validators=[services.validate_username])
     password = serializers.CharField(write_only=True, trim_whitespace=False)  # spaces are part of it
     email = serializers.EmailField(required=False, allow_blank=True, default="")
     display_name = serializers.CharField(required=False, allow_blank=True, default="", max_length=60)
-    date_of_birth = serializers.DateField()
+    date_of_birth = BirthDateField(help_text="YYYY-MM-DD, and no other spelling.")
     country = CountryCodeField()
     guardian_name = serializers.CharField(required=False, allow_blank=True, default="")
     guardian_email = serializers.EmailField(required=False, allow_blank=True, default="")

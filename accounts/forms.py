@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from django import forms
@@ -10,9 +11,30 @@ from django.http import HttpRequest
 from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
-from . import dispatch, passwords, services
+from . import age, dispatch, passwords, services
 from .backends import AwaitingConsent, ask_about_consent
 from .models import Notice, User
+
+
+class BirthDateField(forms.DateField):
+    """A date of birth as the page's date box sends it, ``YYYY-MM-DD``, and in no other
+    spelling (accounts.age.parse_plain_date): Django's own DateField also took
+    ``01/02/2013`` (read month first), ``2013-1-1``, ``Jan 1 2013`` and digits other than
+    ASCII ones. Spaces around it are dropped, as every form field drops them."""
+
+    default_error_messages = {"invalid": "Enter the date as year-month-day, YYYY-MM-DD."}
+
+    def to_python(self, value: Any) -> date | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value.date()
+        if isinstance(value, date):
+            return value
+        parsed = age.parse_plain_date(str(value).strip())
+        if parsed is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return parsed
 
 
 def country_field() -> forms.TypedChoiceField:
@@ -37,7 +59,7 @@ class SignUpForm(forms.Form):
     # Decision: not PasswordInput(render_value=True), which would write the password
     # into the page's HTML (cached, visible in "view source" on a family's shared device).
     # Asked neutrally: no hint of any cut-off age.
-    date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    date_of_birth = BirthDateField(widget=forms.DateInput(attrs={"type": "date"}))
     country = country_field()
 
 

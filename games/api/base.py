@@ -37,6 +37,19 @@ class TextField(serializers.CharField):
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
+class TextChoiceField(serializers.ChoiceField):
+    """One of the choices, given as text, as the rules and the socket take it: DRF's own
+    compares ``str(data)``, so it also took the JSON number ``2.0`` for ``"2.0"`` (and
+    ``1`` for ``"1"``). The choices must be text."""
+
+    default_error_messages = {"not_text": "Give it as text, one of {choices}."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("not_text", choices=", ".join(f'"{choice}"' for choice in self.choice_strings_to_values))
+        return super().to_internal_value(data)
+
+
 # -- response shapes (documentation of selectors.game_payload) -------------------------
 
 

@@ -93,7 +93,7 @@ class GameCreateSerializer(serializers.Serializer):
         required=False,
         help_text="House rules for the variant (its options_schema); the engine validates them.",
     )
-    rule_set = serializers.IntegerField(required=False, help_text="A house-rule set id, instead of variant.")
+    rule_set = WholeNumberField(required=False, help_text="A house-rule set id, instead of variant.")
     opponent = serializers.CharField(required=False, help_text="Username to challenge; they accept.")
     ai_level = serializers.ChoiceField(choices=list(AI_LEVELS), required=False, help_text="Play an AI.")
     seat = serializers.ChoiceField(

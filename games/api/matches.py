@@ -10,11 +10,12 @@ from accounts.errors import ErrorSerializer
 from accounts.http import PlayerAPIRequest
 
 from .. import matches
-from .base import GamesAPIView, GameSerializer, payload_for
+from .base import GamesAPIView, GameSerializer, TextChoiceField, payload_for
 
 
 class MatchVersionRequestSerializer(serializers.Serializer):
-    version = serializers.ChoiceField(choices=["1.0", "2.0"])
+    # Text only (TextChoiceField): DRF's ChoiceField took the JSON number 2.0 for "2.0".
+    version = TextChoiceField(choices=["1.0", "2.0"], help_text='"1.0" or "2.0", as text.')
 
 
 class MatchVersionView(GamesAPIView):

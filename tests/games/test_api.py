@@ -194,6 +194,11 @@ class TestRuleSets:
         assert game["rules"]["id"] == rules["id"] and game["rules"]["options"]["first"] == "O"
         assert game["view"]["first"] == "O"
         assert_error(create(client, rule_set=999999), 400, "no-such-rule-set")
+        # A set's id is a whole number, as strict as a move's ply: not 2.0, "2.0" or true.
+        for not_an_id in (float(rules["id"]), f"{rules['id']}.0", f"{rules['id']} ", True, [rules["id"]]):
+            invalid = assert_error(create(client, rule_set=not_an_id, ai_level="random"), 400, "invalid")
+            assert invalid["fields"]["rule_set"] == ["A valid integer is required."], not_an_id
+        assert create(client, rule_set=str(rules["id"]), ai_level="random").status_code == 201
         assert_error(create(client, rule_set=rules["id"], variant="tactic-toe"), 400, "bad-request")
         # Once revised, only the version in force makes games.
         client.post(f"/api/v1/rule-sets/{rules['id']}/revise/", {"options": {"first": "X"}}, format="json")

@@ -60,6 +60,24 @@ def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, alice
                        content_type="application/json", **alice_auth).status_code == 404
 
 
+@pytest.mark.parametrize("version", [2.0, 1.0, 2, 1, True, False, None, "2", " 2.0", "2.0 ", ["2.0"], {"version": "2.0"}])
+def test_the_api_takes_the_version_as_text_only(client, alice, bob, version):
+    """The versions are the texts "1.0" and "2.0", as the rules and the socket take them:
+    DRF's choice field compared str(data), so the JSON number 2.0 (or 1.0) passed."""
+    from rest_framework.authtoken.models import Token
+
+    match = official_match_to_choose(alice, bob)
+    url = f"/api/v1/matches/{match.pk}/version/"
+    alice_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
+    refused = client.post(url, {"version": version}, content_type="application/json", **alice_auth)
+    assert refused.status_code == 400, refused.json()
+    body = refused.json()
+    assert body["code"] == "invalid" and body["message"].startswith("version: ") and "version" in body["fields"]
+    assert not Game.objects.filter(match=match, variant="t-tic-t-tac-toe").exists()
+    chosen = client.post(url, {"version": "2.0"}, content_type="application/json", **alice_auth)
+    assert chosen.status_code == 200 and chosen.json()["rules"]["options"]["version"] == "2.0"
+
+
 def test_the_lobby_creates_a_game_under_a_house_rule_set(client, alice):
     rules = rule_sets.create_rule_set(
         name="Club best of three", variant="classic", match_format="best-of", match_games=3
