@@ -9,12 +9,20 @@ that way and 7.4-7.6 ms this way (bench/page_handlers.py; docs/benchmarks-live.m
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import tempfile
 from typing import IO, Any
 
 from a2wsgi import WSGIMiddleware
+from csp.utils import build_policy
 from django.conf import settings
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from django_permissions_policy import PermissionsPolicyMiddleware
+
+logger = logging.getLogger(__name__)
 
 #: The pieces a request's body is handed to its page in.
 REPLAY_CHUNK = 64 * 1024
@@ -69,17 +77,56 @@ def _declared_length(scope: dict[str, Any]) -> int:
 
 
 async def _too_large(scope: dict[str, Any], send: Any, most: int) -> None:
-    """413, in the API's error shape under /api/ (config/api.py), else as a short page.
-    The server closes the connection after it: the rest of the body is never read."""
+    """413, in the API's error shape under /api/ (config/api.py), else as a page of the
+    site (templates/413.html). The server closes the connection after it: the rest of
+    the body is never read. Django's middleware never sees this answer, so the headers
+    it puts on every other one are put here (_site_headers)."""
     size = f"{most // 2**20} MiB" if most >= 2**20 else f"{most:,} bytes"
     message = f"The request is too large: the most the platform takes is {size}."
     if scope.get("path", "").startswith("/api/"):
         body, kind = json.dumps({"code": "too-large", "message": message}).encode(), b"application/json"
     else:
-        body, kind = f"<!doctype html><title>Too large</title><p>{message}</p>".encode(), b"text/html; charset=utf-8"
+        body, kind = _too_large_page(message), b"text/html; charset=utf-8"
     await send({"type": "http.response.start", "status": 413, "headers": [
-        (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
+        (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"connection", b"close"),
+        *_site_headers()]})
     await send({"type": "http.response.body", "body": body})
+
+
+@functools.lru_cache(maxsize=8)
+def _too_large_page(message: str) -> bytes:
+    """templates/413.html, rendered without a request as the 400 page is (no user, no
+    database: the signed-out menu), once per process and limit: the loop does not render
+    a page for every refusal. If it cannot be rendered, the short page it replaced."""
+    try:
+        return render_to_string("413.html", {"message": message}).encode()
+    except Exception:  # a broken template must not turn a refusal into a 500
+        logger.exception("The 413 page could not be rendered.")
+        return f"<!doctype html><title>Too large</title><p>{message}</p>".encode()
+
+
+@functools.lru_cache(maxsize=1)
+def _site_headers() -> tuple[tuple[bytes, bytes], ...]:
+    """The headers Django's middleware puts on every answer (config/settings/base.py,
+    docs/security.md "Headers and assets"): the Content-Security-Policy and the
+    Permissions-Policy from their libraries, and SecurityMiddleware's and
+    XFrameOptionsMiddleware's own from the same settings (HSTS is left to the answers
+    that know the request came over HTTPS)."""
+    headers = [
+        ("Content-Security-Policy", build_policy()),
+        ("Permissions-Policy", PermissionsPolicyMiddleware(HttpResponse).permissions_policy),
+        ("X-Content-Type-Options", "nosniff" if settings.SECURE_CONTENT_TYPE_NOSNIFF else ""),
+        ("Referrer-Policy", _listed(settings.SECURE_REFERRER_POLICY)),
+        ("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY or ""),
+        ("X-Frame-Options", settings.X_FRAME_OPTIONS),
+    ]
+    return tuple((name.lower().encode(), value.encode()) for name, value in headers if value)
+
+
+def _listed(value: str | list[str] | tuple[str, ...] | None) -> str:
+    """A setting Django takes as a comma-separated text or a list, as its header."""
+    items = value.split(",") if isinstance(value, str) else (value or [])
+    return ",".join(item.strip() for item in items)
 
 
 def _replay(body: IO[bytes], receive: Any) -> Any:

@@ -47,6 +47,16 @@ def _not_own_section(actor: User, section_id: int) -> None:
                                           "does this.")
 
 
+def section_recusal(actor: User, section_id: int) -> str:
+    """Why ``actor`` may not pair the section (they play in it), or "": what a page says
+    in place of a form the operation would refuse."""
+    try:
+        _not_own_section(actor, section_id)
+    except ServiceError as err:
+        return err.message
+    return ""
+
+
 def _players(pairing: Pairing) -> dict[str, str | None]:
     return {"first": pairing.first.get_username(), "second": pairing.second.get_username() if pairing.second else None}
 

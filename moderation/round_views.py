@@ -2,7 +2,11 @@
 override"), mounted at /clubs/ by config/urls.py (namespace "arbiter"): the next round's
 pairings previewed and published, the section as TRF-16, a round's pairings set from a
 TRF. Here, not in league's pages, because publishing and the override are audited
-operations of the console (moderation/operations.py)."""
+operations of the console (moderation/operations.py).
+
+Who: the preview page, the TRF export and the TRF form are the club's organisers' and
+arbiters' (docs/moderation.md, "Tournament operations"); publishing is the organisers'
+only, and its button is shown to them only."""
 
 from __future__ import annotations
 
@@ -23,8 +27,10 @@ from league.models import Round, Section, Tournament
 
 from . import operations
 
-#: The largest TRF file read (a 10,000-player section's file is about 1.5 MB).
+#: The largest TRF read, uploaded or pasted (a 10,000-player section's file is about 1.5 MB).
 MAX_TRF_BYTES = 2_000_000
+TOO_LARGE = "This file is too large for a TRF."
+HAS_NUL = "This file cannot be used: a TRF is plain text, and this one holds NUL characters (byte 0)."
 
 
 def _section(club_slug: str, tournament_slug: str, section_slug: str) -> Section:
@@ -52,9 +58,11 @@ def _round(section: Section, number: int) -> Round:
 @login_required
 def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str,
             number: int) -> HttpResponse:
-    """Round N's pairings as they would be made now, with their reasons; nothing written."""
+    """Round N's pairings as they would be made now, with their reasons; nothing written.
+    For the club's organisers and arbiters: it holds the TRF form, which both may use
+    (an arbiter sees there what an import did); the Publish button is the organisers'."""
     section = _section(club_slug, tournament_slug, section_slug)
-    if refused := _refused(request, section, "league.organise_club"):
+    if refused := _refused(request, section, "league.moderate_club"):
         return refused
     round_ = _round(section, number)
     refusal, boards = "", []
@@ -72,6 +80,10 @@ def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
         "club": section.tournament.club, "tournament": section.tournament, "section": section, "round": round_,
         "round_name": format_of(section).round_name, "boards": boards, "refusal": refusal,
         "can_override": not format_of(section).has_bracket and section.status == Section.Status.RUNNING,
+        "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
+        # Nobody pairs a section they play in (docs/moderation.md, "Recusal"): said instead of the form.
+        "recusal": operations.section_recusal(request.user, section.pk),
+        "max_trf_mb": MAX_TRF_BYTES // 1_000_000,
     })
 
 
@@ -102,19 +114,8 @@ def import_pairings(request: PlayerRequest, club_slug: str, tournament_slug: str
     if refused := _refused(request, section, "league.moderate_club"):
         return refused
     round_ = _round(section, number)
-    upload = request.FILES.get("file")
     try:
-        if upload is not None:
-            if upload.size is not None and upload.size > MAX_TRF_BYTES:
-                raise ServiceError("file-too-large", "This file is too large for a TRF.")
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise ServiceError("bad-trf", "This file cannot be used: a TRF is plain text (UTF-8).") from None
-        else:
-            text = request.POST.get("text", "")
-        if not text.strip():
-            raise ServiceError("bad-trf", "Choose a TRF file or paste its text.")
+        text = _trf_text(request)
         operations.set_round_pairings(actor=request.user, round_id=round_.pk, text=text,
                                       reason=request.POST.get("reason", "")[:200])
     except ServiceError as err:
@@ -122,6 +123,34 @@ def import_pairings(request: PlayerRequest, club_slug: str, tournament_slug: str
     else:
         messages.success(request, f"Round {number} will be paired as the file says (the arbiter's pairings).")
     return redirect("arbiter:round-preview", club_slug, tournament_slug, section_slug, number)
+
+
+# The pasted text may hold a NUL: config.middleware.RefuseNulMiddleware leaves it to
+# _trf_text, which refuses it in the form's words, as it does in an uploaded file.
+import_pairings.nul_checked_fields = ("text",)  # type: ignore[attr-defined]  # read by the middleware
+
+
+def _trf_text(request: HttpRequest) -> str:
+    """The TRF sent to the form, uploaded or pasted, under the same rules: at most
+    MAX_TRF_BYTES, UTF-8 and no NUL. A pasted text is counted as the file it came from:
+    a browser sends a text box's line breaks as CRLF, each counted as one byte."""
+    upload = request.FILES.get("file")
+    if upload is not None:
+        if upload.size is not None and upload.size > MAX_TRF_BYTES:
+            raise ServiceError("file-too-large", TOO_LARGE)
+        try:
+            text = upload.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise ServiceError("bad-trf", "This file cannot be used: a TRF is plain text (UTF-8).") from None
+    else:
+        text = request.POST.get("text", "")
+        if len(text.replace("\r\n", "\n").encode("utf-8")) > MAX_TRF_BYTES:
+            raise ServiceError("file-too-large", TOO_LARGE)
+    if "\x00" in text:
+        raise ServiceError("bad-trf", HAS_NUL)
+    if not text.strip():
+        raise ServiceError("bad-trf", "Choose a TRF file or paste its text.")
+    return text
 
 
 def export_trf(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:

@@ -120,7 +120,7 @@ def set_round_pairings(*, round_id: int, text: str) -> Round:
         entry = seeds.get(number)
         if entry is None:
             raise ServiceError("unknown-player", f"Start number {number} is not a player of this section.")
-        if names.get(number) and names[number].casefold() != entry.user.name.casefold():
+        if names.get(number) and not trf.same_name(names[number], entry.user.name):
             raise ServiceError("other-section", f"Start number {number} is {entry.user.name} here, not "
                                                 f"{names[number]}: is this file from another section?")
         if entry.user_id not in active:

@@ -34,6 +34,7 @@ COLOURS = frozenset("wb- ")
 BYES = frozenset("HFUZ ")
 ABSENCES = frozenset("HFZ ")  # with 0000: not paired that round, set before pairing (U is the pairer's bye)
 _ROUND_AT = 89  # 0-based start of round 1's block "  oooo c r" (its opponent in FIDE's columns 92-95)
+NAME_WIDTH = 33  # a player line's name: columns 15-47
 
 
 class TrfError(ValueError):
@@ -75,12 +76,25 @@ class Tournament:
 
 def _player_line(p: Player) -> str:
     rating = f"{p.rating:>4}" if p.rating else "    "
-    line = (f"001 {p.number:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} {rating} {p.federation[:3]:<3} "
-            f"{p.fide_id[:11]:>11} {p.birth[:10]:<10} {p.points:>4.1f} {p.rank:>4}")
+    line = (f"001 {p.number:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:NAME_WIDTH]:<33} {rating} "
+            f"{p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth[:10]:<10} {p.points:>4.1f} {p.rank:>4}")
     for game in p.rounds:
         opponent = f"{game.opponent:>4}" if game.opponent is not None else "0000"
         line += f"  {opponent} {game.colour} {game.result}"
     return line.rstrip()
+
+
+def name_in_field(name: str) -> str:
+    """A name as a player line holds it: its first 33 characters (``write`` cuts it there)
+    without the spaces around them (``read`` strips them)."""
+    return name[:NAME_WIDTH].strip()
+
+
+def same_name(in_file: str, ours: str) -> bool:
+    """Whether a player line's name is ``ours``, compared only as far as the field holds
+    and regardless of case: a name longer than 33 characters is cut in every TRF-16, the
+    platform's own export included."""
+    return name_in_field(in_file).casefold() == name_in_field(ours).casefold()
 
 
 def write(tournament: Tournament) -> str:

@@ -86,6 +86,28 @@ async def test_a_body_past_the_limit_is_refused_with_413_and_reaches_no_page(set
     assert inner.called and inner.body == b"x" * 1000 and not sent
 
 
+async def test_a_page_refused_as_too_large_is_a_page_of_the_site(settings):
+    """Not a bare line with no way on (an outside walkthrough: a 5 MB TRF uploaded): the
+    site's page, with its menu, saying the limit, and the headers every answer carries
+    (docs/security.md, "Headers and assets"), still refused before the body is read."""
+    settings.MOST_REQUEST_BYTES = 1000
+    declared = {"path": "/clubs/a/b/c/rounds/2/pairings/", "headers": [(b"content-length", b"5000000")]}
+    inner, sent = await _answer_to(declared, [b"x" * 10])
+    assert not inner.called
+    headers = dict(sent[0]["headers"])
+    assert sent[0]["status"] == 413 and headers[b"content-type"] == b"text/html; charset=utf-8"
+    assert headers[b"connection"] == b"close" and int(headers[b"content-length"]) == len(sent[1]["body"])
+    html = sent[1]["body"].decode()
+    assert "The request is too large: the most the platform takes is 1,000 bytes." in html
+    assert '<nav class="nav" aria-label="Main">' in html and 'href="/clubs/"' in html  # the site's menu
+    assert "/static/" in html and 'rel="stylesheet"' in html
+    assert b"default-src 'self'" in headers[b"content-security-policy"]
+    assert b"camera=()" in headers[b"permissions-policy"]
+    assert headers[b"x-content-type-options"] == b"nosniff"
+    inner, sent = await _answer_to({"path": "/api/v1/games/", "headers": [(b"content-length", b"5000")]}, [b""])
+    assert b"default-src 'self'" in dict(sent[0]["headers"])[b"content-security-policy"]
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_slow_bodies_do_not_hold_the_page_threads(tmp_path):

@@ -119,3 +119,20 @@ def test_round_pairings_refuse_what_does_not_pair_everyone():
     short = trf.Tournament([], [trf.Player(1, "A", rounds=[])])
     with pytest.raises(trf.TrfError, match="has no round 1"):
         trf.round_pairings(short, 1)
+
+
+def test_a_name_is_compared_only_as_far_as_its_field_holds():
+    """A name over 33 characters is cut in the file: the full name is still the same
+    name, as the file holds it (the platform read back its own export as another
+    player's, an outside walkthrough found)."""
+    long_name = "Chen Wei of the Riverside Chess Society"
+    written = trf.write(trf.Tournament(players=[trf.Player(12, long_name)]))
+    (back,) = trf.read(written).players
+    assert back.name == "Chen Wei of the Riverside Chess S" == trf.name_in_field(long_name)
+    assert trf.same_name(back.name, long_name) and trf.same_name(back.name.upper(), long_name)
+    assert not trf.same_name("Chen Wei of the Riverside Chess X", long_name)
+    assert not trf.same_name("Chen Wei", long_name)  # a name cut shorter is another name
+    # Cut where a space falls: the field's trailing space is not part of the name.
+    spaced = "A" * 32 + " Bee"
+    (back,) = trf.read(trf.write(trf.Tournament(players=[trf.Player(1, spaced)]))).players
+    assert back.name == "A" * 32 and trf.same_name(back.name, spaced)
