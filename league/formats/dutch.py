@@ -868,9 +868,8 @@ def pair(tournament: trf.Tournament, round_number: int | None = None, *, points:
             white, black = (lower, higher) if colour == W else (higher, lower)
             pairs.append((white.number, black.number))
             colour_reason[white.number] = _colour_reason(white, black, rule, since, initial)
-    lowest_bye = next((p.number for p in reversed(ordered) if p.eligible_for_bye), None)
     return [Pair(white, black, _reasons(ordered, by_number[white], by_number[black], colour_reason[white])
-                 if black else (Reason("bye", (white,), {"rule": "lowest" if white == lowest_bye else "moved-up"}),))
+                 if black else (_bye_reason(ordered, by_number[white]),))
             for white, black in trf.published_order(pairs, tournament, round_number)]
 
 
@@ -906,13 +905,46 @@ def _reasons(ordered: list[_Player], white: _Player, black: _Player, colour: Rea
         why = Reason("score-group", (), {"points": white.score, **virtual})
     else:
         high, low = (white, black) if white.score > black.score else (black, white)
-        odd = sum(1 for p in ordered if p.score >= high.score) % 2
-        why = Reason("float", (high.number, low.number),
-                     {"from": high.score, "to": low.score, "why": "odd" if odd else "others", **virtual})
+        why = _float_reason(ordered, high, low, virtual)
     forfeits = [n for n, r in enumerate(white.rounds, start=1) if r.opponent == black.number and not r.played]
     if forfeits:
         return why, Reason("met-by-forfeit", (white.number, black.number), {"rounds": forfeits}), colour
     return why, colour
+
+
+def _float_reason(ordered: list[_Player], high: _Player, low: _Player, virtual: dict[str, bool]) -> Reason:
+    """Why ``high`` floated down to ``low``: an odd count at and above its score; else, when
+    every group-mate was one it may not meet (a game played before, C1; both with an
+    absolute preference for the same side, C3), the first of them; else the rest of the
+    group's pairing (the quality criteria chose it)."""
+    data: dict[str, object] = {"from": high.score, "to": low.score, **virtual}
+    if sum(1 for p in ordered if p.score >= high.score) % 2:
+        return Reason("float", (high.number, low.number), {**data, "why": "odd"})
+    mates = [p for p in ordered if p.score == high.score and p is not high]
+    met = [p for p in mates if p.number in high.opponents]
+    clash = [p for p in mates if p not in met and p.absolute and high.absolute and p.preference == high.preference]
+    if mates and len(met) + len(clash) == len(mates):
+        blocked, why = (met[0], "rematch") if met else (clash[0], "first-move")
+        return Reason("float", (high.number, low.number, blocked.number), {**data, "why": why})
+    return Reason("float", (high.number, low.number), {**data, "why": "others"})
+
+
+def _bye_reason(ordered: list[_Player], bye: _Player) -> Reason:
+    """Why ``bye`` has the pairing-allocated bye: the lowest-ranked eligible player of the
+    lowest score group that has one (``lowest``); a higher score, because the players
+    below could not all be paired otherwise (``moved-up``, C5); in that group, but a
+    lower-ranked player has played fewer games (``fewest-unplayed``, C9: the bye goes to
+    the fewest unplayed games, and that player is named); else the group's other players
+    pair better without this one (``group``: the quality criteria, first moves and floats)."""
+    eligible = [p for p in ordered if p.eligible_for_bye]
+    if bye.score > min(p.score for p in eligible):
+        return Reason("bye", (bye.number,), {"rule": "moved-up"})
+    below = [p for p in eligible if p.score == bye.score and p.rank > bye.rank]
+    if not below:
+        return Reason("bye", (bye.number,), {"rule": "lowest"})
+    if below[-1].played_games < bye.played_games:
+        return Reason("bye", (bye.number, below[-1].number), {"rule": "fewest-unplayed"})
+    return Reason("bye", (bye.number,), {"rule": "group"})
 
 
 def pairs_of(pairs: Sequence[Pair]) -> list[tuple[int, int]]:

@@ -121,6 +121,49 @@ def test_a_forfeit_is_not_a_game_played_so_the_two_may_meet_and_the_reason_says_
     assert again.reasons[1].data == {"rounds": [1]}
 
 
+def test_the_bye_reason_names_c9_when_a_lower_player_has_played_fewer_games() -> None:
+    """Round 2 of five: 2 and 4 are the 0-point group; 4, ranked lower, lost round 1 by
+    forfeit (a round without a game), so the bye goes to 2 (C9), and the reason says why
+    rather than "the players below could not all be paired otherwise" (found by a walkthrough)."""
+    event = _event([_line(1, "   2 w 1"), _line(2, "   1 b 0"), _line(3, "   4 w +"), _line(4, "   3 b -"),
+                    _line(5, "0000 - U")], 5)
+    pairs = dutch.pair(event, 2)
+    (bye,) = [p for p in pairs if p.black is None]
+    assert bye.white == 2
+    assert bye.reasons[0].code == "bye" and bye.reasons[0].players == (2, 4)
+    assert bye.reasons[0].data == {"rule": "fewest-unplayed"}
+    assert explain.text(bye.reasons[0].as_dict(), {2: "Gustavo", 4: "Kwame"}).startswith(
+        "Gustavo has the bye: Kwame, ranked below, has played fewer games")
+
+
+def test_a_float_from_a_group_whose_only_mate_was_met_says_rematch() -> None:
+    """1 and 2 drew in round 1 and are the only ones on half a point: each floats down
+    because they have met, which the reason names (it said "so that the rest of the group
+    could be paired")."""
+    event = _event([_line(1, "   2 w ="), _line(2, "   1 b ="), _line(3, "   4 w 1"), _line(4, "   3 b 0"),
+                    _line(5, "   6 w 1"), _line(6, "   5 b 0")], 5)
+    floats = {p.white if p.white in (1, 2) else p.black: p.reasons[0] for p in dutch.pair(event, 2)
+              if {p.white, p.black} & {1, 2}}
+    assert set(floats) == {1, 2}
+    for player, other in ((1, 2), (2, 1)):
+        assert floats[player].code == "float" and floats[player].data["why"] == "rematch"
+        assert floats[player].players[0] == player and floats[player].players[2] == other
+    assert explain.text(floats[1].as_dict(), {1: "Björn", 2: "Hana", 4: "Ada", 6: "Ada"}).endswith(
+        "to avoid a rematch with Hana.")
+
+
+def test_a_float_with_a_mate_it_could_have_met_does_not_blame_a_rematch() -> None:
+    """Four on 1 point, one of them met before: when the rules float the first down, a
+    mate it was free to meet remains, so the reason is the group's pairing ("others"),
+    not a rematch; with every mate met, it is the rematch."""
+    players = [dutch._Player(n, rank=n - 1, score=1.0 if n < 5 else 0.0) for n in range(1, 7)]
+    players[0].opponents = {2}
+    assert dutch._float_reason(players, players[0], players[4], {}).data["why"] == "others"
+    players[0].opponents = {2, 3, 4}
+    reason = dutch._float_reason(players, players[0], players[4], {})
+    assert reason.data["why"] == "rematch" and reason.players == (1, 5, 2)
+
+
 # -- accelerated rounds (virtual points, C.04.5) -------------------------------------
 
 ACCELERATED = DATA / "accelerated"
