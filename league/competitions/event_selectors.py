@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from django.db.models import Count, Prefetch, Q, QuerySet
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from accounts.models import User
 from games import selectors as game_selectors
@@ -51,7 +51,7 @@ TIEBREAK_LABELS = {
 #: What each heading means, for the heading's tooltip (a newcomer does not know "SB").
 TIEBREAK_MEANINGS = {
     "direct-encounter": "Direct encounter: the points scored in the games between the players tied",
-    "wins": "Games won",
+    "wins": "Games won over the board (not byes or wins by forfeit)",
     "buchholz": "Buchholz: the sum of the opponents' scores",
     "buchholz-cut1": "Buchholz cut 1: the sum of the opponents' scores, less the lowest",
     "median-buchholz": "Median Buchholz: the sum of the opponents' scores, less the highest and the lowest",
@@ -193,6 +193,48 @@ def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]
         OrganiserAction("resume", "Resume", refusals.organiser_refusal(user, section.tournament.club)
                         or refusals.resume_refusal(section)),
     ]
+
+
+def date_words(day: date) -> str:
+    """A day as the pages write it ("Sun 20 Dec 2026", the templates' "D j M Y")."""
+    return dateformat.format(day, "D j M Y")
+
+
+def _age_words(section: Section) -> list[str]:
+    words = []
+    if section.age_under:
+        words.append(f"born in {core.age_group_year(section) - section.age_under} or later (U{section.age_under})")
+    if section.age_over:
+        words.append(f"born in {core.age_group_year(section) - section.age_over} or earlier ({section.age_over}+)")
+    low, high = section.min_age, section.max_age
+    if low is not None or high is not None:
+        ages = f"{low} to {high}" if low is not None and high is not None else (
+            f"{low} or over" if low is not None else f"{high} or under")
+        cutoff = core.age_cutoff(section)
+        default = " (the day round 1 starts)" if section.age_cutoff is None else ""
+        words.append(f"aged {ages} on {date_words(cutoff)}{default}")
+    return words
+
+
+def _rating_words(section: Section) -> list[str]:
+    low, high = section.rating_min, section.rating_max
+    if low is not None and high is not None:
+        return [f"rated {low} to {high}"]
+    if low is not None:
+        return [f"rated {low} or more"]
+    if high is not None:  # an unrated player may enter too (core.eligibility_refusal)
+        return [f"rated up to {high} or unrated"]
+    return []
+
+
+def who_may_enter(section: Section) -> str:
+    """Who may enter ``section``, in words, the same on the section's page and in its
+    tournament's list: "Players aged 18 or over on Sun 20 Dec 2026, rated up to 2400 or
+    unrated"; "" when anyone may. Says what core.eligibility_refusal checks."""
+    limits = _age_words(section) + _rating_words(section)
+    if section.members_only:
+        return ", ".join([f"Members of {section.tournament.club.name}", *limits])
+    return f"Players {', '.join(limits)}" if limits else ""
 
 
 def entries(section: Section) -> QuerySet[Entry]:
@@ -386,9 +428,18 @@ class CrosstableRow:
     cells: list[str]  # one per opponent number; "X" (own), "" (not played yet)
     points: float
     rank: int | None
+    #: (round number, points) of each round the player sat out (an odd field's bye): its
+    #: points are in ``points`` and in no cell, so the page shows them in a column of their own
+    byes: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def bye(self) -> str:
+        """The bye column's cell: "1 (R3)", both cycles' byes space-separated; "" for none."""
+        return " ".join(f"{_cell(points, True)} (R{number})" for number, points in self.byes)
 
     def as_dict(self) -> dict[str, Any]:
         return {"number": self.number, "player": self.person.as_dict(), "cells": self.cells,
+                "byes": [{"round": number, "points": points} for number, points in self.byes],
                 "points": self.points, "rank": self.rank}
 
 
@@ -401,7 +452,8 @@ def crosstable(section: Section) -> list[CrosstableRow]:
     if not seeds:
         return []
     who = people(section)
-    against = core.section_results(section).against
+    results = core.section_results(section)
+    against = results.against
     table = {row.user_id: row for row in core.standings(section)}
     rows = []
     for seed in sorted(seeds):
@@ -411,8 +463,13 @@ def crosstable(section: Section) -> list[CrosstableRow]:
                  for other in (seeds[s] for s in sorted(seeds))]
         standing = table.get(user_id)
         rows.append(CrosstableRow(who[user_id], seed, cells, standing.points if standing else 0.0,
-                                  standing.rank if standing else None))
+                                  standing.rank if standing else None, results.byes.get(user_id, [])))
     return rows
+
+
+def crosstable_has_byes(rows: list[CrosstableRow]) -> bool:
+    """Whether the crosstable needs its bye column: someone has sat a round out."""
+    return any(row.byes for row in rows)
 
 
 def crosstable_json(section: Section) -> dict[str, Any]:
@@ -448,6 +505,42 @@ def tiebreak_columns(section: Section) -> list[TiebreakColumn]:
         return []
     return [TiebreakColumn(name, TIEBREAK_LABELS.get(name, name), TIEBREAK_MEANINGS.get(name, name))
             for name in fmt.tiebreak_order(section)]
+
+
+#: The standings' Games column, in the key beside the table.
+GAMES_MEANING = ("Played over the board: a forfeit or a bye scores points but is no game played (a game with "
+                 "no move is a forfeit)")
+
+
+@dataclass(frozen=True)
+class StandingsKey:
+    """What a standings table's headings mean, said beside it: a touch screen shows no
+    tooltip. ``won_column``: False when "wins" is one of the tie-breaks, whose column
+    shows the same number (games won over the board) as W would."""
+
+    entries: list[tuple[str, str]]  # (heading, meaning), in the columns' order
+    order: str  # "Players level on points are ranked by BH Cut-1, then Buchholz, then SB." ("": none)
+    won_column: bool
+
+
+def _meaning_in_key(column: TiebreakColumn) -> str:
+    """The tooltip's meaning without the heading said twice ("Buchholz: Buchholz: ...")."""
+    meaning = column.meaning.removeprefix(f"{column.label}: ")
+    return meaning[:1].upper() + meaning[1:]
+
+
+def standings_key(columns: list[TiebreakColumn]) -> StandingsKey:
+    """The key of a standings table with these tie-break columns (tiebreak_columns)."""
+    won_column = all(column.name != "wins" for column in columns)
+    entries = [(column.label, _meaning_in_key(column)) for column in columns]
+    entries.append(("Games", GAMES_MEANING))
+    if won_column:
+        entries.append(("W, D, L", "Games won, drawn and lost over the board"))
+    else:
+        entries.append(("D, L", "Games drawn and lost over the board (games won: Wins)"))
+    labels = [column.label for column in columns]
+    order = f"Players level on points are ranked by {', then '.join(labels)}." if labels else ""
+    return StandingsKey(entries, order, won_column)
 
 
 def standings(section: Section) -> list[StandingRow]:

@@ -81,7 +81,7 @@ ROUND_SCHEDULE_FIELDS = ("round_interval", "round_starts")
 COMMON_GROUPS = (
     ("Schedule", ("starts_at", "registration_opens_at", "registration_closes_at",
                   "check_in_opens_at", "check_in_closes_at")),
-    ("Who may enter", ("age_under", "age_over", "age_year", "age_cutoff", "min_age", "max_age", "rating_min",
+    ("Who may enter", ("age_under", "age_over", "age_year", "min_age", "max_age", "age_cutoff", "rating_min",
                        "rating_max", "members_only")),
     ("Observers", ("observer_policy",)),
 )
@@ -172,9 +172,12 @@ class SectionForm(forms.Form):
                                       required=False, label="Senior group")
     age_year = forms.IntegerField(**SMALL, required=False, label="Age groups count from the year",
                                   help_text="Empty: the year of round 1 (or the season's).")
-    age_cutoff = forms.DateField(required=False, widget=DATE, label="Age on this date")
-    min_age = forms.IntegerField(**SMALL, required=False)
-    max_age = forms.IntegerField(**SMALL, required=False)
+    age_cutoff = forms.DateField(required=False, widget=DATE, label="Ages counted on this date",
+                                 help_text="For the minimum and maximum ages. Empty: the day round 1 starts.")
+    min_age = forms.IntegerField(**SMALL, required=False, label="Minimum age",
+                                 help_text="Players this age or older on the date below.")
+    max_age = forms.IntegerField(**SMALL, required=False, label="Maximum age",
+                                 help_text="Players this age or younger on the date below.")
     rating_min = forms.IntegerField(**WHOLE, required=False)
     rating_max = forms.IntegerField(**WHOLE, required=False)
     members_only = forms.BooleanField(required=False, label="Club members only")

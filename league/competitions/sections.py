@@ -149,8 +149,7 @@ def _check_section(section: Section) -> None:
         refuse("bad-age-group", "Senior groups are 50+ and 65+.")
     if section.age_under is not None and section.age_over is not None:
         refuse("bad-age-group", "A section is a youth group or a senior group, not both.")
-    if (section.min_age is not None or section.max_age is not None) and section.age_cutoff is None:
-        refuse("bad-age-group", "Age limits need a cutoff date.")
+    # min_age / max_age with no age_cutoff count ages on the day round 1 starts (selectors.age_cutoff).
     if section.min_age is not None and section.max_age is not None and section.min_age > section.max_age:
         refuse("bad-age-group", "The minimum age is above the maximum.")
     if (section.rating_min is not None and section.rating_max is not None

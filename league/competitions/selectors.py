@@ -8,8 +8,8 @@ Nothing here depends on a section's format: what does is the format's class
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -42,6 +42,13 @@ def age_group_year(section: Section) -> int:
         return section.age_year
     season = section.tournament.season
     return season.year if season is not None else timezone.localtime(section.starts_at).year
+
+
+def age_cutoff(section: Section) -> date:
+    """The date ``min_age`` / ``max_age`` count ages on: the section's ``age_cutoff``, or
+    else the day round 1 starts (``starts_at``, as the birth-year groups count from its
+    year when ``age_year`` is empty: age_group_year)."""
+    return section.age_cutoff or timezone.localtime(section.starts_at).date()
 
 
 def frozen_rating(*, user: User, variant: str) -> float | None:
@@ -83,7 +90,7 @@ def eligibility_refusal(*, section: Section, user: User, rating: float | None) -
             season_year=age_group_year(section) if (section.age_under or section.age_over) else None,
             under=section.age_under,
             over=section.age_over,
-            cutoff=section.age_cutoff,
+            cutoff=age_cutoff(section),
             min_age=section.min_age,
             max_age=section.max_age,
         )
@@ -132,6 +139,9 @@ class SectionResults:
     stats: dict[int, dict[str, int]]
     #: user id -> opponent id -> [(points, played over the board)] in round order (crosstable cells)
     against: dict[int, dict[int, list[tuple[float, bool]]]]
+    #: user id -> [(round number, points)] of the rounds they had the bye (sat out, paired
+    #: with nobody): points no crosstable cell holds
+    byes: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
 
     def points(self, user_id: int) -> float:
         return sum(r.points for r in self.by_round.get(user_id, ()))
@@ -145,6 +155,7 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
     by_player: dict[int, dict[int, tiebreaks.RoundResult]] = defaultdict(dict)
     stats: dict[int, dict[str, int]] = {}
     against: dict[int, dict[int, list[tuple[float, bool]]]] = defaultdict(lambda: defaultdict(list))
+    byes: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for user_id, opponent_id, points, played, number in rows.order_by("round__number").values_list(
         "user_id", "opponent_id", "points", "played", "round__number"
     ):
@@ -153,6 +164,8 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
         by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, over_the_board)
         if opponent_id is not None:
             against[user_id][opponent_id].append((points, over_the_board))
+        else:  # a side with no opponent: the bye
+            byes[user_id].append((number, points))
         if over_the_board:
             row = stats.setdefault(user_id, {"played": 0, "wins": 0, "draws": 0, "losses": 0})
             row["played"] += 1
@@ -164,7 +177,7 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
         user_id: [by_player[user_id].get(n, absent) for n in range(1, last + 1)]
         for user_id in entrants | set(by_player)
     }
-    return SectionResults(by_round, stats, {user: dict(row) for user, row in against.items()})
+    return SectionResults(by_round, stats, {user: dict(row) for user, row in against.items()}, dict(byes))
 
 
 def round_results(section: Section, *, up_to: int | None = None) -> dict[int, list[tiebreaks.RoundResult]]:

@@ -79,7 +79,11 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     if code == "bye":
         why = {"lowest": "lowest ranked in the lowest score group who has not had one",
                "again": "everyone has had one; lowest ranked",
-               "moved-up": "the players below could not all be paired otherwise"}[data["rule"]]
+               "moved-up": "the players below could not all be paired otherwise",
+               "fewest-unplayed": f"{who[1] if len(who) > 1 else ''}, ranked below, has played fewer games (has had "
+                                  "more rounds without a game), and the bye goes to whoever has had the fewest",
+               "group": "the rest of the lowest score group pairs better without them than without a lower-ranked "
+                        "player (fewer first-move clashes or floats)"}[data["rule"]]
         return f"{who[0]} has the bye: {why}."
     if code == "arena":
         return _arena_text(who, data)
@@ -113,10 +117,12 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
         higher = who[data["higher"]]
         side = "first" if data["initial"] == "w" else "second"
         other = "second" if side == "first" else "first"
-        moves = "first" if data["higher"] == 0 else "second"
-        return (f"Neither has played yet, so the side goes by pairing number: number 1 moves {side}, number 2 "
-                f"{other}, and so on down; {higher}, the higher-ranked, is number {data['rank']}, so moves {moves}. "
-                f"{first} moves first.")
+        moves = "first" if data["higher"] == 0 else f"second, and {first} moves first"
+        # "Number" said in words: a player took it for the board (a walkthrough).
+        return (f"Neither has played yet, so the first move goes by starting number: the players are numbered 1, 2, "
+                f"3 ... in seed order (the highest rated first), which is not the board number. In each pair the "
+                f"higher-ranked player moves {side} if their number is odd and {other} if it is even; {higher} is "
+                f"the higher-ranked here, number {data['rank']}, so moves {moves}.")
     if rule == "board":
         return (f"{first} moves first: in the first round the higher-ranked player moves first on odd boards "
                 f"and second on even ones (board {data['board']}).")

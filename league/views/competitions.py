@@ -57,6 +57,8 @@ def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: 
 def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
     the_tournament = _tournament(club_slug, tournament_slug, request.user)
     sections = event_selectors.in_stage_order(list(event_selectors.tournament_sections(the_tournament)))
+    for each in sections:  # the same words as its page's "Who may enter"
+        each.who_may_enter = event_selectors.who_may_enter(each)  # type: ignore[attr-defined]  # shown on the page
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
@@ -75,14 +77,17 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     live = section.status in (Section.Status.REGISTRATION, Section.Status.RUNNING)
     fmt = format_of(section)
     standings = event_selectors.standings(section)
+    tiebreak_columns = event_selectors.tiebreak_columns(section)
+    crosstable = event_selectors.crosstable(section) if fmt.has_crosstable else []
     context = {
         "club": section.tournament.club, "tournament": section.tournament, "section": section,
         "section_format": fmt, "format_description": fmt.describe(section),
         "pairing_system": event_selectors.pairing_system(section),
         "bracket": event_selectors.bracket(section),
-        "crosstable": event_selectors.crosstable(section) if fmt.has_crosstable else [],
+        "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
         "standings": standings,
-        "tiebreak_columns": event_selectors.tiebreak_columns(section),
+        "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(tiebreak_columns),
+        "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
         "rounds": event_selectors.rounds(section),
         "next_round": event_selectors.next_scheduled_round(section),

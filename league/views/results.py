@@ -54,6 +54,7 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
         context.update(
             standings=event_selectors.standings(section),
             tiebreak_columns=event_selectors.tiebreak_columns(section),
+            standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section)),
             card_description=_card_description(result),
         )
     return render(request, "league/results.html", context)

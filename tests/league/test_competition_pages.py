@@ -180,7 +180,8 @@ def test_arena_standings_are_counted_live_while_it_runs(client, club, organiser,
             cs.sweep()
     html = client.get(url("section", section)).content.decode()
     table = html.split('id="st-heading"')[1].split("</table>")[0]
-    rows = re.findall(r"<tr><td>(\d+)</td><td><a[^>]*>([^<]+)</a>.*?</td><td>([\d.]+)</td><td>(\d+)</td>", table, re.S)
+    rows = re.findall(r"<tr><td[^>]*>(\d+)</td><td[^>]*><a[^>]*>([^<]+)</a>.*?</td><td[^>]*>([\d.]+)</td><td>(\d+)</td>",
+                      table, re.S)
     assert len(rows) == 4 and {int(played) for *_, played in rows} == {1}
     assert sum(float(points) for _, _, points, _ in rows) == 4  # a win 2 (or a draw 1 each) per game
     assert "Wave 1" in html and Section.objects.get(pk=section.pk).status == Section.Status.RUNNING
@@ -265,8 +266,8 @@ def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, 
     for i in range(12):
         cs.register(section=section, user=make_player(username=f"co{i:02d}"))
     event_services.start_section(by=organiser, section=section)
-    table = client.get(url("section", section)).content.decode().split('class="boards"')[1]
-    shown = re.findall(r"<tr[^>]*>\s*<td>(\d+)</td>\s*<td>([^<]+?)[ <]", table)
+    table = client.get(url("section", section)).content.decode().split('class="boards by-board"')[1]
+    shown = re.findall(r"<tr[^>]*>\s*<td[^>]*>(\d+)</td>\s*<td[^>]*>([^<]+?)[ <]", table)
     movers = dict(PairingPlayer.objects.filter(round__section=section, moves_first=True)
                   .values_list("pairing__board", "user__username"))
     assert len(shown) == 6 and {int(board): name.strip() for board, name in shown} == movers

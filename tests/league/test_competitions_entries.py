@@ -159,7 +159,6 @@ def test_too_young_to_play_is_refused_with_the_rules_reason(club, make_player):
     ({"tiebreaks": ["buchholz", "coin-toss"]}, "Unknown tie-break 'coin-toss'"),
     ({"age_under": 11}, "Youth groups are U8"),
     ({"age_under": 12, "age_over": 50}, "not both"),
-    ({"min_age": 10}, "need a cutoff date"),
     ({"rating_min": 1600, "rating_max": 1400}, "minimum is above"),
     ({"format": "round-robin", "rounds": 5}, "Only a Swiss"),
     ({"format": "arena"}, "needs a duration"),

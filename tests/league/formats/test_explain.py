@@ -156,9 +156,18 @@ def test_the_dutch_reasons_say_the_initial_colour_rule_and_a_meeting_by_forfeit(
     names = {1: "Ana", 2: "Ben"}
     (colour,) = [r for r in p.reasons if r.code == "first-move"]
     assert (p.white, p.black) == (2, 1)  # black1: number 1 moves second
+    # "Number" said in words: a walkthrough's player took it for the board.
     assert explain.text(colour.as_dict(), names) == (
-        "Neither has played yet, so the side goes by pairing number: number 1 moves second, number 2 first, and "
-        "so on down; Ana, the higher-ranked, is number 1, so moves second. Ben moves first.")
+        "Neither has played yet, so the first move goes by starting number: the players are numbered 1, 2, 3 ... "
+        "in seed order (the highest rated first), which is not the board number. In each pair the higher-ranked "
+        "player moves second if their number is odd and first if it is even; Ana is the higher-ranked here, "
+        "number 1, so moves second, and Ben moves first.")
+    white1 = trf.read("XXR 3\nXXC white1\n" + "".join(f"001 {n:>4}      Player {n:<26}\n" for n in (1, 2)))
+    (q,) = dutch.pair(white1, 1)
+    (first,) = [r for r in q.reasons if r.code == "first-move"]
+    assert explain.text(first.as_dict(), names).endswith(
+        "moves first if their number is odd and second if it is even; Ana is the higher-ranked here, number 1, "
+        "so moves first.")
     forfeit = explain.Reason("met-by-forfeit", (1, 2), {"rounds": [1, 3]})
     assert explain.text(forfeit.as_dict(), names) == (
         "Ana and Ben met in rounds 1 and 3 only by forfeit: no game was played, so they may be paired again.")
