@@ -4,6 +4,9 @@ PostgreSQL + Redis), signing in, screenshots (test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.processes import ROOT
+from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -38,6 +41,22 @@ BROWSER_MARKS = [
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
     ),
 ]
+
+
+@contextmanager
+def platform_with_world(tmp_path: Path, world: str, *, timeout: int = 300) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The platform as real processes on a scratch database, after ``world`` (a script for
+    ``manage.py shell -c`` printing JSON on its last line) has made what the test needs
+    in it: (the platform's base URL, that JSON)."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        made = subprocess.run([sys.executable, "manage.py", "shell", "-c", world], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        assert made.returncode == 0, made.stderr[-3000:]
+        made_world = json.loads(made.stdout.strip().splitlines()[-1])
+        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            yield f"http://127.0.0.1:{port}", made_world
 
 
 @contextmanager

@@ -6,16 +6,12 @@ registration is open). Screenshots at 1280 and 390 px (test-artifacts/screenshot
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, chromium, shoot, signed_in_pages
-from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+from tests.browser.support import BROWSER_MARKS, chromium, platform_with_world, shoot, signed_in_pages
 
 pytestmark = BROWSER_MARKS
 
@@ -51,16 +47,8 @@ print(json.dumps({
 @pytest.fixture(scope="module")
 def platform(tmp_path_factory) -> Iterator[tuple[str, dict]]:
     """The platform as real processes, and the world made in its database."""
-    tmp_path = tmp_path_factory.mktemp("section-live")
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        made = subprocess.run([sys.executable, "manage.py", "shell", "-c", WORLD], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120)
-        assert made.returncode == 0, made.stderr[-3000:]
-        world = json.loads(made.stdout.strip().splitlines()[-1])
-        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
-            wait_for_port(port, process=processes[0])
-            yield f"http://127.0.0.1:{port}", world
+    with platform_with_world(tmp_path_factory.mktemp("section-live"), WORLD, timeout=120) as made:
+        yield made
 
 
 def resign(base_url: str, game_id: int, token: str) -> None:

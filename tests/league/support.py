@@ -17,6 +17,7 @@ from games import services as game_services
 from games.models import Game
 from games.rules import get_variant
 from league import competitions as cs
+from league.formats import trf
 from league.management.commands.play_section_bots import all_finished, play_pending_moves
 from league.models import Entry, Pairing, Rating, RatingChange, Section
 
@@ -126,3 +127,16 @@ def snapshot() -> tuple[list, list]:
         key=repr,
     )
     return changes, ratings
+
+
+def with_round_2(text: str, pairs: list[tuple[int, int | None]]) -> str:
+    """The section's TRF with round 2's pairings added (no results yet)."""
+    t = trf.read(text)
+    by_number = {p.number: p for p in t.players}
+    for first, second in pairs:
+        if second is None:
+            by_number[first].rounds.append(trf.Game(None, "-", "U"))
+        else:
+            by_number[first].rounds.append(trf.Game(second, "w", " "))
+            by_number[second].rounds.append(trf.Game(first, "b", " "))
+    return trf.write(t)

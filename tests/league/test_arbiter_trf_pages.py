@@ -20,6 +20,7 @@ from moderation import operations
 from moderation.models import AuditEntry
 from moderation.round_views import MAX_TRF_BYTES
 from tests.factories import MembershipFactory, players, section_with
+from tests.league.support import with_round_2
 
 from .support import decide, text_of, url
 
@@ -40,17 +41,6 @@ def arbiter_url(name: str, section: Section, *args) -> str:
     return reverse(f"arbiter:{name}", args=[t.club.slug, t.slug, section.slug, *args])
 
 
-def with_round_2(text: str, pairs: list[tuple[int, int | None]]) -> str:
-    """The section's TRF with round 2's pairings added (no results yet)."""
-    t = trf.read(text)
-    by_number = {p.number: p for p in t.players}
-    for first, second in pairs:
-        if second is None:
-            by_number[first].rounds.append(trf.Game(None, "-", "U"))
-        else:
-            by_number[first].rounds.append(trf.Game(second, "w", " "))
-            by_number[second].rounds.append(trf.Game(first, "b", " "))
-    return trf.write(t)
 
 
 @pytest.fixture

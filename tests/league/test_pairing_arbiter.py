@@ -17,6 +17,7 @@ from league.models import ClubMembership, Entry, Pairing, PairingPlayer, Round, 
 from moderation import operations
 from moderation.models import AuditEntry
 from tests.factories import MembershipFactory, players, section_with
+from tests.league.support import with_round_2
 from tests.support import api_as as api
 
 from .support import decide, text_of, url
@@ -202,17 +203,6 @@ def test_a_refused_trf_download_is_logged_in_one_line_without_a_traceback(client
     assert not any(record.exc_info or record.exc_text for record in refusals)
 
 
-def _with_round_2(text: str, pairs: list[tuple[int, int | None]]) -> str:
-    """The section's TRF with round 2's pairings added (no results yet)."""
-    t = trf.read(text)
-    by_number = {p.number: p for p in t.players}
-    for first, second in pairs:
-        if second is None:
-            by_number[first].rounds.append(trf.Game(None, "-", "U"))
-        else:
-            by_number[first].rounds.append(trf.Game(second, "w", " "))
-            by_number[second].rounds.append(trf.Game(first, "b", " "))
-    return trf.write(t)
 
 
 def test_the_arbiter_s_trf_pairings_are_used_when_the_round_starts_and_audited(client, club, organiser, make_player):
@@ -220,7 +210,7 @@ def test_the_arbiter_s_trf_pairings_are_used_when_the_round_starts_and_audited(c
     arbiter = MembershipFactory.create(club=club, user=make_player(username="ada"),
                                        role=ClubMembership.Role.ARBITER).user
     round_2 = section.round_set.get(number=2)
-    text = _with_round_2(cs.section_trf(section), [(5, 1), (2, 4), (3, None)])
+    text = with_round_2(cs.section_trf(section), [(5, 1), (2, 4), (3, None)])
     operations.set_round_pairings(actor=arbiter, round_id=round_2.pk, text=text, reason="Club rule")
     entry = AuditEntry.objects.get(action="round.set-pairings")
     seeds = dict(Entry.objects.filter(section=section).values_list("seed", "user_id"))
@@ -242,14 +232,14 @@ def test_the_arbiter_s_trf_pairings_are_used_when_the_round_starts_and_audited(c
 
 def _stranger(text: str) -> str:
     """Round 2 with a start number 6 this section does not have, paired with 3."""
-    t = trf.read(_with_round_2(text, [(5, 1), (2, 4)]))
+    t = trf.read(with_round_2(text, [(5, 1), (2, 4)]))
     t.players.append(trf.Player(6, "Zed", rounds=[trf.Game(None, "-", "Z"), trf.Game(3, "b", " ")]))
     next(p for p in t.players if p.number == 3).rounds.append(trf.Game(6, "w", " "))
     return trf.write(t)
 
 
 def _renamed(text: str) -> str:
-    t = trf.read(_with_round_2(text, [(5, 1), (2, 4), (3, None)]))
+    t = trf.read(with_round_2(text, [(5, 1), (2, 4), (3, None)]))
     t.players[0].name = "Somebody Else"
     return trf.write(t)
 
@@ -257,7 +247,7 @@ def _renamed(text: str) -> str:
 @pytest.mark.parametrize("change, code", [
     (lambda text: "not a trf at all\n001 x", "bad-trf"),
     (lambda text: "nothing but a header", "bad-trf"),
-    (lambda text: _with_round_2(text, [(5, 1), (2, 4)]), "bad-trf"),  # 3 has no round 2
+    (lambda text: with_round_2(text, [(5, 1), (2, 4)]), "bad-trf"),  # 3 has no round 2
     (_stranger, "unknown-player"),
     (_renamed, "other-section"),
 ])
@@ -274,7 +264,7 @@ def test_a_bad_trf_is_refused_in_words_and_changes_nothing(club, organiser, make
 def test_the_override_is_refused_to_strangers_after_the_start_and_in_a_bracket(client, club, organiser, make_player):
     section = swiss(club, make_player, n=4)
     round_2 = section.round_set.get(number=2)
-    text = _with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
+    text = with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
     with pytest.raises(ServiceError) as err:
         operations.set_round_pairings(actor=make_player(username="nosy"), round_id=round_2.pk, text=text)
     assert err.value.code == "not-a-moderator"
@@ -294,7 +284,7 @@ def test_the_override_is_refused_to_strangers_after_the_start_and_in_a_bracket(c
 
 def test_the_import_page_takes_a_file_or_pasted_text(client, club, organiser, make_player):
     section = swiss(club, make_player, n=4)
-    text = _with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
+    text = with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
     client.force_login(organiser)
     response = client.post(arbiter_url("round-pairings", section, 2), {"text": "nonsense"}, follow=True)
     assert "This file cannot be used" in text_of(response.content.decode())
@@ -315,7 +305,7 @@ def test_the_file_must_pair_exactly_the_players_of_the_round(club, organiser, ma
     bye_number = next(p.number for p in trf.read(text).players if p.rounds[0].opponent is None)
     others = [p.number for p in trf.read(text).players if p.number != bye_number]
     # The player who had the bye left out of the file: refused, they play round 2.
-    t = trf.read(_with_round_2(text, [(others[0], others[1]), (others[2], others[3])]))
+    t = trf.read(with_round_2(text, [(others[0], others[1]), (others[2], others[3])]))
     t.players = [p for p in t.players if p.number != bye_number]
     with pytest.raises(ServiceError) as err:
         operations.set_round_pairings(actor=organiser, round_id=round_2.pk, text=trf.write(t))
@@ -324,7 +314,7 @@ def test_the_file_must_pair_exactly_the_players_of_the_round(club, organiser, ma
     gone = Entry.objects.get(section=section, seed=others[0])
     cs.withdraw(section=section, user=gone.user, reason="Ill")
     with pytest.raises(ServiceError) as err:
-        operations.set_round_pairings(actor=organiser, round_id=round_2.pk, text=_with_round_2(
+        operations.set_round_pairings(actor=organiser, round_id=round_2.pk, text=with_round_2(
             text, [(others[0], others[1]), (others[2], others[3]), (bye_number, None)]))
     assert err.value.code == "not-playing"
     round_2.refresh_from_db()
