@@ -134,8 +134,11 @@ def _observer_count(*, game_id: int) -> int:
     return Observer.objects.filter(game_id=game_id).count()
 
 
-def _reload_state(*, game_id: int, seat: int | None, user: Any, board_mode: bool) -> State:
-    return _state(game=selectors.load_game(game_id), seat=seat, user=user, board_mode=board_mode)
+def _reload_state(*, game_id: int, user: Any, board_mode: bool) -> State:
+    """The state again, for the seat the user has now (drawn at the start, it may not be
+    the one the socket opened on: games/starting.py, ``draw_at_start``)."""
+    game = selectors.load_game(game_id)
+    return _state(game=game, seat=services.seat_of(game, user), user=user, board_mode=board_mode)
 
 
 def _state(*, game: Game, seat: int | None, user: Any, board_mode: bool, observers: int | None = None) -> State:
@@ -299,8 +302,8 @@ class GameConsumer(SafeJsonConsumer):
         (encoded, and its board rendered, once for all: games/boards.py)."""
         if event["ply"] < self.last_ply:
             return  # an older broadcast overtaken by a newer one: never go backwards
-        if self.seat is None and self.user.is_authenticated:
-            await self._maybe_take_seat(event)
+        if (self.seat is None or self.last_status == Game.Status.OPEN) and self.user.is_authenticated:
+            await self._seat_again(event)
         self.last_ply = event["ply"]
         self.last_status = event["status"]
         frames = event["boards"] if self.board_mode else event["frames"]
@@ -348,9 +351,9 @@ class GameConsumer(SafeJsonConsumer):
         self.groups_joined = []
 
     async def _read_state(self) -> State:
-        return await database.run(
-            _reload_state, game_id=self.game_id, seat=self.seat, user=self.user, board_mode=self.board_mode
-        )
+        state: State = await database.run(_reload_state, game_id=self.game_id, user=self.user, board_mode=self.board_mode)
+        await self._take_seat(state.seat)
+        return state
 
     async def _send_state(self) -> None:
         try:
@@ -369,10 +372,19 @@ class GameConsumer(SafeJsonConsumer):
         await database.run(observing.observer_left, channel_name=self.channel_name)
         observer_counts().announce(self.channel_layer, self.game_id)
 
-    async def _maybe_take_seat(self, event: dict[str, Any]) -> None:
-        """An observer who accepted the open challenge now plays: switch views."""
+    async def _seat_again(self, event: dict[str, Any]) -> None:
+        """The user's seat, read again as the game starts or a seat is taken: an observer
+        who accepted the open challenge now plays, and a seat drawn at the start
+        (games/starting.py, ``draw_at_start``) may not be the one the socket opened on."""
         if self.user.get_username() in event["players"]:
             exists, seat = await database.run(_seat_for, game_id=self.game_id, user=self.user)
-            if exists and seat is not None:
-                self.seat = seat
-                await self._stop_observing()
+            if exists:
+                await self._take_seat(seat)
+
+    async def _take_seat(self, seat: int | None) -> None:
+        """This socket's viewer is now ``seat``: an observer who has a seat stops observing."""
+        if seat is None or seat == self.seat:
+            return
+        was_observer, self.seat = self.seat is None, seat
+        if was_observer:
+            await self._stop_observing()

@@ -443,6 +443,44 @@ async def test_an_observer_who_accepts_the_open_challenge_starts_seeing_as_a_pla
     await watcher.close()
 
 
+async def test_sockets_open_before_the_accept_follow_the_seats_drawn_at_the_start(make_player, monkeypatch):
+    """A coin decides Player One when the challenge is accepted (games/starting.py,
+    draw_at_start), here against the challenger: the sockets both players opened on the
+    challenge were seated as it was made; they must see, and act, as the seats drawn
+    (an outside probe found the maker's socket still seat 0, shown the other's secret
+    plan on Tactic-Toe, and told "Your move." when it was not)."""
+    from games import rule_sets, services, starting
+    from games.models import RuleSet
+
+    p0, p1 = await players(make_player)
+    coin = await database_sync_to_async(rule_sets.create_rule_set)(
+        name="Coin", variant="tactic-toe", decider=RuleSet.Decider.COIN, created_by=p0)
+    monkeypatch.setattr(starting, "player_one_draw", lambda seed: 0)  # the maker sits as Player One...
+    game = await database_sync_to_async(services.create_game)(creator=p0, rule_set=coin, opponent=p1)
+    monkeypatch.setattr(starting, "player_one_draw", lambda seed: 1)  # ... and draws Player Two at the start
+    maker, state = await Socket.open(game.pk, p0)
+    assert state["game"]["you"] == 0  # as the challenge was made
+    page, _ = await Socket.open(game.pk, p0, path=board_path(game.pk))
+    other, state = await Socket.open(game.pk, p1)
+    assert state["game"]["you"] == 1
+    await database_sync_to_async(services.accept_challenge)(game_id=game.pk, user=p1)
+    assert (await maker.recv_type("update"))["game"]["you"] == 1
+    assert (await other.recv_type("update"))["game"]["you"] == 0
+    cards = assert_board_frame(await page.recv_type("update"), "update", 0, "active").split('<li class="player')
+    assert "(you)" in cards[2] and "(you)" not in cards[1]  # the page's board seats the maker as Player Two
+    await other.send({"type": "move", "ply": 0, "move": {"plan": [1, 2, 6]}})
+    await other.recv_type("ack")
+    for sock in (maker, page):
+        update = await sock.recv_type("update")
+        assert "1, 2, 6" not in json.dumps(update), update
+        await sock.send({"type": "sync"})
+        assert "1, 2, 6" not in json.dumps(await sock.recv_type("state"))
+    await maker.send({"type": "sync"})
+    assert (await maker.recv_type("state"))["game"]["you"] == 1
+    for sock in (maker, page, other):
+        await sock.close()
+
+
 # -- board mode: the rendered board instead of the payload ------------------------------
 
 BOARD_FRAME_KEYS = {"type", "ply", "status", "board"}
