@@ -158,12 +158,12 @@ class Game(models.Model):
     def player_one_by_chance(self) -> bool:
         """Whether chance (a coin, or the game's seed) decides who is Player One of this
         game: a lone game's, or a match's first (its series draws it,
-        games/matches.py). Drawn as the game starts (``draw_at_start`` there and in
-        games/starting.py)."""
+        games/matches.py); never a rematch's, whose seats are the last game's swapped.
+        Drawn as the game starts (``draw_at_start`` there and in games/starting.py)."""
         if self.rule_set.decider not in (RuleSet.Decider.SEED, RuleSet.Decider.COIN):
             return False
         if self.match_id is None:
-            return True
+            return self.rematch_of_id is None
         assert self.match is not None
         return self.number_in_match == 1 and self.match.kind == Match.Kind.SERIES
 
