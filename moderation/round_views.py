@@ -135,6 +135,8 @@ def _trf_text(request: HttpRequest) -> str:
     MAX_TRF_BYTES, UTF-8 and no NUL. A pasted text is counted as the file it came from:
     a browser sends a text box's line breaks as CRLF, each counted as one byte."""
     upload = request.FILES.get("file")
+    if upload is not None and request.POST.get("text", "").strip():
+        raise ServiceError("bad-trf", "Choose a TRF file or paste its text, not both: which one is meant?")
     if upload is not None:
         if upload.size is not None and upload.size > MAX_TRF_BYTES:
             raise ServiceError("file-too-large", TOO_LARGE)
@@ -146,6 +148,8 @@ def _trf_text(request: HttpRequest) -> str:
         text = request.POST.get("text", "")
         if len(text.replace("\r\n", "\n").encode("utf-8")) > MAX_TRF_BYTES:
             raise ServiceError("file-too-large", TOO_LARGE)
+        if "\ufffd" in text:  # what Django reads bytes that are not UTF-8 as, in a form
+            raise ServiceError("bad-trf", "This text cannot be used: a TRF is plain text (UTF-8).")
     if "\x00" in text:
         raise ServiceError("bad-trf", HAS_NUL)
     if not text.strip():

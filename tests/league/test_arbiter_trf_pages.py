@@ -8,6 +8,7 @@ file and for pasted text, each refused in the form's own words (docs/moderation.
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import quote_from_bytes
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -188,4 +189,22 @@ def test_a_nul_byte_in_the_form_s_other_fields_is_still_the_plain_400(client, cl
     assert response.status_code == 400
     response = client.post(arbiter_url("round-pairings", section, 2), {"text": "\x00" + text, "reason": "a\x00b"})
     assert response.status_code == 400
+    assert Round.objects.get(section=section, number=2).pairing_override is None
+
+
+def test_a_file_and_a_pasted_text_together_or_a_paste_not_utf8_are_refused(client, club, organiser, make_player):
+    """Found by an outside probe: with both, the file won without a word; a pasted text
+    in Latin-1 was read lossily and saved, where the same bytes uploaded were refused."""
+    section = swiss(club, make_player)
+    text = with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
+    other = with_round_2(cs.section_trf(section), [(1, 3), (2, 4)])
+    client.force_login(organiser)
+    target = arbiter_url("round-pairings", section, 2)
+    both = {"file": SimpleUploadedFile("r2.trf", text.encode(), content_type="text/plain"), "text": other}
+    assert messages_of(client.post(target, both, follow=True)) == [
+        "Choose a TRF file or paste its text, not both: which one is meant?"]
+    latin1 = ("### Café\n" + text).encode("latin-1")
+    response = client.post(target, b"text=" + quote_from_bytes(latin1).encode(),
+                           content_type="application/x-www-form-urlencoded", follow=True)
+    assert messages_of(response) == ["This text cannot be used: a TRF is plain text (UTF-8)."]
     assert Round.objects.get(section=section, number=2).pairing_override is None
