@@ -38,10 +38,13 @@ class BirthDateField(serializers.DateField):
     (accounts.age.parse_plain_date): DRF's own DateField also took ``20130101``, ISO week
     dates (``2000-W01-1``), ``2013-1-1`` and digits other than ASCII ones."""
 
+    default_error_messages = {"no-such-day": "There is no such day in the calendar."}
+
     def to_internal_value(self, value: Any) -> date:
         parsed = age.parse_plain_date(value) if isinstance(value, str) else None
         if parsed is None:
-            self.fail("invalid", format="YYYY-MM-DD")
+            self.fail("no-such-day" if isinstance(value, str) and age.PLAIN_DATE.fullmatch(value) else "invalid",
+                      format="YYYY-MM-DD")
         return parsed
 
 

@@ -22,7 +22,8 @@ class BirthDateField(forms.DateField):
     ``01/02/2013`` (read month first), ``2013-1-1``, ``Jan 1 2013`` and digits other than
     ASCII ones. Spaces around it are dropped, as every form field drops them."""
 
-    default_error_messages = {"invalid": "Enter the date as year-month-day, YYYY-MM-DD."}
+    default_error_messages = {"invalid": "Enter the date as year-month-day, YYYY-MM-DD.",
+                              "no-such-day": "There is no such day in the calendar."}
 
     def to_python(self, value: Any) -> date | None:
         if value in self.empty_values:
@@ -31,9 +32,11 @@ class BirthDateField(forms.DateField):
             return value.date()
         if isinstance(value, date):
             return value
-        parsed = age.parse_plain_date(str(value).strip())
+        text = str(value).strip()
+        parsed = age.parse_plain_date(text)
         if parsed is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+            code = "no-such-day" if age.PLAIN_DATE.fullmatch(text) else "invalid"
+            raise forms.ValidationError(self.error_messages[code], code=code)
         return parsed
 
 

@@ -26,14 +26,16 @@ PAGE = "/accounts/signup/"
 NOT_PLAIN = [
     "20130101", "2000-W01-1", "2000W011", "2013-001", "2013-1-1", "2013-01-1", "01/02/2013", "1/2/13",
     "Jan 1 2013", "1 January 2013", "\uff12\uff10\uff11\uff13-01-01",  # fullwidth digits
-    "2013-01-01T00:00", "2013-01-01 00:00", "+2013-01-01", "2013/01/01", "2013-02-30", "0000-01-01",
+    "2013-01-01T00:00", "2013-01-01 00:00", "+2013-01-01", "2013/01/01",
 ]
+#: The right spelling of days the calendar lacks: told so, not "wrong format".
+NOT_A_DAY = ["2013-02-30", "2013-02-29", "0000-01-01", "2013-13-01"]
 
 
 def test_the_one_spelling():
     assert age.parse_plain_date("1990-05-17") == date(1990, 5, 17)
     assert age.parse_plain_date("2012-02-29") == date(2012, 2, 29)
-    for text in [*NOT_PLAIN, " 1990-05-17", "1990-05-17\n"]:
+    for text in [*NOT_PLAIN, *NOT_A_DAY, " 1990-05-17", "1990-05-17\n"]:
         assert age.parse_plain_date(text) is None, text
 
 
@@ -45,6 +47,13 @@ class TestApi:
         body = response.json()
         assert body["code"] == "invalid" and body["message"].startswith("date_of_birth: ")
         assert set(body["fields"]) == {"date_of_birth"}
+        assert not User.objects.exists() and not AgeScreenAnswer.objects.exists()
+
+    @pytest.mark.parametrize("born", NOT_A_DAY)
+    def test_a_day_the_calendar_lacks_is_told_so(self, born):
+        response = APIClient().post(API, SignupFactory(date_of_birth=born), format="json")
+        assert response.status_code == 400
+        assert response.json()["message"] == "date_of_birth: There is no such day in the calendar."
         assert not User.objects.exists() and not AgeScreenAnswer.objects.exists()
 
     def test_the_plain_date_signs_up(self):
@@ -61,6 +70,12 @@ class TestPage:
         errors = response.context["form"].errors
         assert errors["date_of_birth"] == ["Enter the date as year-month-day, YYYY-MM-DD."]
         assert "YYYY-MM-DD" in response.content.decode()
+        assert not User.objects.exists() and not AgeScreenAnswer.objects.exists()
+
+    @pytest.mark.parametrize("born", NOT_A_DAY)
+    def test_a_day_the_calendar_lacks_is_told_so(self, client, born):
+        response = client.post(PAGE, SignupFactory(date_of_birth=born))
+        assert response.context["form"].errors["date_of_birth"] == ["There is no such day in the calendar."]
         assert not User.objects.exists() and not AgeScreenAnswer.objects.exists()
 
     # Spaces around it are dropped, as every field of a Django form drops them.
