@@ -22,7 +22,7 @@ from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
 from league.competitions.forms import SectionForm, TournamentForm
-from league.models import Club, Season, Section, Tournament
+from league.models import Club, Entry, Season, Section, Tournament
 
 #: Seconds between refreshes of a section's live part while its socket is down (the
 #: fallback: the socket tells the page when to refresh, static/js/section-live.js).
@@ -118,6 +118,8 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
         return render(request, "league/_section_live.html", context)
     context.update(
         moderator=request.user.has_perm("league.moderate_club", the_section.tournament.club),  # the TRF export
+        # Who plays here pairs nothing here (docs/moderation.md, "Recusal"): no TRF link.
+        plays_here=context["entry"].entry is not None and context["entry"].entry.status != Entry.Status.WITHDRAWN,
         prizes=the_section.prizes.select_related("winner"),
     )
     return render(request, "league/section.html", context)

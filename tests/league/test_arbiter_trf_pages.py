@@ -98,6 +98,8 @@ def test_an_arbiter_who_plays_in_the_section_is_told_so_and_refused(client, club
     client.force_login(arbiter)
     html = text_of(client.get(arbiter_url("round-preview", section, 2)).content.decode())
     assert "You play in this section" in html and "Use these pairings" not in html
+    section_page = text_of(client.get(url("section", section)).content.decode())
+    assert "TRF-16 (FIDE)" in section_page and "pairings from a TRF" not in section_page  # no link to a refusal
     text = with_round_2(cs.section_trf(section), [(1, 4), (2, 3)])
     response = client.post(arbiter_url("round-pairings", section, 2), {"text": text}, follow=True)
     assert any("You play in this section" in m for m in messages_of(response))
