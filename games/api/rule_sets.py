@@ -14,7 +14,7 @@ from accounts.http import PlayerAPIRequest
 from .. import ownership, rule_sets
 from ..models import RuleSet
 from ..rules import get_variant, variant_slugs
-from .base import GamesAPIView
+from .base import GamesAPIView, WholeNumberField
 
 # -- request and response shapes -------------------------------------------------------
 
@@ -41,17 +41,17 @@ class RuleSetCreateSerializer(serializers.Serializer):
     decider = serializers.ChoiceField(
         choices=RuleSet.Decider.choices, required=False, help_text="How Player One is decided."
     )
-    seconds_per_move = serializers.IntegerField(
+    seconds_per_move = WholeNumberField(
         required=False, allow_null=True, min_value=1, max_value=rule_sets.MAX_RULE_SECONDS
     )
-    seconds_per_game = serializers.IntegerField(
+    seconds_per_game = WholeNumberField(
         required=False, allow_null=True, min_value=1, max_value=rule_sets.MAX_RULE_SECONDS
     )
-    no_show_seconds = serializers.IntegerField(required=False, min_value=0, max_value=rule_sets.MAX_RULE_SECONDS)
+    no_show_seconds = WholeNumberField(required=False, min_value=0, max_value=rule_sets.MAX_RULE_SECONDS)
     match_format = serializers.ChoiceField(
         choices=RuleSet.MatchFormat.choices, required=False, help_text="A single game, or a match."
     )
-    match_games = serializers.IntegerField(required=False, min_value=1, max_value=99)
+    match_games = WholeNumberField(required=False, min_value=1, max_value=99)
     next_first = serializers.ChoiceField(
         choices=RuleSet.NextFirst.choices, required=False, help_text="Who is Player One in the next game."
     )

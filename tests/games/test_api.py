@@ -140,6 +140,15 @@ class TestRuleSets:
         unknown = client.post("/api/v1/rule-sets/", {"name": "?", "variant": "chess"}, format="json")
         assert_error(unknown, 400, "unknown-variant")
 
+    @pytest.mark.parametrize("field", ["seconds_per_move", "seconds_per_game", "no_show_seconds", "match_games"])
+    @pytest.mark.parametrize("value", [2.0, "2.0", "2 ", True])
+    def test_a_rules_whole_numbers_are_whole_numbers(self, alice, field, value):
+        """As a ply is (WholeNumberField): DRF's own field took 2.0 and "2.0" for 2."""
+        response = client_for(alice).post(
+            "/api/v1/rule-sets/", {"name": "Odd", "variant": "classic", field: value}, format="json")
+        assert response.status_code == 400, response.json()
+        assert field in response.json()["message"]
+
     def test_creating_needs_authentication(self):
         response = APIClient().post("/api/v1/rule-sets/", {"name": "x", "variant": "classic"}, format="json")
         assert_error(response, 401, "not_authenticated")
