@@ -5,15 +5,11 @@ registrations in words. Screenshots at 1280 and 390 px: /tmp/stages-*.png."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, signed_in_pages
-from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+from tests.browser.support import BROWSER_MARKS, LAPTOP, platform_with_world, signed_in_pages
 
 pytestmark = BROWSER_MARKS
 
@@ -24,17 +20,9 @@ PHONE_390 = {"width": 390, "height": 844}
 def championship(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
     """The platform with the demo club and every_page_world's two-stage championship
     (groups played, winners carried over); (its address, the paths by name)."""
-    tmp_path = tmp_path_factory.mktemp("stages")
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        made = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c",
-             "from tests.browser.every_page_world import build_stages_only; build_stages_only()"],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-        paths = json.loads(made.stdout.strip().splitlines()[-1])
-        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
-            wait_for_port(port, process=processes[0])
-            yield f"http://127.0.0.1:{port}", paths
+    with platform_with_world(tmp_path_factory.mktemp("stages"),
+                             "from tests.browser.every_page_world import build_stages_only; build_stages_only()", timeout=600) as made:
+        yield made
 
 
 def _fits(page) -> bool:

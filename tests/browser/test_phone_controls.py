@@ -6,16 +6,12 @@ scrolls sideways. Screenshots go to test-artifacts/screenshots/ (phone-controls-
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, SHOTS, signed_in_pages
-from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
+from tests.browser.support import BROWSER_MARKS, SHOTS, platform_with_world, signed_in_pages
 
 pytestmark = BROWSER_MARKS
 
@@ -28,17 +24,9 @@ SOLID = "rgb(194, 65, 12)"  # the arrows' fill (white glyph on it)
 def world(tmp_path_factory) -> Iterator[tuple[str, dict]]:
     """The platform on a scratch database with the demo club and phone_controls_world's
     games and consent link; (its address, what was made)."""
-    tmp_path = tmp_path_factory.mktemp("phone-controls")
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        made = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c",
-             "from tests.browser.phone_controls_world import build; build()"],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-        things = json.loads(made.stdout.strip().splitlines()[-1])
-        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
-            wait_for_port(port, process=processes[0])
-            yield f"http://127.0.0.1:{port}", things
+    with platform_with_world(tmp_path_factory.mktemp("phone-controls"),
+                             "from tests.browser.phone_controls_world import build; build()", timeout=600) as made:
+        yield made
 
 
 def fits(page) -> None:

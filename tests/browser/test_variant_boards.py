@@ -6,18 +6,14 @@ directory, the board area of each is saved there (docs/screenshots/README.md).""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, signed_in_pages
+from tests.browser.support import BROWSER_MARKS, platform_with_world, signed_in_pages
 from tests.browser.variant_boards_world import VARIANTS
-from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
 pytestmark = BROWSER_MARKS
 
@@ -28,17 +24,9 @@ WIDTHS = {"1280": 1280, "390": 390}
 def world(tmp_path_factory) -> Iterator[tuple[str, dict]]:
     """The platform on a scratch database with the demo club and one finished game of each
     variant; (its address, variant -> {game, result, moves})."""
-    tmp_path = tmp_path_factory.mktemp("variant-boards")
-    port = free_port()
-    with scratch_database(tmp_path) as env:
-        made = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c",
-             "from tests.browser.variant_boards_world import build; build()"],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-        games = json.loads(made.stdout.strip().splitlines()[-1])
-        with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
-            wait_for_port(port, process=processes[0])
-            yield f"http://127.0.0.1:{port}", games
+    with platform_with_world(tmp_path_factory.mktemp("variant-boards"),
+                             "from tests.browser.variant_boards_world import build; build()", timeout=600) as made:
+        yield made
 
 
 def _fits(page) -> dict:
