@@ -127,6 +127,11 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Who called the game off after it was accepted (``services.abort``): counted, so
+    #: nobody re-rolls a drawn first move by aborting game after game.
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)

@@ -507,6 +507,11 @@ def resign(*, game_id: int, user: User) -> Game:
     return game
 
 
+#: Aborts of accepted games one player may make in a rolling window (a challenge's maker
+#: cancelling it before anyone accepted is not counted).
+ABORTS_ALLOWED = (3, timedelta(hours=24))
+
+
 @transaction.atomic
 def abort(*, game_id: int, user: User) -> Game:
     """Call a game off before it really began (no move yet): nobody wins, nothing is rated."""
@@ -520,6 +525,18 @@ def abort(*, game_id: int, user: User) -> Game:
         raise ServiceError("not-yours", "Only the player who made a challenge can cancel it; decline it instead.")
     if game.ply > 0:
         raise ServiceError("already-begun", "A game with moves cannot be aborted; resign instead.")
+    if game.status == Game.Status.ACTIVE:
+        # An accepted game's seats are drawn (docs/rules/matches.md): aborts are counted,
+        # as Lichess counts them, so nobody re-rolls the first move game after game.
+        limit, window = ABORTS_ALLOWED
+        if Game.objects.filter(aborted_by=user, finished_at__gte=timezone.now() - window).count() >= limit:
+            raise ServiceError(
+                "abort-limit",
+                f"You have aborted {limit} games in the last {window.days * 24 + window.seconds // 3600} hours, "
+                "the most allowed: play this game, or resign it.",
+            )
+        game.aborted_by = user
+        game.save(update_fields=["aborted_by"])
     _call_off(game, "Aborted before the first move.")
     return game
 

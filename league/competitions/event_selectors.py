@@ -529,10 +529,13 @@ def _meaning_in_key(column: TiebreakColumn) -> str:
     return meaning[:1].upper() + meaning[1:]
 
 
-def standings_key(columns: list[TiebreakColumn]) -> StandingsKey:
-    """The key of a standings table with these tie-break columns (tiebreak_columns)."""
+def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False) -> StandingsKey:
+    """The key of a standings table with these tie-break columns (tiebreak_columns);
+    ``streaks``: a row shows an arena's 🔥 (on a winning streak)."""
     won_column = all(column.name != "wins" for column in columns)
-    entries = [(column.label, _meaning_in_key(column)) for column in columns]
+    entries = [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
+                     "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
+    entries += [(column.label, _meaning_in_key(column)) for column in columns]
     entries.append(("Games", GAMES_MEANING))
     if won_column:
         entries.append(("W, D, L", "Games won, drawn and lost over the board"))

@@ -86,7 +86,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "bracket": event_selectors.bracket(section),
         "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
         "standings": standings,
-        "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(tiebreak_columns),
+        "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
+            tiebreak_columns, streaks=any(row.on_fire for row in standings)),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
         "rounds": event_selectors.rounds(section),

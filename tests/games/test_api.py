@@ -10,6 +10,7 @@ import random
 import time
 import urllib.error
 import urllib.request
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.http import HttpRequest
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
@@ -379,6 +381,26 @@ class TestEndingGames:
         assert_error(b.post(f"{GAMES}{game_id}/abort/"), 400, "already-begun")
         open_game = create(a, variant="classic").json()
         assert a.post(f"{GAMES}{open_game['id']}/abort/").json()["result"]["result"] == "aborted"
+
+    def test_aborts_of_accepted_games_are_limited_per_player(self, alice, bob):
+        """Seats are drawn at the accept: a player who aborted game after game could re-roll
+        who moves first. The fourth abort in a day is refused and changes nothing; the other
+        player's aborts and the maker's cancels of open challenges are not counted."""
+        limit, _ = services.ABORTS_ALLOWED
+        for _ in range(limit):
+            game_id, a, _b = started_classic(alice, bob)
+            assert a.post(f"{GAMES}{game_id}/abort/").json()["status"] == "aborted"
+            open_game = create(a, variant="classic").json()
+            assert a.post(f"{GAMES}{open_game['id']}/abort/").json()["status"] == "aborted"
+        game_id, a, b = started_classic(alice, bob)
+        refused = assert_error(a.post(f"{GAMES}{game_id}/abort/"), 400, "abort-limit")
+        assert "play this game, or resign it" in refused["message"]
+        assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE
+        assert b.post(f"{GAMES}{game_id}/abort/").json()["status"] == "aborted"  # Bob has aborted none
+        # The count is of the last 24 hours: a day later Alice may abort again.
+        Game.objects.filter(aborted_by=alice).update(finished_at=timezone.now() - timedelta(hours=24, seconds=1))
+        game_id, a, _b = started_classic(alice, bob)
+        assert a.post(f"{GAMES}{game_id}/abort/").json()["status"] == "aborted"
 
     def test_claim_timeout(self, alice, bob):
         a, b = client_for(alice), client_for(bob)

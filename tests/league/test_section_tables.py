@@ -21,7 +21,7 @@ from league.competitions import event_selectors, event_services
 from league.competitions import selectors as core
 from tests.factories import make_section
 
-from .support import play_to_the_end, text_of, url
+from .support import decide, play_to_the_end, text_of, url
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +195,27 @@ def test_a_minimum_age_without_a_cutoff_counts_on_the_day_round_1_starts(client,
     too_young = make_player(born=eighteenth_birthday + timedelta(days=1))
     assert core.eligibility_refusal(section=section, user=too_young, rating=None) == (
         f"Aged 17 on {starts.date().isoformat()}, and this section is for ages 18 and over.")
+
+
+# -- 6. an arena's streak, in the key -------------------------------------------------------
+
+
+def test_an_arenas_fire_is_said_in_the_key_while_someone_is_on_a_streak(client, club, organiser, make_player):
+    """🔥 had only a tooltip, which a touch screen never shows."""
+    people = [make_player(username=f"fire{i}") for i in range(1, 5)]
+    section = make_section(club, organiser, format="arena", players=people)
+    event_services.start_section(by=organiser, section=section)
+    page = client.get(url("section", section)).content.decode()
+    assert "🔥" not in page  # nobody is on a streak yet: nothing to explain
+    seeds = dict(section.entries.values_list("user_id", "seed"))
+    top = min(seeds, key=lambda user_id: seeds[user_id])
+    for _ in range(2):  # the top seed wins twice in a row; the others' games go by seed
+        assert decide(section, winner=lambda p: top if top in (p.first_id, p.second_id) else min(
+            (p.first_id, p.second_id), key=lambda u: seeds[u]))
+        cs.sweep()
+        cs.pair_arena(section_id=section.pk)
+
+    page = client.get(url("section", section)).content.decode()
+    assert 'class="on-fire"' in _table(page, "standings")
+    key = html_lib.unescape(text_of(page.split('id="st-key">')[1].split("</dl>")[0]))
+    assert "🔥 On a winning streak (two wins or more in a row): each game scores double" in key
