@@ -2,18 +2,22 @@
 
 **Who is listed** (docs/accounts.md, "Finding players"): active accounts with a player
 profile, except the accounts opened with a guardian's consent (players under their
-country's digital-consent age). Those are never offered to strangers by search or the
-"Online now" list; their club's members see them on the club page, and anyone who
-knows the exact username can still reach their player page and challenge them, as
-before. Closed accounts (a guardian's consent pending, deactivated) are never listed.
+country's digital-consent age). Those are never offered to strangers: not by search or
+the "Online now" list, and a stranger who knows the exact username still sees neither
+whether they are online nor a way to challenge them (``may_reach``); their club's
+members see them on the club page and may challenge them. Closed accounts (a guardian's
+consent pending, deactivated) are never listed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from .errors import ServiceError
-from .models import Presence, User
+from .models import GuardianConsent, Presence, User
 
 #: Results of one search; a longer list is not a search any more.
 SEARCH_LIMIT = 20
@@ -62,3 +66,29 @@ def online_players(*, limit: int = ONLINE_LIMIT) -> list[User]:
     """Listed players with an open socket now, by username."""
     present = Presence.objects.values("user_id")
     return list(listed_players().filter(pk__in=present).order_by("username")[:limit])
+
+
+#: Who besides themselves may reach a child (see the module docstring): tests that apps
+#: above accounts register from their AppConfig.ready (league: a club the two share).
+_vouchers: dict[str, Callable[[User, User], bool]] = {}
+
+
+def register_voucher(name: str, test: Callable[[User, User], bool]) -> None:
+    """``test(viewer, child)``: True when ``viewer`` may reach ``child``."""
+    _vouchers[name] = test
+
+
+def is_child(person: User) -> bool:
+    """An account opened with a guardian's consent."""
+    return GuardianConsent.objects.filter(user_id=person.pk).exists()
+
+
+def may_reach(viewer: Any, person: User) -> bool:
+    """Whether ``viewer`` (None or anonymous: nobody signed in) may see ``person`` online
+    and challenge them: anyone may reach an adult; a child, only themselves and whom an
+    app vouches for."""
+    if not is_child(person):
+        return True
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return viewer.pk == person.pk or any(test(viewer, person) for test in list(_vouchers.values()))

@@ -126,6 +126,7 @@ def board_context(
         "open_words": _open_words(game, seat, seats) if payload["status"] == Game.Status.OPEN else "",
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
+        "aborts_allowed": services.ABORTS_ALLOWED[0],
     }
 
 

@@ -4,6 +4,8 @@ game ended, and your turn in a correspondence-paced game (docs/accounts.md, "Not
 
 from __future__ import annotations
 
+import re
+
 from accounts.models import User
 from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
@@ -67,12 +69,23 @@ def game_ended(game: Game) -> None:
     # The names from the seats in hand (users and profiles loaded with the locked game):
     # a query per name here made a game's last move wait (docs/benchmarks-live.md).
     names = {seat.number: seat.user.name for seat in seats if seat.user is not None}
+    # Who called it off: an accepted game's aborter, or the maker of a challenge never
+    # accepted (cancelled); None when the platform did (an organiser's operation).
+    caller = game.aborted_by_id or (game.created_by_id if game.started_at is None else None)
     specs = []
     for seat in seats:
-        if seat.user_id is None:
-            continue
+        if seat.user_id is None or (game.status == Game.Status.ABORTED and seat.user_id == caller):
+            continue  # nobody is told what they did themselves
         opponent = next((names.get(other.number, "Someone") for other in seats if other.number != seat.number),
                         "Someone")
+        if game.status == Game.Status.ABORTED and caller is not None:
+            if game.started_at is None:
+                outcome = f"{opponent} called off their challenge to {game_name(game.rule_set)}."
+            else:
+                outcome = f"{opponent} aborted your game of {game_name(game.rule_set)} before the first move."
+            specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", outcome, _url(game),
+                                    {"game": game.pk, "result": game.result, "winner_seat": game.winner_seat}))
+            continue
         if game.status == Game.Status.ABORTED:
             outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was aborted."
         elif game.result == "draw":
@@ -81,11 +94,19 @@ def game_ended(game: Game) -> None:
             outcome = f"You beat {opponent} at {game_name(game.rule_set)}."
         else:
             outcome = f"{opponent} beat you at {game_name(game.rule_set)}."
-        reason = f" {with_names(game.end_reason, names)}" if game.end_reason else ""
+        reason = f" {_reason_for(game.end_reason, names, seat.number)}" if game.end_reason else ""
         specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", f"{outcome}{reason}",
                                 _url(game), {"game": game.pk, "result": game.result,
                                              "winner_seat": game.winner_seat}))
     notify_many(specs)
+
+
+def _reason_for(reason: str, names: dict[int, str], reader: int) -> str:
+    """A stored reason as the player in seat ``reader`` reads it: their own seat is "you"
+    ("You resigned.", "abandoned: you did not move"), the others by name."""
+    own = f"Player {reader + 1}"
+    reason = re.sub(rf"(^|[.!?] ){own}\b", r"\1You", reason)  # starting a sentence
+    return with_names(reason.replace(own, "you"), names)
 
 
 def your_turn(game: Game, mover_seat: int) -> None:

@@ -28,6 +28,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 from accounts.services import play_eligibility
@@ -77,8 +78,9 @@ def create_game(
     rates it when it ends). Only games between two people are rated: a rated game
     against the AI is refused. Every game of a rated match is rated.
 
-    ``notify``: the opponent gets a "challenge received" notice; a competition's
-    pairing writes its own notice instead (False).
+    ``notify``: a person's challenge: the opponent gets a "challenge received" notice, and
+    a child may be challenged only by whom ``accounts.players.may_reach`` allows; a
+    competition's pairing writes its own notice instead (False).
     """
     _check_can_play(creator)
     if opponent is not None and ai_level:
@@ -93,6 +95,11 @@ def create_game(
         _check_ai_level(ai_level)
     if opponent is not None:
         _check_can_play(opponent)
+        if notify and not players.may_reach(creator, opponent):  # a person's challenge, not a pairing's
+            raise ServiceError(
+                "clubmates-only",
+                f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them.",
+            )
     if rule_set is not None and rule_set.for_lessons:
         raise ServiceError("lesson-rules", "That rule set is a guided lesson's own: choose another for a real game.")
     if rule_set is None:

@@ -13,6 +13,7 @@ play_urlpatterns = [
     path("<int:game_id>/accept/", views.accept, name="accept"),
     path("<int:game_id>/decline/", views.decline, name="decline"),
     path("<int:game_id>/cancel/", views.cancel, name="cancel"),
+    path("<int:game_id>/abort/", views.abort, name="abort"),
     path("<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("<int:game_id>/note/", views.note, name="note"),
     path("<int:game_id>/replay/", views.replay, name="replay"),

@@ -106,7 +106,8 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         "filter_query": urlencode({key: value for key, value in wanted.items() if value}),
         "filter_ignored": ignored,
         "ai_levels": list(AI_LEVELS),
-        "rule_sets": rule_sets,
+        # House rules only: the standard sets are "The variant's standard rules".
+        "rule_sets": [rule_set for rule_set in rule_sets if not rule_set.is_standard],
         "form": {
             "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0",
             "rated": "",
@@ -199,6 +200,13 @@ def decline(request: PlayerRequest, game_id: int) -> HttpResponse:
 def cancel(request: PlayerRequest, game_id: int) -> HttpResponse:
     """Call off your own challenge before anyone accepted it."""
     return _game_action(request, game_id, services.cancel_challenge, "Challenge cancelled.")
+
+
+@login_required
+@require_POST
+def abort(request: PlayerRequest, game_id: int) -> HttpResponse:
+    """Call off an accepted game nobody has moved in (either player; counted)."""
+    return _game_action(request, game_id, services.abort, "Game aborted: nobody won, and nothing was rated.")
 
 
 def _game_action(request: PlayerRequest, game_id: int, action: Any, done: str) -> HttpResponse:

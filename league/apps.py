@@ -8,6 +8,7 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, as Django asks of signal wiring: models must be loaded first.
+        from accounts.players import register_voucher
         from games.services import register_rematch_gate
         from games.signals import game_finished
 
@@ -16,3 +17,4 @@ class LeagueConfig(AppConfig):
         game_finished.connect(signals.on_game_finished, dispatch_uid="league.rate_finished_game")
         game_finished.connect(signals.on_game_finished_for_competitions, dispatch_uid="league.score_pairing")
         register_rematch_gate("league", signals.no_rematch_for_competition_games)
+        register_voucher("club", signals.share_a_club)

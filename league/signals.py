@@ -1,15 +1,17 @@
 """Listeners, connected in LeagueConfig.ready: a finished rated game is queued for
-rating, and a finished tournament game for scoring, once its commit is done; and the
-rematch gate that keeps tournament games from rematches."""
+rating, and a finished tournament game for scoring, once its commit is done; the
+rematch gate that keeps tournament games from rematches; and the voucher that lets a
+child's club-mates reach them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from accounts import dispatch
+from accounts.models import User
 from games.models import Game
 
-from .models import Pairing
+from .models import ClubMembership, Pairing
 from .tasks import rate_game, record_game_result
 
 
@@ -27,6 +29,12 @@ def on_game_finished_for_competitions(sender: Any, game_id: int, **kwargs: Any) 
     pairings = Pairing.objects.filter(match_id=match_id) if match_id else Pairing.objects.filter(game_id=game_id)
     if pairings.exists():
         dispatch.enqueue_on_commit(record_game_result.name, game_id)
+
+
+def share_a_club(viewer: User, person: User) -> bool:
+    """A voucher (accounts.players.register_voucher): a child may be reached by the members
+    of a club they belong to."""
+    return ClubMembership.objects.filter(user=viewer.pk, club__memberships__user=person.pk).exists()
 
 
 def no_rematch_for_competition_games(game: Game) -> str | None:

@@ -102,18 +102,24 @@ LESSON = Lesson(
         ),
         Step(
             instruction=(
-                "The coach built a Berlin Wall under 17 and 18, cutting your column 12-17-22. But a wall "
-                "has ends, and a line may go around an end: the diagonal 13-17-21 passes the wall's left "
-                "end. Place X on 21 and win."
+                "The coach built a Berlin Wall under 17 and 18, cutting your column 12-17-22. You have "
+                "six wins now (4, 7, 9, 11 and 16 would each make three in a row too), but one of them is "
+                "worth learning: a wall has ends, and a line may go around an end. The diagonal 13-17-21 "
+                "passes the wall's left end. Place X on 21 and win that way."
             ),
             move=_place(21),
-            hint="Click square 21 (bottom left): the diagonal 13-17-21 goes around the end of the coach's wall.",
+            hint=(
+                "This step is about going around a wall's end: click square 21 (bottom left), where the "
+                "diagonal 13-17-21 passes the end of the coach's wall."
+            ),
         ),
     ),
     outro=(
         "Three in a row round the end of a wall: you won! You blocked with an Iron Curtain and a "
         "Berlin Wall, protected with a Checkpoint Charlie and gooshed with a super: every special "
-        "action of T-Tic-T-Tac-Toe."
+        "action of T-Tic-T-Tac-Toe. This lesson played Version 2.0; the standard rules are Version 1.0, "
+        "where the board starts with a Berlin Wall around the centre, 13, and a super only gooshes: it "
+        "writes no letters of yours."
     ),
 )
 

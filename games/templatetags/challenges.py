@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from accounts import presence
+from accounts import players, presence
 from accounts.models import User
 
 from .. import selectors
@@ -19,12 +19,14 @@ register = template.Library()
 @register.inclusion_tag("games/_challenge_form.html", takes_context=True)
 def challenge_form(context: template.Context, person: User) -> dict[str, Any]:
     viewer = context.get("user")
+    reachable = players.may_reach(viewer, person)
     return {
         "person": person,
         "user": viewer,
+        "reachable": reachable,
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
-        "online": presence.is_online(person),
+        "online": reachable and presence.is_online(person),
         "variants": list(VARIANT_NAMES.items()),
         "rule_sets": selectors.current_rule_sets() if viewer is not None and viewer.is_authenticated else [],
     }

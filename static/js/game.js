@@ -202,6 +202,11 @@
     const b = board();
     if (!b) return;
     shownPly = parseInt(b.dataset.ply, 10);
+    // Accept, decline and cancel answer an open challenge: once the board says it started
+    // or was called off, they go (they sit outside the board, which the socket replaces).
+    if (b.dataset.status !== "open") {
+      document.querySelectorAll(".challenge-answer, .challenge-cancel").forEach((el) => el.remove());
+    }
     // A new phase of picking (a new round, a new roll, the turn passing) starts empty.
     const planTitle = document.querySelector("#plan-panel h2");
     const marksPanel = document.getElementById("marks-panel");

@@ -95,19 +95,22 @@
   });
 })();
 
-// The lobby's form: a house-rule set brings its own variant, so choosing one sets the
-// Variant, and another variant sets the rules back to its standard ones (the server
-// refuses a set with another variant's name, games/views.py create).
+// The lobby's form: House rules lists the chosen variant's sets only, and another
+// variant sets the rules back to its standard ones (the server refuses a set of another
+// variant, games/views.py create). Without script every set is listed, with its variant.
 (function () {
   const variant = document.getElementById("id_variant");
   const rules = document.getElementById("id_rule_set");
   if (!variant || !rules) return;
-  rules.addEventListener("change", () => {
-    const chosen = rules.selectedOptions[0];
-    if (chosen && chosen.dataset.variant) variant.value = chosen.dataset.variant;
-  });
-  variant.addEventListener("change", () => {
+  function onlyThisVariant() {
     const chosen = rules.selectedOptions[0];
     if (chosen && chosen.dataset.variant && chosen.dataset.variant !== variant.value) rules.value = "";
-  });
+    for (const option of rules.options) {
+      const other = Boolean(option.dataset.variant) && option.dataset.variant !== variant.value;
+      option.hidden = other;
+      option.disabled = other;
+    }
+  }
+  variant.addEventListener("change", onlyThisVariant);
+  onlyThisVariant();
 })();

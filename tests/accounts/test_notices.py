@@ -142,8 +142,26 @@ def test_a_game_ended_tells_both_players_their_result(make_player):
     ended = {n.recipient_id: n for n in Notice.objects.filter(kind=Kind.GAME_ENDED)}
     assert set(ended) == {ann.pk, bob.pk}
     assert ended[ann.pk].message == f"You beat {bob.name} at Classic Tic Tac Toe. {bob.name} resigned."
-    assert ended[bob.pk].message == f"{ann.name} beat you at Classic Tic Tac Toe. {bob.name} resigned."
+    # Bob reads his own resignation as his: not "Ann beat you ... Bob resigned."
+    assert ended[bob.pk].message == f"{ann.name} beat you at Classic Tic Tac Toe. You resigned."
     assert ended[ann.pk].data["game"] == game.pk
+
+
+def test_a_call_off_tells_the_other_player_who_did_it_and_not_the_caller(make_player):
+    """The walkthrough's find: a cancelled challenge told its addressee "Your game ... was
+    aborted", and told its maker too."""
+    ann, bob = make_player(username="ann"), make_player(username="bob")
+    challenge = game_services.create_game(creator=ann, variant="classic", opponent=bob)
+    game_services.cancel_challenge(game_id=challenge.pk, user=ann)
+    assert not Notice.objects.filter(recipient=ann, kind=Kind.GAME_ENDED).exists()
+    assert Notice.objects.get(recipient=bob, kind=Kind.GAME_ENDED).message == (
+        f"{ann.name} called off their challenge to Classic Tic Tac Toe.")
+    game = game_services.create_game(creator=ann, variant="classic", opponent=bob)
+    game_services.accept_challenge(game_id=game.pk, user=bob)
+    game_services.abort(game_id=game.pk, user=bob)
+    assert not Notice.objects.filter(recipient=bob, kind=Kind.GAME_ENDED, data__game=game.pk).exists()
+    assert Notice.objects.get(recipient=ann, kind=Kind.GAME_ENDED, data__game=game.pk).message == (
+        f"{bob.name} aborted your game of Classic Tic Tac Toe before the first move.")
 
 
 def test_the_next_game_of_a_match_started(make_player):

@@ -74,6 +74,10 @@ def test_find_challenge_accept_resign_and_rematch(sign_in):
     shoot_both(sign_in, "sam", "/play/", "lobby", ".online-now li")
     offer.get_by_role("button", name=f"Accept game {game_id}").click()
     expect(sam).to_have_url(re.compile(rf"/play/{game_id}/$"))
+    # Lucía's page, open all along, drops "waiting for Sam" and its Cancel as the game
+    # starts (the walkthrough found them left there, the Cancel answering "not waiting").
+    expect(lucia.locator(".challenge-cancel")).to_have_count(0)
+    expect(lucia.locator("#turn-status")).to_contain_text("Your move")
 
     # They play; Lucía resigns.
     lucia.goto(f"/play/{game_id}/")

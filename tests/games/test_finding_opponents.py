@@ -68,6 +68,41 @@ def test_search_and_online_list_leave_out_children_and_closed_accounts(make_play
 
 
 @pytest.mark.django_db
+def test_a_child_is_reached_by_club_mates_only_not_by_strangers_who_know_the_username(make_player, client):
+    """The walkthrough's find: a stranger who read a child's username in the lobby's lists
+    saw on their player page that they were online, and challenged them. Now only the
+    members of a club the child belongs to see either; the child's tournament games
+    (pairings, not challenges) are not affected."""
+    child = make_player(username="kiddo", born=date(timezone.now().year - 11, 1, 1), guardian_name="Parent",
+                        guardian_email="parent@example.com")
+    stranger, coach = make_player(username="stranger"), make_player(username="coach")
+    club = ClubFactory.create()
+    for user in (child, coach):
+        ClubMembership.objects.create(club=club, user=user)
+    presence.socket_opened(user_id=child.pk, channel_name="c!kiddo")
+    page_url = reverse("league:player", args=["kiddo"])
+
+    for viewer in (None, stranger):
+        page = (signed_in(viewer) if viewer else client).get(page_url).content.decode()
+        assert "Online now" not in page and f"Challenge {child.name}" not in page
+        assert "only members of their clubs may challenge them" in page
+    with pytest.raises(ServiceError) as refused:
+        services.create_game(creator=stranger, variant="classic", opponent=child)
+    assert refused.value.code == "clubmates-only"
+    api = client_for(stranger).post(GAMES, {"variant": "classic", "opponent": "kiddo"}, format="json")
+    assert api.status_code == 400 and api.json()["code"] == "clubmates-only"
+    assert not Game.objects.exists() and not Notice.objects.filter(recipient=child, kind="challenge-received").exists()
+
+    page = signed_in(coach).get(page_url).content.decode()
+    assert "Online now" in page and f"Challenge {child.name}" in page
+    assert services.create_game(creator=coach, variant="classic", opponent=child).status == Game.Status.OPEN
+    # A pairing is no challenge: a tournament seats a child against whoever the draw gives.
+    assert services.create_game(creator=stranger, variant="classic", opponent=child, notify=False)
+    # The child reaches anyone, and sees their own page as before.
+    assert services.create_game(creator=child, variant="classic", opponent=stranger).status == Game.Status.OPEN
+
+
+@pytest.mark.django_db
 def test_the_search_page_and_its_htmx_results_show_online_dots(alice, bob, carol):
     presence.socket_opened(user_id=bob.pk, channel_name="c!bob")
     page = signed_in(alice).get(reverse("players"), {"q": "b"})
@@ -245,6 +280,39 @@ def test_the_player_challenged_cannot_abort_it_over_the_api_only_decline(alice, 
     challenge.refresh_from_db()
     assert challenge.status == Game.Status.OPEN and not Notice.objects.filter(recipient=alice).exists()
     assert client_for(alice).post(f"{GAMES}{challenge.pk}/abort/", {}, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_either_player_aborts_from_the_page_before_the_first_move_as_the_api_allows(alice, bob, carol):
+    """The rules let either player abort an accepted game nobody has moved in; the page
+    offered only "Resign", a loss. Now both players' pages offer it until the first move;
+    an observer's never does, and the limit on aborts holds here too."""
+    game = GameFactory.create(creator=alice, opponent=bob)
+    form = f'action="{reverse("games:abort", args=[game.pk])}"'
+    for user in (alice, bob):
+        page = signed_in(user).get(reverse("games:game", args=[game.pk])).content.decode()
+        assert form in page and "Abort the game" in page
+    assert form not in signed_in(carol).get(reverse("games:game", args=[game.pk])).content.decode()
+    signed_in(carol).post(reverse("games:abort", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE  # not carol's to abort
+    follow = signed_in(bob).post(reverse("games:abort", args=[game.pk]), follow=True)
+    assert "Game aborted" in follow.content.decode()
+    game.refresh_from_db()
+    assert (game.status, game.aborted_by) == (Game.Status.ABORTED, bob)
+    # Once a move is made, the page offers it no more.
+    moved = GameFactory.create(creator=alice, opponent=bob)
+    services.submit_move(game_id=moved.pk, user=alice, ply=0, move={"cell": 5})
+    assert "Abort the game" not in signed_in(bob).get(reverse("games:game", args=[moved.pk])).content.decode()
+    # Over the limit, the page says why and the game goes on.
+    limit, _ = services.ABORTS_ALLOWED
+    for _ in range(limit - 1):
+        services.abort(game_id=GameFactory.create(creator=alice, opponent=bob).pk, user=bob)
+    last = GameFactory.create(creator=alice, opponent=bob)
+    refused = signed_in(bob).post(reverse("games:abort", args=[last.pk]), follow=True).content.decode()
+    assert "play this game, or resign it" in refused
+    last.refresh_from_db()
+    assert last.status == Game.Status.ACTIVE
 
 
 @pytest.mark.django_db

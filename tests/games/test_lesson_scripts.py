@@ -149,3 +149,29 @@ def test_every_variant_has_a_lesson_and_they_follow_one_another():
     assert all(1 <= len(lesson.steps) <= 10 for lesson in LESSONS)
     # "Next lesson: <title>" tells them apart, Tic Tac Two's three lessons too.
     assert len({lesson.title for lesson in LESSONS}) == len(LESSONS)
+
+
+def test_the_t_tic_t_tac_toe_lessons_last_step_names_every_other_win_it_has():
+    """The walkthrough's find: the last step said 21 was the way to win, and refused 11,
+    which wins too. The step keeps 21 (the lesson is about a line round a wall's end) and
+    names every other winning square, as the engine finds them."""
+    lesson = get_lesson("t-tic-t-tac-toe")
+    variant, state = _new_state(lesson)
+    coach_moves = list(lesson.coach_moves)
+    for step in lesson.steps[:-1]:
+        state = variant.apply(state, lesson.learner_seat, step.move)
+        while coach_moves and lesson.coach_seat in state.to_move:
+            state = variant.apply(state, lesson.coach_seat, coach_moves.pop(0))
+    wins = []
+    for square in range(1, 26):
+        move = {"action": "place", "square": square}
+        if any(same_move(move, m) for m in variant.legal_moves(state, lesson.learner_seat)):
+            outcome = variant.outcome(variant.apply(state, lesson.learner_seat, move))
+            if outcome is not None and outcome.winner == lesson.learner_seat:
+                wins.append(square)
+    last = lesson.steps[-1]
+    assert last.move["square"] in wins
+    others = [square for square in wins if square != last.move["square"]]
+    assert others, "the step would need no note"
+    listed = ", ".join(str(s) for s in others[:-1]) + f" and {others[-1]}"
+    assert f"({listed} would each make three in a row too)" in last.instruction

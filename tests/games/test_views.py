@@ -64,17 +64,19 @@ class TestLobby:
         assert 'id="lobby-lists"' in html and "<html" not in html
 
 
-    def test_a_players_set_with_a_standard_name_is_listed_as_theirs_after_the_standard(self, alice, bob):
+    def test_a_players_set_with_a_standard_name_is_listed_as_theirs_and_standards_are_not_repeated(self, alice, bob):
+        """The standard sets are "The variant's standard rules" (the first option): listed
+        again by name they looked like house rules; a player's set that borrows a
+        standard name is listed as theirs, with its variant (docs/security.md)."""
         standard = rule_sets.standard_rule_set("classic")
         copycat = rule_sets.create_rule_set(name="Standard classic", variant="classic", created_by=bob)
         html = client_for(alice).get(reverse("games:lobby")).content.decode()
         select = re.search(r'<select id="id_rule_set".*?</select>', html, re.S).group(0)
-        options = re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select)
-        labels = {int(pk): label for pk, label in options}
-        assert labels[standard.pk] == "Standard classic (the standard rules) · 3 min per game"
-        assert labels[copycat.pk] == "Standard classic (v1, classic, by bob) · No clock"
-        ids = [int(pk) for pk, _ in options]
-        assert ids.index(standard.pk) < ids.index(copycat.pk)
+        options = re.findall(r'<option value="(\d*)"([^>]*)>([^<]*)</option>', select)
+        assert options[0] == ("", "", "The variant's standard rules")
+        labels = {int(pk): (attributes, label) for pk, attributes, label in options[1:]}
+        assert standard.pk not in labels
+        assert labels[copycat.pk] == (' data-variant="classic"', "Standard classic (v1, classic, by bob) · No clock")
 
 
 class TestCreateAndAccept:
