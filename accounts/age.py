@@ -180,7 +180,13 @@ def age_group_refusal(
             return f"Not yet born on the cutoff date {cutoff.isoformat()}."
         age = age_on(birth_date, cutoff)
         if min_age is not None and age < min_age:
-            return f"Aged {age} on {cutoff.isoformat()}, and this section is for ages {min_age} and over."
+            return f"Aged {age} on {day_words(cutoff)}, and this section is for ages {min_age} and over."
         if max_age is not None and age > max_age:
-            return f"Aged {age} on {cutoff.isoformat()}, and this section is for ages up to {max_age}."
+            return f"Aged {age} on {day_words(cutoff)}, and this section is for ages up to {max_age}."
     return ""
+
+
+def day_words(day: date) -> str:
+    """A day as the pages write it: "Tue 1 Sep 2026" (English names, whatever the locale)."""
+    days, months = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return f"{days[day.weekday()]} {day.day} {months[day.month - 1]} {day.year}"

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from . import age, notices, players, presence, services
 from .backends import AwaitingConsent, ask_about_consent
 from .errors import ErrorSerializer, ServiceError
-from .limits import LockedOut, ScopedThrottle, lockout_wait
+from .limits import LiveRates, LockedOut, lockout_wait
 from .models import Notice, Profile
 
 
@@ -62,7 +62,8 @@ class SignUpSerializer(serializers.Serializer):
 class ProfileSerializer(serializers.Serializer):
     username = serializers.CharField(source="user.username", read_only=True)
     display_name = serializers.CharField(max_length=60, required=False)
-    date_of_birth = serializers.DateField(read_only=True)
+    # None for an account made without one (a superuser's): the schema says so.
+    date_of_birth = serializers.DateField(read_only=True, allow_null=True)
     # Blank only on the way out: a profile made without one (a superuser's) has none.
     country = CountryCodeField(required=False, allow_blank=True)
     can_play = serializers.SerializerMethodField()
@@ -138,8 +139,10 @@ class LoginView(APIView):
         if user is None:
             return error_response(ServiceError("invalid-credentials", "Wrong username or password."))
         for throttle in getattr(self, "throttles_asked", []):
-            if isinstance(throttle, ScopedThrottle):
-                throttle.refund()  # the doors count failed log-ins only (accounts/limits.py)
+            if isinstance(throttle, LiveRates):
+                # The doors count failed log-ins only (accounts/limits.py): the signed-out
+                # writes' limit too, or a club room of 31 was refused in a minute.
+                throttle.refund()
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

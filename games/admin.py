@@ -145,11 +145,12 @@ class _DryRun(Exception):
     """Raised inside a savepoint to undo a trial save."""
 
 
-def refusal_on_form(form: forms.BaseForm, trial: Callable[[], Any]) -> None:
+def refusal_on_form(form: forms.BaseForm, trial: Callable[[], Any], fields: Mapping[str, str] | None = None) -> None:
     """Run a service's save as a trial, in a savepoint always undone, and put its refusal
     (a ServiceError) on the form: the admin then shows the form again with the message,
     never a success for what the service refused. Messages sent after commit are dropped
-    with the savepoint."""
+    with the savepoint. ``fields`` (a refusal's code -> form field) puts a refusal beside
+    the field it is about; any other goes at the top of the form."""
     try:
         with transaction.atomic():
             trial()
@@ -157,7 +158,7 @@ def refusal_on_form(form: forms.BaseForm, trial: Callable[[], Any]) -> None:
     except _DryRun:
         pass
     except ServiceError as err:
-        form.add_error(None, err.message)
+        form.add_error((fields or {}).get(err.code), err.message)
 
 
 class RuleSetForm(forms.ModelForm):

@@ -10,4 +10,4 @@ class GamesConfig(AppConfig):
         from . import lesson_service, services
 
         services.register_lesson_coach(lesson_service.COACH)
-        services.register_rematch_gate("lessons", lesson_service.no_rematch_for_lessons)
+        services.register_gate("rematch", "lessons", lesson_service.no_rematch_for_lessons)

@@ -126,6 +126,7 @@ def board_context(
         "open_words": _open_words(game, seat, seats) if payload["status"] == Game.Status.OPEN else "",
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
+        "abortable": shared.abortable,
         "aborts_allowed": services.ABORTS_ALLOWED[0],
     }
 
@@ -182,6 +183,7 @@ class Shared:
 
     rematch: dict[int, dict[str, Any]] = field(default_factory=dict)  # rematch_offers
     rating_note: str = ""  # a finished game's rating line, rendered (a SafeString)
+    abortable: bool = False  # accepted, nobody has moved, and its players may abort it
 
 
 #: league's tag, through the template engine: games imports nothing of league.
@@ -197,7 +199,9 @@ def _rating_note_template() -> Any:
 def shared_parts(game: Game, *, live: bool = True) -> Shared:
     """What every viewer's board of ``game`` shares, as it stands now."""
     if not game.is_over:
-        return Shared()
+        # Asked only before the first move (a tournament's gate is a query).
+        return Shared(abortable=live and game.status == Game.Status.ACTIVE and game.ply == 0 and not game.lesson
+                      and services.abort_refusal(game) is None)
     note = _rating_note_template().render({"game": game}) if live else ""
     return Shared(rematch=rematch_offers(game), rating_note=note)
 
@@ -206,7 +210,7 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
     """What a finished game's board offers each seat's player about a rematch (by seat;
     none for an AI seat, and none at all where there can be no rematch), read once for
     both seats."""
-    if game.status != Game.Status.FINISHED or game.match_id or services.rematch_refusal(game) is not None:
+    if game.status != Game.Status.FINISHED or game.match_id or services.gate_refusal("rematch", game) is not None:
         return {}
     offered = selectors.rematch_of(game)
     names = {s.number: selectors.seat_name(s) or "" for s in game.seats_in_hand}

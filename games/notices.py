@@ -88,6 +88,8 @@ def game_ended(game: Game) -> None:
             continue
         if game.status == Game.Status.ABORTED:
             outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was aborted."
+        elif game.result == "draw" and game.ply == 0:  # nobody moved: no draw played (a tournament's double forfeit)
+            outcome = f"Your game of {game_name(game.rule_set)} with {opponent} ended without a move."
         elif game.result == "draw":
             outcome = f"Your game of {game_name(game.rule_set)} with {opponent} was drawn."
         elif game.winner_seat == seat.number:

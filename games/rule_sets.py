@@ -20,6 +20,9 @@ from .rules import RuleError, get_variant
 
 #: The longest clock or no-show grace period a rule set may have: 366 days.
 MAX_RULE_SECONDS = 366 * 24 * 3600
+#: The shortest no-show grace. Decision: 30 s, time to come to the board from the
+#: pairing's notice; with 0 every game of the set was forfeited at once.
+MIN_NO_SHOW_SECONDS = 30
 
 
 def validate_rule_options(*, variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -73,14 +76,16 @@ def _check_play_fields(
 ) -> None:
     if decider not in RuleSet.Decider.values:
         raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
-    checks = [("no-show grace period", no_show_seconds, 0)]
-    checks += [(label, value, 1) for label, value in (("seconds per move", seconds_per_move),
-                                                     ("seconds per game", seconds_per_game)) if value is not None]
-    for label, value, least in checks:
+    checks = [("no-show grace period", no_show_seconds, MIN_NO_SHOW_SECONDS,
+               f" (at least {MIN_NO_SHOW_SECONDS} seconds, or every game would be forfeited before anyone could move)")]
+    checks += [(label, value, 1, "") for label, value in (("seconds per move", seconds_per_move),
+                                                         ("seconds per game", seconds_per_game)) if value is not None]
+    for label, value, least, why in checks:
         # A bound of our own, well inside the database's integer column.
         if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MAX_RULE_SECONDS:
             raise ServiceError(
-                "bad-time-control", f"The {label} is a whole number of seconds from {least} to {MAX_RULE_SECONDS}."
+                "bad-time-control",
+                f"The {label} is a whole number of seconds from {least} to {MAX_RULE_SECONDS}{why}.",
             )
 
 

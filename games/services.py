@@ -100,6 +100,13 @@ def create_game(
                 "clubmates-only",
                 f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them.",
             )
+        waiting = notify and Game.objects.filter(status=Game.Status.OPEN, created_by=creator,
+                                                 seats__user=opponent).count()
+        if waiting and waiting >= OPEN_CHALLENGES_TO_ONE:  # an outside probe sent one player 40 in seconds
+            raise ServiceError(
+                "too-many-challenges",
+                f"{opponent.name} has {waiting} challenges of yours waiting: wait for an answer, or cancel one.",
+            )
     if rule_set is not None and rule_set.for_lessons:
         raise ServiceError("lesson-rules", "That rule set is a guided lesson's own: choose another for a real game.")
     if rule_set is None:
@@ -198,22 +205,34 @@ def cancel_challenge(*, game_id: int, user: User) -> Game:
     return abort(game_id=game_id, user=user)
 
 
-#: Apps above games that know a game needs no rematch (league: a tournament game) say
-#: so here, from their AppConfig.ready: a gate answers None or the reason in words.
-RematchGate = Callable[[Game], str | None]
-_rematch_gates: dict[str, RematchGate] = {}
+#: Apps above games that know a game is not its players' to rematch or abort (league: a
+#: tournament's pairing decides; lessons: no rematch) say so here, from their
+#: AppConfig.ready: a gate answers None or the reason in words.
+GameGate = Callable[[Game], str | None]
+_gates: dict[str, dict[str, GameGate]] = {"rematch": {}, "abort": {}}
 
 
-def register_rematch_gate(name: str, gate: RematchGate) -> None:
-    _rematch_gates[name] = gate
+def register_gate(action: str, name: str, gate: GameGate) -> None:
+    """``action``: "rematch" or "abort"."""
+    _gates[action][name] = gate
 
 
-def rematch_refusal(game: Game) -> str | None:
-    """Why this game can have no rematch (a gate's reason), or None."""
-    for gate in list(_rematch_gates.values()):
+def gate_refusal(action: str, game: Game) -> str | None:
+    """Why this game's players may not ``action`` it (a gate's reason), or None."""
+    for gate in list(_gates[action].values()):
         if reason := gate(game):
             return reason
     return None
+
+
+def abort_refusal(game: Game) -> str | None:
+    """Why an accepted game nobody has moved in may not be aborted, or None: a match's
+    later games (the match has begun: a player losing it would call it off), and what
+    the gates say (a tournament's games: the pairing stands, and a player who does not
+    move loses it as a no-show)."""
+    if game.match_id is not None and (game.number_in_match or 1) > 1:
+        return "The match has begun: its later games cannot be aborted; resign instead."
+    return gate_refusal("abort", game)
 
 
 @transaction.atomic
@@ -231,7 +250,7 @@ def rematch(*, game_id: int, user: User) -> Game:
         raise ServiceError("not-finished", "A rematch follows a finished game.")
     if game.match_id:
         raise ServiceError("no-rematch", "A match plays its own next game; there is no rematch.")
-    if reason := rematch_refusal(game):
+    if reason := gate_refusal("rematch", game):
         raise ServiceError("no-rematch", reason)
     existing = selectors.rematch_of(game)
     if existing is not None:
@@ -457,7 +476,7 @@ def _flag_if_expired(game: Game, now: datetime) -> bool:
     idle_words = time_controls.duration_words(time_controls.idle_seconds())
     if len(expired) == 2:
         reason = (f"The game was abandoned: neither player moved for {idle_words}." if abandoned
-                  else "Both players ran out of time.")
+                  else "Neither player showed up." if game.ply == 0 else "Both players ran out of time.")
         _finish(game, result="draw", winner=None, scores=None, reason=reason)
     else:
         loser = expired[0]
@@ -514,6 +533,9 @@ def resign(*, game_id: int, user: User) -> Game:
     return game
 
 
+#: Challenges one player may have waiting for the same opponent at once.
+OPEN_CHALLENGES_TO_ONE = 3
+
 #: Aborts of accepted games one player may make in a rolling window (a challenge's maker
 #: cancelling it before anyone accepted is not counted).
 ABORTS_ALLOWED = (3, timedelta(hours=24))
@@ -532,6 +554,8 @@ def abort(*, game_id: int, user: User) -> Game:
         raise ServiceError("not-yours", "Only the player who made a challenge can cancel it; decline it instead.")
     if game.ply > 0:
         raise ServiceError("already-begun", "A game with moves cannot be aborted; resign instead.")
+    if game.status == Game.Status.ACTIVE and (reason := abort_refusal(game)):
+        raise ServiceError("no-abort", reason)
     if game.status == Game.Status.ACTIVE:
         # An accepted game's seats are drawn (docs/rules/matches.md): aborts are counted,
         # as Lichess counts them, so nobody re-rolls the first move game after game.
@@ -545,6 +569,20 @@ def abort(*, game_id: int, user: User) -> Game:
         game.aborted_by = user
         game.save(update_fields=["aborted_by"])
     _call_off(game, "Aborted before the first move.")
+    return game
+
+
+@transaction.atomic
+def call_off(*, game_id: int, reason: str) -> Game:
+    """The platform calls off a game nobody has moved in (a tournament's operations: a
+    withdrawal, a round paired again): nobody wins, nothing is rated, and no player's
+    abort is counted or gated. A game already over is left as it is."""
+    game = _locked_game(game_id)
+    if game.is_over:
+        return game
+    if game.ply > 0:
+        raise ServiceError("already-begun", "A game with moves is not called off: it is forfeited.")
+    _call_off(game, reason)
     return game
 
 

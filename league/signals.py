@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from accounts import dispatch
 from accounts.models import User
 from games.models import Game
@@ -37,9 +39,24 @@ def share_a_club(viewer: User, person: User) -> bool:
     return ClubMembership.objects.filter(user=viewer.pk, club__memberships__user=person.pk).exists()
 
 
+def _competition_game(game: Game) -> bool:
+    by_match = Q(match_id=game.match_id) if game.match_id else Q(pk__in=[])
+    return Pairing.objects.filter(Q(game_id=game.pk) | by_match).exists()
+
+
 def no_rematch_for_competition_games(game: Game) -> str | None:
-    """A rematch gate (games.services.register_rematch_gate): a tournament's pairing
-    decides who plays whom next, not a rematch."""
-    if Pairing.objects.filter(game_id=game.pk).exists():
+    """A rematch gate (games.services.register_gate): a tournament's pairing decides who
+    plays whom next, not a rematch."""
+    if _competition_game(game):
         return "Tournament games have no rematch: the next round pairs the players."
+    return None
+
+
+def no_abort_for_competition_games(game: Game) -> str | None:
+    """An abort gate: a tournament's game (or match) stands as paired. An abort once made
+    a new game with a new draw of who moves first, as often as a player liked, and
+    reset the no-show grace; an aborted match left its pairing in play for good."""
+    if _competition_game(game):
+        return ("A tournament game cannot be aborted: the pairing stands. Play it or resign it; "
+                "a player who does not move in time loses it as a no-show.")
     return None

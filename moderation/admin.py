@@ -215,9 +215,10 @@ class ModeratedObserverAdmin(ClubScopedMixin, ObserverAdmin):
 # -- observer policies and bans ----------------------------------------------------------------
 
 
-def _one_scope(form: forms.ModelForm, names: tuple[str, ...]) -> None:
-    if sum(form.cleaned_data.get(name) is not None for name in names) != 1:
-        raise forms.ValidationError(f"Set exactly one of {', '.join(names[:-1])} or {names[-1]}.")
+def _one_scope(form: forms.ModelForm, names: tuple[str, ...]) -> bool:
+    """Whether exactly one scope is chosen. If not, the model's check constraint says so
+    in words when the form validates the model (adding ours too would say it twice)."""
+    return sum(form.cleaned_data.get(name) is not None for name in names) == 1
 
 
 class ActorForm(forms.ModelForm):
@@ -237,13 +238,12 @@ class ObserverPolicyForm(ActorForm):
     class Meta:
         model = ObserverPolicy
         fields = ("club", "section", "game", "policy", "cap", "invited")
-        help_texts = {"club": "Set exactly one of club, section or game."}
+        help_texts = {"club": "Choose exactly one of club, section or game."}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        _one_scope(self, ("club", "section", "game"))
-        if not self.errors:
-            refusal_on_form(self, lambda: set_policy(self.actor, data))
+        if _one_scope(self, ("club", "section", "game")) and not self.errors:
+            refusal_on_form(self, lambda: set_policy(self.actor, data), fields={"bad-cap": "cap"})
         return data
 
 
@@ -295,12 +295,11 @@ class ObserverBanForm(ActorForm):
     class Meta:
         model = ObserverBan
         fields = ("user", "club", "tournament", "game", "reason")
-        help_texts = {"club": "Set exactly one of club, tournament or game."}
+        help_texts = {"club": "Choose exactly one of club, tournament or game."}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        _one_scope(self, ("club", "tournament", "game"))
-        if not self.errors and self.instance.pk is None:
+        if _one_scope(self, ("club", "tournament", "game")) and not self.errors and self.instance.pk is None:
             refusal_on_form(self, lambda: ban(self.actor, data))
         return data
 

@@ -4,6 +4,7 @@ who was given the console, and the audit log. Written only by moderation/service
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -29,6 +30,14 @@ class ClubRuleSet(models.Model):
 # overrides (per club, section or game) take the same values.
 WatchPolicy = Section.ObserverPolicy
 
+#: An observer cap's range. Decision: at least 1 (a cap of 0 is the policy "none", said
+#: so), at most 100,000 (more than any club's crowd, well inside the integer column).
+OBSERVER_CAP_LEAST, OBSERVER_CAP_MOST = 1, 100_000
+OBSERVER_CAP_REFUSAL = f"The observer cap is a whole number from 1 to {OBSERVER_CAP_MOST:,}, or empty for no cap."
+#: What a policy or a ban without exactly one scope is told (not the constraint's name).
+POLICY_SCOPE_REFUSAL = "Choose what the policy is for: a club, a tournament section or one game (exactly one)."
+BAN_SCOPE_REFUSAL = "Choose what the ban is from: a club, a tournament or one game (exactly one)."
+
 
 def _exactly_one_scope(*fields: str) -> Q:
     """A check that exactly one of ``fields`` (foreign keys) is set."""
@@ -53,7 +62,10 @@ class ObserverPolicy(models.Model):
     game = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="observer_policy")
     policy = models.CharField(max_length=12, choices=WatchPolicy.choices, default=WatchPolicy.ANYONE)
-    cap = models.PositiveIntegerField(null=True, blank=True, help_text="Most observers at once; empty: no cap.")
+    cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text=f"Most observers at once, 1 to {OBSERVER_CAP_MOST:,}; empty: no cap.",
+        validators=[MinValueValidator(OBSERVER_CAP_LEAST, OBSERVER_CAP_REFUSAL),
+                    MaxValueValidator(OBSERVER_CAP_MOST, OBSERVER_CAP_REFUSAL)])
     invited = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+",
                                      help_text="Who may watch under the 'invited' policy.")
     updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -64,7 +76,8 @@ class ObserverPolicy(models.Model):
         verbose_name_plural = "observer policies"
         constraints = [
             models.CheckConstraint(condition=_exactly_one_scope("club", "section", "game"),
-                                   name="observer_policy_has_one_scope"),
+                                   name="observer_policy_has_one_scope",
+                                   violation_error_message=POLICY_SCOPE_REFUSAL),
         ]
 
     def __str__(self) -> str:
@@ -100,7 +113,8 @@ class ObserverBan(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=_exactly_one_scope("club", "tournament", "game"),
-                                   name="observer_ban_has_one_scope"),
+                                   name="observer_ban_has_one_scope",
+                                   violation_error_message=BAN_SCOPE_REFUSAL),
         ]
         indexes = [models.Index(fields=["user", "lifted_at"])]
 

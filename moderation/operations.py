@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Q
 
 from accounts.errors import ServiceError
 from accounts.models import User
@@ -35,9 +34,16 @@ def _club_of_pairing(pairing_id: int) -> Club:
 
 
 def _not_own_game(actor: User, pairing_id: int) -> None:
-    """Nobody decides a game they play in (docs/moderation.md, "Recusal")."""
-    if Pairing.objects.filter(Q(first=actor.pk) | Q(second=actor.pk), pk=pairing_id).exists():
+    """Nobody decides a game they play in, nor another game of a section they play in:
+    its result moves their own standing (docs/moderation.md, "Recusal"). An outside probe
+    had an arbiter who played in a section forfeit a rival's game in it."""
+    found = Pairing.objects.filter(pk=pairing_id).values_list("first", "second", "section").first()
+    if found is None:
+        return
+    first, second, section_id = found
+    if actor.pk in (first, second):
         raise ServiceError("own-game", "You play in this game: another organiser or arbiter of the club decides it.")
+    _not_own_section(actor, section_id)
 
 
 def _not_own_section(actor: User, section_id: int) -> None:

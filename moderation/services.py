@@ -25,7 +25,19 @@ from games.observing import kick_message
 from games.ownership import Keeper
 from league.models import ORGANISER_ROLES, Club, ClubMembership, Section, Tournament
 
-from .models import AuditEntry, ClubRuleSet, ConsoleAccess, ObserverBan, ObserverPolicy, WatchPolicy
+from .models import (
+    BAN_SCOPE_REFUSAL,
+    OBSERVER_CAP_LEAST,
+    OBSERVER_CAP_MOST,
+    OBSERVER_CAP_REFUSAL,
+    POLICY_SCOPE_REFUSAL,
+    AuditEntry,
+    ClubRuleSet,
+    ConsoleAccess,
+    ObserverBan,
+    ObserverPolicy,
+    WatchPolicy,
+)
 from .permissions import CONSOLE_ROLES
 from .selectors import games_of, place_of_game
 
@@ -121,7 +133,7 @@ def record_rule_set_revision(before: RuleSet, after: RuleSet, actor: User | None
 
 def _policy_club(*, club: Club | None, section: Section | None, game: Game | None) -> Club | None:
     if sum(x is not None for x in (club, section, game)) != 1:
-        raise ServiceError("bad-scope", "A policy is set for exactly one club, tournament section or game.")
+        raise ServiceError("bad-scope", POLICY_SCOPE_REFUSAL)
     if club is not None:
         return club
     if section is not None:
@@ -147,8 +159,9 @@ def set_observer_policy(
     require_organiser(actor, owner)
     if policy not in WatchPolicy.values:
         raise ServiceError("bad-policy", f"An observer policy is one of: {', '.join(WatchPolicy.values)}.")
-    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
-        raise ServiceError("bad-cap", "The observer cap is a whole number of 0 or more, or empty for no cap.")
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
+                            or not OBSERVER_CAP_LEAST <= cap <= OBSERVER_CAP_MOST):
+        raise ServiceError("bad-cap", OBSERVER_CAP_REFUSAL)
     row = ObserverPolicy.objects.select_for_update().filter(club=club, section=section, game=game).first()
     if row is None:
         row = ObserverPolicy(club=club, section=section, game=game)
@@ -248,7 +261,7 @@ def ban_user(
     """Keep ``user`` from watching one game, one tournament or every game of a club."""
     reason = _require_reason(reason, "A ban")
     if sum(x is not None for x in (club, tournament, game)) != 1:
-        raise ServiceError("bad-scope", "A ban is from exactly one game, tournament or club.")
+        raise ServiceError("bad-scope", BAN_SCOPE_REFUSAL)
     owner = _club_of_scope(club, tournament, game)
     require_moderator(actor, owner)
     if owner is not None and user.has_perm("league.moderate_club", owner):

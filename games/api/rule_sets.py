@@ -47,7 +47,8 @@ class RuleSetCreateSerializer(serializers.Serializer):
     seconds_per_game = WholeNumberField(
         required=False, allow_null=True, min_value=1, max_value=rule_sets.MAX_RULE_SECONDS
     )
-    no_show_seconds = WholeNumberField(required=False, min_value=0, max_value=rule_sets.MAX_RULE_SECONDS)
+    # No min_value: games.rule_sets refuses a grace under its minimum, and says why.
+    no_show_seconds = WholeNumberField(required=False, max_value=rule_sets.MAX_RULE_SECONDS)
     match_format = serializers.ChoiceField(
         choices=RuleSet.MatchFormat.choices, required=False, help_text="A single game, or a match."
     )

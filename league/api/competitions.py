@@ -355,7 +355,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request: PlayerAPIRequest, pk=None) -> Response:
-        """Publish a draft and open every unstarted section's registration until round 1."""
+        """Publish a draft (each section's registration follows its own window; none: open
+        now, until round 1), or open a published tournament's registration again now."""
         return self._act(event_services.open_registration, request)
 
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})

@@ -37,6 +37,7 @@ from league.models import (
 from . import refusals
 from . import selectors as core
 from .formats import format_of
+from .pairings import SEED_DECIDED
 
 #: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).
 TIEBREAK_LABELS = {
@@ -119,6 +120,9 @@ class EntryState:
     can_register: bool = False
     can_check_in: bool = False
     can_withdraw: bool = False
+    #: Asked before Withdraw acts (static/js/site.js, data-confirm): mid-event it forfeits
+    #: the game in play and cannot be undone; before the start a player may enter again.
+    withdraw_confirm: str = ""
 
     @property
     def refusal(self) -> str:
@@ -137,6 +141,9 @@ def entry_state(*, section: Section, user: User | Any, now: datetime | None = No
         entry=entry, register_refusal=registration, can_register=registration is None,
         can_check_in=refusals.check_in_refusal(section, entry, now) is None,
         can_withdraw=refusals.withdraw_refusal(section, entry) is None,
+        withdraw_confirm=(f"Withdraw from {section.name}: your game in play is lost by forfeit and you are "
+                          "paired in no later round. This cannot be undone. Withdraw?")
+        if section.status == Section.Status.RUNNING else "",
     )
 
 
@@ -147,20 +154,40 @@ class OrganiserAction:
     action: str
     label: str
     refusal: refusals.Refusal | None
+    #: Asked before the click acts (static/js/site.js, data-confirm): it cannot be undone.
+    confirm: str = ""
 
     @property
     def offered(self) -> bool:
         return self.refusal is None
 
 
+def _start_confirm(what: str, sections: list[Section]) -> str:
+    """The question before "Start now": what starting does, in words."""
+    begins = "play begins at once" if all(format_of(s).timed for s in sections) else "round 1 is paired at once"
+    dropped = " Players who have not checked in are withdrawn." if any(
+        s.check_in_opens_at is not None for s in sections) else ""
+    return f"{what}: registration closes and {begins}.{dropped} This cannot be undone. Start?"
+
+
 def tournament_actions(tournament: Tournament, user: User | Any, now: datetime | None = None) -> list[OrganiserAction]:
     """The tournament's organiser buttons (views' ORGANISER_ACTIONS), each with its refusal."""
     now = now or timezone.now()
     return [
-        OrganiserAction("open", "Open registration", refusals.open_registration_refusal(tournament, user, now)),
+        OrganiserAction("open", "Publish" if tournament.status == Tournament.Status.DRAFT else "Open registration now",
+                        refusals.open_registration_refusal(tournament, user, now)),
         OrganiserAction("close", "Close registration", refusals.close_registration_refusal(tournament, user, now)),
-        OrganiserAction("start", "Start now", refusals.start_tournament_refusal(tournament, user)),
+        _start_tournament_action(tournament, user),
     ]
+
+
+def _start_tournament_action(tournament: Tournament, user: User | Any) -> OrganiserAction:
+    refusal = refusals.start_tournament_refusal(tournament, user)
+    if refusal is not None:
+        return OrganiserAction("start", "Start now", refusal)
+    # The sections start_tournament starts (a later stage waits for the one before it).
+    sections = list(tournament.sections.filter(status__in=refusals.OPEN_SECTION, previous_stage__isnull=True))
+    return OrganiserAction("start", "Start now", None, _start_confirm(f"Start {tournament.name} now", sections))
 
 
 #: How a Swiss section is paired, in words (the section page says it under the format).
@@ -186,8 +213,10 @@ def pairing_system(section: Section) -> str:
 
 def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]:
     """The section's organiser buttons: start now, pause, resume."""
+    start = refusals.start_section_refusal(section, user)
     return [
-        OrganiserAction("start", "Start this section now", refusals.start_section_refusal(section, user)),
+        OrganiserAction("start", "Start this section now", start,
+                        _start_confirm(f"Start {section.name} now", [section]) if start is None else ""),
         OrganiserAction("pause", "Pause", refusals.organiser_refusal(user, section.tournament.club)
                         or refusals.pause_refusal(section)),
         OrganiserAction("resume", "Resume", refusals.organiser_refusal(user, section.tournament.club)
@@ -231,6 +260,9 @@ def who_may_enter(section: Section) -> str:
     """Who may enter ``section``, in words, the same on the section's page and in its
     tournament's list: "Players aged 18 or over on Sun 20 Dec 2026, rated up to 2400 or
     unrated"; "" when anyone may. Says what core.eligibility_refusal checks."""
+    if section.previous_stage_id is not None:  # a later stage takes no entries
+        assert section.previous_stage is not None
+        return f"The players going through from {section.previous_stage.name}"
     limits = _age_words(section) + _rating_words(section)
     if section.members_only:
         return ", ".join([f"Members of {section.tournament.club.name}", *limits])
@@ -606,6 +638,8 @@ def _result_words(pairing: Pairing, first: Person | None, second: Person | None)
         R.FIRST_WON: first, R.FIRST_FORFEIT_WIN: first, R.SECOND_WON: second, R.SECOND_FORFEIT_WIN: second,
     }
     winner = name.get(pairing.result)
+    if pairing.result in (R.FIRST_WON, R.SECOND_WON) and SEED_DECIDED in pairing.flags:
+        return f"{winner.name if winner else '?'} through on seed (drawn every replay)"
     if pairing.result in (R.FIRST_WON, R.SECOND_WON):
         return f"{winner.name if winner else '?'} won"
     if pairing.result in (R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN):

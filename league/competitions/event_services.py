@@ -58,6 +58,11 @@ def create_section(*, by: User, tournament: Tournament, name: str, format: str, 
                    variant: str = "", **settings: Any) -> Section:
     """A section played by ``rule_set``, or by ``variant``'s standard rules without one."""
     refuse(refusals.add_section_refusal(tournament, by))
+    starts_at = settings.get("starts_at") or tournament.starts_at
+    if starts_at <= timezone.now():
+        # It would start at once, before anyone could enter, and be cancelled for want of players.
+        raise ServiceError("bad-schedule", f"Round 1 would start at {starts_at:%a %d %b %Y, %H:%M} UTC, which has "
+                                           "passed: choose a time ahead (a section can be started early by hand).")
     if rule_set is None:
         if not variant:
             raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
@@ -75,16 +80,24 @@ def _locked_tournament(tournament: Tournament) -> Tournament:
 
 @transaction.atomic
 def open_registration(*, by: User, tournament: Tournament, now: datetime | None = None) -> Tournament:
-    """Publish a draft and open its sections' registration now, until round 1 starts."""
+    """Publish a draft: each section's registration then follows the window the organiser
+    set (none: open now, until round 1). Or, once published, open it again now (after a
+    close): every section not started opens at once, until its closing time if one is
+    still ahead, else until round 1. (Publishing used to clear every window: a section
+    set to open tomorrow took entries at once.)"""
     now = now or timezone.now()
     tournament = _locked_tournament(tournament)
     refuse(refusals.open_registration_refusal(tournament, by, now))
+    publishing = tournament.status == Tournament.Status.DRAFT
     tournament.status = Tournament.Status.REGISTRATION
     tournament.save(update_fields=["status"])
     for section in Section.objects.select_for_update().filter(tournament=tournament, status__in=OPEN_SECTION):
-        section.registration_opens_at = None
-        section.registration_closes_at = None  # until round 1 starts
-        section.save(update_fields=["registration_opens_at", "registration_closes_at"])
+        if not publishing:
+            if section.registration_opens_at is not None and section.registration_opens_at > now:
+                section.registration_opens_at = None
+            if section.registration_closes_at is not None and section.registration_closes_at <= now:
+                section.registration_closes_at = None  # until round 1 starts
+            section.save(update_fields=["registration_opens_at", "registration_closes_at"])
         broadcast_section(section, {"event": "registration-opened"})  # open pages offer Register
     audit.record(actor=by, action="tournament.open-registration", target=tournament, club=tournament.club)
     return tournament

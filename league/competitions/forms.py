@@ -124,7 +124,7 @@ class SectionForm(forms.Form):
                                    label="Start times of rounds 2, 3, ... (one ISO time a line)",
                                    help_text="For instance 2026-12-05T14:00:00+00:00; overrides the interval.")
     arena_duration = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False,
-                                        label=ARENA_DURATION.label)
+                                        label=ARENA_DURATION.label, help_text=ARENA_DURATION.help_text)
     registration_opens_at = forms.DateTimeField(validators=[within_event_years], widget=DATETIME, required=False)
     registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
                                                  validators=[within_event_years])
@@ -198,6 +198,11 @@ class SectionForm(forms.Form):
         prefix = f"{self.chosen_format_label}: "
         for setting in own:
             field = self.fields[setting.name]
+            if setting.required and setting.own_default is None and setting.refusal:
+                # Its formats have no value to give it (an arena's minutes): asked for as
+                # needed, and its refusal shown beside it rather than the service's at the top.
+                field.required = True
+                field.error_messages["required"] = setting.refusal[1]
             if field.label and field.label.startswith(prefix):
                 rest = field.label.removeprefix(prefix)
                 field.label = rest[:1].upper() + rest[1:]

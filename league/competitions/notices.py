@@ -42,7 +42,7 @@ def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> 
             if opponent_id is None:
                 text, kind = f"{section}: round {round_.number}: you have a bye.", Kind.ROUND_STARTED
             elif game_id is None:
-                text = f"{section}: round {round_.number}: result by forfeit ({pairing.get_result_display()})."
+                text = f"{section}: round {round_.number}: {_forfeit_words(pairing, user_id)}"
                 kind = Kind.ROUND_STARTED
             else:
                 text = f"{section}: round {round_.number}, board {pairing.board}: your game is ready."
@@ -52,6 +52,18 @@ def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> 
                 data={"section": section.pk, "round": round_.number, "board": pairing.board, "game": game_id},
             ))
     notify_many(specs)
+
+
+def _forfeit_words(pairing: Pairing, reader_id: int) -> str:
+    """A pairing decided without a game, for one of its players: "you won by forfeit",
+    not the table's "Second player won by forfeit" (which names nobody)."""
+    R = Pairing.Result
+    if pairing.result not in (R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN, R.DOUBLE_FORFEIT):
+        return f"result by forfeit ({pairing.get_result_display()})."
+    if pairing.result == R.DOUBLE_FORFEIT:
+        return "both players forfeited: no points."
+    winner_id = pairing.first_id if pairing.result == R.FIRST_FORFEIT_WIN else pairing.second_id
+    return "you won by forfeit." if winner_id == reader_id else "you lost by forfeit."
 
 
 def section_url(section: Section) -> str:

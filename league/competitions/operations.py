@@ -221,7 +221,7 @@ def repair_round(*, round_id: int, now: datetime | None = None) -> Round:
     for pairing in pairings:
         for game in games_of(pairing):
             if game.status in (Game.Status.OPEN, Game.Status.ACTIVE):
-                game_services.abort(game_id=game.pk, user=pairing.first)
+                game_services.call_off(game_id=game.pk, reason=f"Round {round_.number} is paired again.")
         if pairing.match_id:
             Match.objects.filter(pk=pairing.match_id, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
     round_.pairings.all().delete()  # their PairingPlayer rows go with them

@@ -87,6 +87,11 @@ def _forfeit_pairing(section: Section, round_: Round, board: Board, now: datetim
     return pairing
 
 
+#: A knockout pairing drawn every replay: its higher seed goes through, though nobody won
+#: a game (no win over the board; the pages say "through on seed").
+SEED_DECIDED = "drawn every replay: the higher seed goes through"
+
+
 def score(pairing: Pairing, result: str, first_points: float, second_points: float | None, *, played: bool,
            now: datetime, won_over_board: int | None = None) -> None:
     pairing.result, pairing.status, pairing.finished_at = result, Pairing.Status.FINISHED, now
@@ -109,18 +114,18 @@ def games_of(pairing: Pairing) -> list[Game]:
 
 def stop_games(pairing: Pairing, user: User, *, reason: str, rated: bool | None = None) -> None:
     """End ``user``'s games of a pairing: a begun one is lost by forfeit (games'
-    ``forfeit``; ``rated`` False unrates it, None leaves it), one not begun is aborted
-    (an aborted game is never rated)."""
+    ``forfeit``; ``rated`` False unrates it, None leaves it), one not begun is called off
+    (an aborted game is never rated; no abort of the player's is counted)."""
     for game in games_of(pairing):
         if game.status == Game.Status.ACTIVE and game.ply == 0:
-            game_services.abort(game_id=game.pk, user=user)
+            game_services.call_off(game_id=game.pk, reason=reason)
         elif game.status == Game.Status.ACTIVE:
             seat = game.seats.get(user=user).number
             game_services.forfeit(game_id=game.pk, seat=seat, reason=reason, rated=rated)
     match = pairing.match
     if match is not None:  # resigning may have started the match's next game: abort it too
         for game in match.games.filter(status=Game.Status.ACTIVE):
-            game_services.abort(game_id=game.pk, user=user)
+            game_services.call_off(game_id=game.pk, reason=reason)
         Match.objects.filter(pk=match.pk, status=Match.Status.ACTIVE).update(status=Match.Status.ABORTED)
 
 

@@ -7,9 +7,10 @@ Each answers a ``Refusal`` (a code and a sentence for people) or None."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from accounts.age import day_words
 from league.models import Entry, Section, Tournament
 
 from . import selectors
@@ -59,7 +60,7 @@ def _registration_window_refusal(section: Section, now: datetime) -> Refusal | N
         return Refusal("registration-not-open", "Registration has not opened yet: this tournament is a draft.")
     if section.registration_opens_at and now < section.registration_opens_at:
         return Refusal("registration-closed",
-                       f"Registration opens at {section.registration_opens_at:%Y-%m-%d %H:%M} UTC.")
+                       f"Registration opens at {_when(section.registration_opens_at)}.")
     if now >= (section.registration_closes_at or section.starts_at):
         return Refusal("registration-closed", "Registration is closed.")
     return None
@@ -109,7 +110,7 @@ def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Re
     if not section.check_in_opens_at <= now < closes or section.status != Section.Status.REGISTRATION:
         return Refusal(
             "check-in-closed",
-            f"Check-in is open from {section.check_in_opens_at:%Y-%m-%d %H:%M} to {closes:%Y-%m-%d %H:%M} UTC.",
+            f"Check-in is open from {_when(section.check_in_opens_at)} to {_when(closes)}.",
         )
     return None
 
@@ -131,8 +132,9 @@ def _registration_open_now(section: Section, now: datetime) -> bool:
 
 
 def open_registration_refusal(tournament: Tournament, user: Any, now: datetime) -> Refusal | None:
-    """Opening publishes a draft, and (re)opens every section not started until round 1;
-    refused once the tournament has started, and while every such section is open."""
+    """Opening publishes a draft (each section then follows its own window), or opens a
+    published tournament's registration again now; refused once the tournament has
+    started, and while every section not started is open."""
     refusal = organiser_refusal(user, tournament.club)
     if refusal is not None:
         return refusal
@@ -180,7 +182,7 @@ def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | Non
     if refusal is not None:
         return refusal
     if tournament.status == Tournament.Status.DRAFT:
-        return Refusal("draft", "Open registration first: a draft does not start.")
+        return Refusal("draft", "Publish it first: a draft does not start.")
     # A later stage starts when the stage before it finishes (league/competitions/stages.py).
     sections = list(tournament.sections.select_related("tournament__club").filter(
         status__in=OPEN_SECTION, previous_stage__isnull=True))
@@ -221,3 +223,8 @@ def view_refusal(tournament: Tournament, user: Any) -> Refusal | None:
     if tournament.status == Tournament.Status.DRAFT and not _is_organiser(user, tournament.club):
         return Refusal("no-such-section", "There is no such section.")
     return None
+
+
+def _when(moment: datetime) -> str:
+    """A moment as the pages write it: "Mon 30 Nov 2026, 10:00 UTC"."""
+    return f"{day_words(moment.astimezone(UTC).date())}, {moment.astimezone(UTC):%H:%M} UTC"

@@ -23,7 +23,7 @@ from league.ratings import services as rating_services
 
 from .formats import Next, format_of
 from .notices import broadcast_section, notify_players, notify_section_finished
-from .pairings import create_games, pairing_for_game, score
+from .pairings import SEED_DECIDED, create_games, pairing_for_game, score
 from .scheduling import next_round_time, queue_arena_pairing, schedule_round, send_task
 from .sections import locked_section
 from .stages import after_stage
@@ -68,7 +68,7 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
         first_seed, second_seed = seed[pairing.first_id], seed[pairing.second_id]
         assert first_seed is not None and second_seed is not None  # seeded at round 1 (late entries: on entry)
         first_points, second_points = (1.0, 0.0) if first_seed < second_seed else (0.0, 1.0)
-        pairing.flags = [*pairing.flags, "drawn every replay: the higher seed goes through"]
+        pairing.flags = [*pairing.flags, SEED_DECIDED]
         pairing.save(update_fields=["flags"])
     if played:
         result = (Pairing.Result.DRAW if first_points == second_points
@@ -78,8 +78,8 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
     else:
         result = Pairing.Result.FIRST_FORFEIT_WIN if first_points > second_points else \
             Pairing.Result.SECOND_FORFEIT_WIN
-    winner_id = None if first_points == second_points else (
-        pairing.first_id if first_points > second_points else pairing.second_id)
+    winner_id = None if first_points == second_points or SEED_DECIDED in pairing.flags else (
+        pairing.first_id if first_points > second_points else pairing.second_id)  # the seed won no game
     score(pairing, result, first_points, second_points, played=played, now=now, won_over_board=winner_id)
     after_result(section, pairing.round, now, scored=pairing)
     return pairing
@@ -91,8 +91,8 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
     replays = sum(1 for flag in pairing.flags if flag.startswith("drawn, replayed"))
     if replays >= most:
         return False
-    old = pairing.game_id or pairing.match_id
-    pairing.flags = [*pairing.flags, f"drawn, replayed (game {old})"]
+    old = f"game {pairing.game_id}" if pairing.game_id else f"match {pairing.match_id}"
+    pairing.flags = [*pairing.flags, f"drawn, replayed ({old})"]
     assert pairing.second_id is not None  # a drawn game: two players, not a bye
     pairing.first_id, pairing.second_id = pairing.second_id, pairing.first_id
     pairing.game, pairing.match = None, None

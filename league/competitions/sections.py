@@ -95,6 +95,8 @@ def create_section(
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A section needs a name.")
+    if tournament.sections.filter(name__iexact=name).exists():  # two alike read as one on every page
+        raise ServiceError("bad-name", f"This tournament already has a section called {name!r}: give another name.")
     for setting, value in own_defaults(format).items():  # a Swiss's pairing system, unless given
         if options.get(setting) is None:
             options[setting] = value
@@ -120,6 +122,9 @@ EVENT_YEARS = (1900, 2999)
 
 #: A tournament's description: a page of text, not a book (an outside probe sent 100,000 characters).
 MOST_DESCRIPTION = 10_000
+
+#: The oldest age a section may name (the oldest people have lived to about 122).
+MOST_AGE = 120
 
 #: More start times than any section has rounds: a list of thousands is only a burden.
 MOST_ROUND_STARTS = 1000
@@ -149,6 +154,9 @@ def _check_section(section: Section) -> None:
         refuse("bad-age-group", "Senior groups are 50+ and 65+.")
     if section.age_under is not None and section.age_over is not None:
         refuse("bad-age-group", "A section is a youth group or a senior group, not both.")
+    for bound in (section.min_age, section.max_age):
+        if bound is not None and not 0 <= bound <= MOST_AGE:
+            refuse("bad-age-group", f"Ages run from 0 to {MOST_AGE}.")
     # min_age / max_age with no age_cutoff count ages on the day round 1 starts (selectors.age_cutoff).
     if section.min_age is not None and section.max_age is not None and section.min_age > section.max_age:
         refuse("bad-age-group", "The minimum age is above the maximum.")
@@ -177,6 +185,10 @@ def _check_section(section: Section) -> None:
     closes = section.registration_closes_at
     if section.registration_opens_at and closes and section.registration_opens_at > closes:
         refuse("bad-window", "Registration closes before it opens.")
+    if section.registration_opens_at and section.starts_at and section.registration_opens_at >= section.starts_at:
+        refuse("bad-window", "Registration would open after round 1 starts: nobody could enter.")
+    if section.round_starts and section.starts_at and starts and starts[0] <= section.starts_at:
+        refuse("bad-schedule", "The round start times are rounds 2, 3, ...: round 2 starts after round 1.")
     if section.check_in_opens_at and section.check_in_opens_at > (section.check_in_closes_at or section.starts_at):
         refuse("bad-window", "Check-in closes before it opens.")
 

@@ -266,7 +266,7 @@ def section_format_settings(request: PlayerRequest, club_slug: str, tournament_s
 
 
 ORGANISER_ACTIONS = {
-    "open": (event_services.open_registration, "Registration is open."),
+    "open": (event_services.open_registration, "Registration is open, as each section's schedule says."),
     "close": (event_services.close_registration, "Registration is closed."),
     "start": (event_services.start_tournament, "The tournament has started: round 1 is paired."),
 }

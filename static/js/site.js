@@ -114,3 +114,15 @@
   variant.addEventListener("change", onlyThisVariant);
   onlyThisVariant();
 })();
+
+// A click that cannot be undone (starting an event, withdrawing mid-event) asks first:
+// the question is in data-confirm on the submit button (or its form), in words. Set
+// here, not inline, for the Content-Security-Policy; without script the click just acts.
+document.addEventListener("submit", (event) => {
+  const button = event.submitter;
+  const question = (button && button.dataset.confirm) || event.target.dataset.confirm;
+  if (question && !window.confirm(question)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();  // nor htmx, had it hooked the form
+  }
+}, true);

@@ -136,10 +136,10 @@ class TestAgeGroups:
         cutoff = date(2026, 9, 1)
         assert age.age_group_refusal(date(2016, 9, 1), cutoff=cutoff, max_age=10) == ""
         assert age.age_group_refusal(date(2016, 9, 2), cutoff=cutoff, min_age=10) == (
-            "Aged 9 on 2026-09-01, and this section is for ages 10 and over."
+            "Aged 9 on Tue 1 Sep 2026, and this section is for ages 10 and over."
         )
         assert age.age_group_refusal(date(2015, 9, 1), cutoff=cutoff, max_age=10) == (
-            "Aged 11 on 2026-09-01, and this section is for ages up to 10."
+            "Aged 11 on Tue 1 Sep 2026, and this section is for ages up to 10."
         )
 
     def test_missing_reference_dates_are_programming_errors(self):

@@ -2,8 +2,10 @@
 processes as the other browser tests: tests/browser/support.py): the demo club's organiser creates a tournament with a
 knockout section and an under-12 section through the organiser pages, six players
 register with the buttons, a 15-year-old is refused in words, the organiser starts the
-knockout and everybody sees the bracket (byes to seeds 1 and 2), a player follows "my
-next game" to the game, and a withdrawal reaches the organiser's open page live.
+knockout (asked first: it cannot be undone) and everybody sees the bracket (byes to
+seeds 1 and 2; "Scroll sideways for more" where it is wider than the screen), a player
+follows "my next game" to the game, and a withdrawal (asked first too: mid-event it
+forfeits the game) reaches the organiser's open page live.
 Screenshots go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ ENTRANTS = ["sam", "mei", "kofi", "lucia", "arbiter", "organiser"]  # seeds 1..6
 def no_sideways_scroll(page) -> bool:
     """The page itself fits the screen (wide tables and brackets scroll in their own box)."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def cues_match_overflow(page) -> bool:
+    """Each bracket's "Scroll sideways for more" shows exactly while the bracket is wider than its box."""
+    return page.evaluate("""() => [...document.querySelectorAll('.bracket-scroll')].every(box => {
+        const cue = box.querySelector('.scroll-cue');
+        const shown = cue !== null && getComputedStyle(cue).visibility === 'visible' && cue.offsetHeight > 0;
+        return shown === box.scrollWidth > box.clientWidth; })""")
 
 
 def test_organiser_runs_a_knockout_that_players_follow(sign_in):
@@ -76,8 +86,18 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     expect(jonas.locator("button:has-text('Register')")).to_have_count(0)
     shoot(jonas, "section-refusal-phone")
 
-    # The organiser starts the knockout: the bracket, byes to seeds 1 and 2.
+    # The organiser starts the knockout, asked first (static/js/site.js, data-confirm):
+    # "Cancel" changes nothing; OK starts it. The bracket: byes to seeds 1 and 2.
     organiser.goto(knockout_url)
+    asked = []
+    organiser.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    organiser.click("button:has-text('Start this section now')")
+    expect(organiser.locator("button:has-text('Start this section now')")).to_be_visible()
+    organiser.wait_for_timeout(500)  # a submission, had there been one, would have left the page
+    assert asked == ["Start Knockout now: registration closes and round 1 is paired at once. "
+                     "This cannot be undone. Start?"]
+    assert organiser.locator(".bracket-column").count() == 0 and organiser.locator(".message").count() == 0
+    organiser.once("dialog", lambda dialog: dialog.accept())
     organiser.click("button:has-text('Start this section now')")
     expect(organiser.locator(".message")).to_contain_text("Knockout has started")
     first_round = organiser.locator(".bracket-column").first
@@ -92,6 +112,8 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     expect(organiser.locator(".bracket-block-title")).to_have_text("Places 5-8")
     expect(organiser.locator(".bracket-column").last.locator(".match-label")).to_have_text(["Places 5-6", "Places 7-8"])
     shoot(organiser, "bracket-laptop")
+    # "Scroll sideways for more" above a bracket exactly when it is wider than its box.
+    assert cues_match_overflow(organiser)
 
     # Mei, on a phone, sees the same bracket and the page does not scroll sideways.
     mei = pages["mei"]
@@ -99,6 +121,11 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     expect(mei.locator(".bracket-match.is-bye")).to_have_count(2)
     expect(mei.locator(".bracket-block-title")).to_have_text("Places 5-8")
     assert no_sideways_scroll(mei)
+    main_bracket = mei.locator(".bracket-scroll").first
+    assert main_bracket.evaluate("b => b.scrollWidth > b.clientWidth")  # three rounds: wider than a phone
+    expect(main_bracket.locator(".scroll-cue")).to_be_visible()
+    expect(main_bracket.locator(".scroll-cue")).to_have_text("Scroll sideways for more →")
+    assert cues_match_overflow(mei)
     shoot(mei, "bracket-phone")
 
     # Kofi's page, open since he registered, is told live that his game is ready.
@@ -120,8 +147,12 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     # Lucia (seed 4) withdraws: the organiser's open page shows Arnav through, no reload.
     lucia = pages["lucia"]
     lucia.goto(knockout_url)
+    asked = []
+    lucia.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     lucia.click("button:has-text('Withdraw')")
     expect(lucia.locator(".message")).to_contain_text("You have withdrawn from Knockout")
+    assert asked == ["Withdraw from Knockout: your game in play is lost by forfeit and you are paired in no "
+                     "later round. This cannot be undone. Withdraw?"]
     winner = organiser.locator(".bracket-column").first.locator(".side.winner", has_text="Arnav")
     expect(winner).to_have_count(1, timeout=20_000)
     shoot(organiser, "bracket-after-withdrawal-laptop")

@@ -151,6 +151,20 @@ class TestRuleSets:
         assert response.status_code == 400, response.json()
         assert field in response.json()["message"]
 
+    @pytest.mark.parametrize("value", [0, 1, 29])
+    def test_a_no_show_grace_under_the_minimum_is_refused_in_words(self, alice, value):
+        """0 made every game of the set forfeit at once: nobody could ever play."""
+        client = client_for(alice)
+        created = client.post("/api/v1/rule-sets/", {"name": "Instant", "variant": "classic",
+                                                     "no_show_seconds": value}, format="json")
+        assert created.status_code == 400, created.json()
+        assert "at least 30 seconds" in created.json()["message"]
+        mine = client.post("/api/v1/rule-sets/", {"name": "Mine", "variant": "classic"}, format="json").json()
+        revised = client.post(f"/api/v1/rule-sets/{mine['id']}/revise/", {"no_show_seconds": value}, format="json")
+        assert revised.status_code == 400 and "at least 30 seconds" in revised.json()["message"], revised.json()
+        assert not RuleSet.objects.filter(name="Instant").exists()
+        assert RuleSet.objects.get(family=mine["family"]).no_show_seconds == 300  # no new version
+
     def test_creating_needs_authentication(self):
         response = APIClient().post("/api/v1/rule-sets/", {"name": "x", "variant": "classic"}, format="json")
         assert_error(response, 401, "not_authenticated")

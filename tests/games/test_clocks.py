@@ -139,6 +139,20 @@ def test_when_both_seats_of_a_simultaneous_step_run_out_it_is_a_draw(alice, bob)
     assert (game.result, game.winner_seat, game.end_reason) == ("draw", None, "Both players ran out of time.")
 
 
+def test_when_neither_seat_ever_moves_nobody_is_told_it_was_drawn(alice, bob):
+    """The organiser walkthrough's find: a double no-show was told "drawn. Both players
+    ran out of time", and scored 0-0 (a double forfeit) by its tournament."""
+    from accounts.models import Notice
+
+    game = started(services.create_game(creator=alice, variant="tactic-toe", opponent=bob), bob)
+    assert sorted(game.to_move) == [0, 1] and game.ply == 0
+    assert sweep_at(game, max(game.rule_set.no_show_seconds, game.rule_set.seconds_per_move) + 1) == 1
+    game.refresh_from_db()
+    assert (game.result, game.end_reason) == ("draw", "Neither player showed up.")
+    told = Notice.objects.get(recipient=alice, kind="game-ended").message
+    assert "ended without a move" in told and "drawn" not in told
+
+
 def test_the_rock_paper_scissors_decider_and_the_match_game_after_it_both_have_clocks(alice, bob):
     rules = rule_sets.create_rule_set(name="Thrown for", variant="classic", decider="rock-paper-scissors",
                                       seconds_per_move=20)

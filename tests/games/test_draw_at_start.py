@@ -108,3 +108,29 @@ def test_a_rematch_swaps_the_seats_whatever_the_coin(alice, bob, monkeypatch):
     assert "drawn at the start" not in page
     services.rematch(game_id=game.pk, user=first)  # the other asks too: accepted
     assert Game.objects.get(pk=again.pk).seats.get(number=0).user_id != first.pk
+
+
+def test_a_matchs_later_games_cannot_be_aborted(alice, bob):
+    """The attacker probe's find: a player losing a match aborted its next game before
+    the first move, and the match was called off with them behind. Its first game may
+    still be aborted (nothing has been played); its later ones are played or resigned."""
+    best_of_three = rule_sets.create_rule_set(
+        name="Best of three", variant="classic", match_format=RuleSet.MatchFormat.BEST_OF, match_games=3,
+        created_by=alice)
+    game = services.accept_challenge(
+        game_id=services.create_game(creator=alice, rule_set=best_of_three, opponent=bob).pk, user=bob)
+    loser = game.seats.get(number=1).user
+    services.submit_move(game_id=game.pk, user=game.seats.get(number=0).user, ply=0, move={"cell": 5})
+    services.resign(game_id=game.pk, user=loser)
+    second = Game.objects.get(match_id=game.match_id, number_in_match=2)
+    assert second.status == Game.Status.ACTIVE and second.ply == 0
+    page = client_for(loser).get(reverse("games:game", args=[second.pk])).content.decode()
+    assert "Abort the game" not in page
+    try:
+        services.abort(game_id=second.pk, user=loser)
+    except services.ServiceError as refused:
+        assert refused.code == "no-abort" and "The match has begun" in refused.message
+    else:
+        raise AssertionError("the abort was taken")
+    second.refresh_from_db()
+    assert second.status == Game.Status.ACTIVE and second.match.status == "active"

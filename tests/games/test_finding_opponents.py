@@ -103,6 +103,21 @@ def test_a_child_is_reached_by_club_mates_only_not_by_strangers_who_know_the_use
 
 
 @pytest.mark.django_db
+def test_challenges_waiting_for_one_player_are_capped_per_challenger(alice, bob, carol):
+    """The attacker probe sent one player 40 challenges in a few seconds."""
+    for _ in range(services.OPEN_CHALLENGES_TO_ONE):
+        services.create_game(creator=alice, variant="classic", opponent=bob)
+    with pytest.raises(ServiceError) as refused:
+        services.create_game(creator=alice, variant="classic", opponent=bob)
+    assert refused.value.code == "too-many-challenges" and "cancel one" in refused.value.message
+    assert Notice.objects.filter(recipient=bob, kind="challenge-received").count() == services.OPEN_CHALLENGES_TO_ONE
+    services.create_game(creator=carol, variant="classic", opponent=bob)  # another challenger is not held up
+    services.create_game(creator=alice, variant="classic", opponent=carol)  # nor another opponent
+    services.accept_challenge(game_id=Game.objects.filter(created_by=alice, seats__user=bob).first().pk, user=bob)
+    services.create_game(creator=alice, variant="classic", opponent=bob)  # answered: room for one more
+
+
+@pytest.mark.django_db
 def test_the_search_page_and_its_htmx_results_show_online_dots(alice, bob, carol):
     presence.socket_opened(user_id=bob.pk, channel_name="c!bob")
     page = signed_in(alice).get(reverse("players"), {"q": "b"})

@@ -189,7 +189,7 @@ class TestSecretsAndDice:
 class TestClocks:
     def test_a_per_move_clock_expires_and_the_opponent_wins(self, players):
         alice, bob = players
-        rules = rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_move=10, no_show_seconds=10)
+        rules = rule_sets.create_rule_set(name="Blitz", variant="classic", seconds_per_move=10, no_show_seconds=30)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
         services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
         assert services.flag_expired_clocks(now=timezone.now() + timedelta(seconds=5)) == 0
@@ -199,9 +199,10 @@ class TestClocks:
 
     def test_a_move_after_the_deadline_is_refused_and_the_time_out_is_kept(self, players):
         alice, bob = players
-        rules = rule_sets.create_rule_set(name="Bullet", variant="classic", seconds_per_move=5, no_show_seconds=5)
+        rules = rule_sets.create_rule_set(name="Bullet", variant="classic", seconds_per_move=5, no_show_seconds=30)
         game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
-        Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=6))
+        # The first move: the no-show grace (30 s, the least allowed) outlasts the 5 s.
+        Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=31))
         with pytest.raises(ServiceError) as err:
             services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
         assert err.value.code == "time-out"
@@ -216,6 +217,19 @@ class TestClocks:
         assert services.flag_expired_clocks(now=timezone.now() + timedelta(seconds=61)) == 1
         game.refresh_from_db()
         assert game.winner_seat == 1 and "did not show up" in game.end_reason
+
+    @pytest.mark.parametrize(("field", "value"), [
+        ("no_show_seconds", 0), ("no_show_seconds", 29), ("seconds_per_move", 0), ("seconds_per_game", 0),
+        ("seconds_per_move", rule_sets.MAX_RULE_SECONDS + 1),
+    ])
+    def test_a_clock_or_grace_out_of_range_is_refused_and_nothing_is_made(self, field, value):
+        with pytest.raises(ServiceError) as err:
+            rule_sets.create_rule_set(name="Odd", variant="classic", **{field: value})
+        assert err.value.code == "bad-time-control" and "whole number of seconds" in err.value.message
+        assert not RuleSet.objects.filter(name="Odd").exists()
+
+    def test_the_shortest_no_show_grace_is_allowed(self):
+        assert rule_sets.create_rule_set(name="Brisk", variant="classic", no_show_seconds=30).no_show_seconds == 30
 
     def test_claiming_a_time_out_too_early_is_refused(self, players):
         alice, bob = players

@@ -323,12 +323,14 @@ def test_a_banned_viewer_gets_a_403_page_and_the_players_still_play(alice, bob, 
 
 
 def test_a_full_observer_cap_does_not_close_the_page(alice, bob, make_player):
+    from games import observing
     from moderation import services as moderation
 
     root = SuperuserFactory.create()
     game = started("classic", alice, bob)
-    moderation.set_observer_policy(actor=root, game=game, policy="anyone", cap=0)
+    moderation.set_observer_policy(actor=root, game=game, policy="anyone", cap=1)
+    observing.observer_joined(game_id=game.pk, user=make_player(), channel_name="specific.test!first")  # full
     # The cap counts open observer sockets: the page's socket is refused, not the page.
     assert Client().get(reverse("games:game", args=[game.pk])).status_code == 200
-    moderation.set_observer_policy(actor=root, game=game, policy="none", cap=0)
+    moderation.set_observer_policy(actor=root, game=game, policy="none", cap=None)
     assert Client().get(reverse("games:game", args=[game.pk])).status_code == 403

@@ -478,3 +478,47 @@ def test_a_paused_section_says_so_on_its_page_and_in_the_api(client, club, organ
     cs.resume_section(section_id=section.pk)
     assert "Paused by the organisers" not in client.get(url("section", section)).content.decode()
     assert client.get(f"/api/v1/sections/{section.pk}/").json()["paused_at"] is None
+
+
+def _confirm_of(page: str, button: str) -> str | None:
+    """The data-confirm question of the button labelled ``button`` (None: it acts at once)."""
+    found = re.search(rf'<button(?P<attrs>[^>]*)>{re.escape(button)}</button>', page)
+    assert found, f"no button {button!r}"
+    question = re.search(r'data-confirm="([^"]*)"', found.group("attrs"))
+    return question.group(1).replace("&#x27;", "'") if question else None
+
+
+def test_irreversible_clicks_ask_first_in_words(client, club, organiser, make_player):
+    """Start now, Start this section now and a mid-event Withdraw acted on one click
+    (static/js/site.js asks the data-confirm question; tests/browser/test_tournament_pages.py)."""
+    players = [make_player(username=f"conf{i}") for i in range(4)]
+    section = make_section(club, organiser, format="swiss", players=players,
+                           check_in_opens_at=timezone.now() - timedelta(minutes=5))
+    for player in players:
+        cs.check_in(section=section, user=player)
+    client.force_login(organiser)
+    page = client.get(url("section", section)).content.decode()
+    assert _confirm_of(page, "Start this section now") == (
+        f"Start {section.name} now: registration closes and round 1 is paired at once. Players who have not "
+        "checked in are withdrawn. This cannot be undone. Start?")
+    tournament = section.tournament
+    page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
+    assert _confirm_of(page, "Start now") == (
+        f"Start {tournament.name} now: registration closes and round 1 is paired at once. Players who have not "
+        "checked in are withdrawn. This cannot be undone. Start?")
+    assert _confirm_of(page, "Close registration") is None  # undone by "Open registration"
+
+    # Before the start a player may enter again: Withdraw just acts. Mid-event it forfeits.
+    client.force_login(players[0])
+    assert _confirm_of(client.get(url("section", section)).content.decode(), "Withdraw") is None
+    event_services.start_section(by=organiser, section=section)
+    assert _confirm_of(client.get(url("section", section)).content.decode(), "Withdraw") == (
+        f"Withdraw from {section.name}: your game in play is lost by forfeit and you are paired in no later round. "
+        "This cannot be undone. Withdraw?")
+
+
+def test_starting_an_arena_asks_in_its_words(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="arena", players=[make_player(), make_player()])
+    client.force_login(organiser)
+    assert _confirm_of(client.get(url("section", section)).content.decode(), "Start this section now") == (
+        f"Start {section.name} now: registration closes and play begins at once. This cannot be undone. Start?")

@@ -73,16 +73,16 @@ def test_age_on_a_cutoff_date_is_inclusive_at_both_ends(club, make_player):
     cs.register(section=section, user=make_player(born=date(2016, 9, 1)), now=BEFORE)  # 10 that day
     cs.register(section=section, user=make_player(born=date(2013, 9, 2)), now=BEFORE)  # 12 that day
     assert refusal(section, make_player(born=date(2016, 9, 2))) == (
-        "Aged 9 on 2026-09-01, and this section is for ages 10 and over.")
+        "Aged 9 on Tue 1 Sep 2026, and this section is for ages 10 and over.")
     assert refusal(section, make_player(born=date(2013, 9, 1))) == (
-        "Aged 13 on 2026-09-01, and this section is for ages up to 12.")
+        "Aged 13 on Tue 1 Sep 2026, and this section is for ages up to 12.")
 
 
 def test_a_29_february_birthday_counts_from_1_march_in_other_years(club, make_player):
     leapling = make_player(born=date(2016, 2, 29))
     on_28 = spring_open(club, name="A", age_cutoff=date(2026, 2, 28), min_age=10)
     on_1 = spring_open(club, name="B", age_cutoff=date(2026, 3, 1), min_age=10)
-    assert "Aged 9 on 2026-02-28" in refusal(on_28, leapling)
+    assert "Aged 9 on Sat 28 Feb 2026" in refusal(on_28, leapling)
     cs.register(section=on_1, user=leapling, now=BEFORE)
 
 

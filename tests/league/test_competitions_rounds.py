@@ -88,6 +88,15 @@ def test_a_round_robin_withdrawal_turns_the_remaining_games_into_forfeits(make_p
             assert pairing.game_id is None and pairing.match_id is None
         assert pairing.result in (Pairing.Result.FIRST_FORFEIT_WIN, Pairing.Result.SECOND_FORFEIT_WIN)
         assert (pairing.first_points if pairing.first_id == quitter.pk else pairing.second_points) == 0.0
+    # Round 3's pairing, decided without a game, is told to each player as theirs: the
+    # notice named nobody ("Second player won by forfeit").
+    from accounts.models import Notice
+
+    third = later.get(round__number=3)
+    rival = third.second_id if third.first_id == quitter.pk else third.first_id
+    told = Notice.objects.get(recipient_id=rival, data__round=3).message
+    assert told.endswith("round 3: you won by forfeit.")
+    assert Notice.objects.get(recipient=quitter, data__round=3).message.endswith("round 3: you lost by forfeit.")
 
 
 def test_a_knockout_withdrawal_sends_the_opponent_through(make_player):
@@ -282,17 +291,34 @@ def test_a_player_who_never_moves_forfeits_after_the_grace_period(make_player):
     assert section.status == Section.Status.FINISHED
 
 
-def test_a_game_aborted_before_the_first_move_is_created_again(make_player):
+def test_players_cannot_abort_a_tournament_game_or_match_and_an_old_abort_is_created_again(make_player):
+    """The attacker probe's find: aborting a tournament game made a new one with a new draw
+    of who moves first, as often as a player liked (and reset the no-show grace); an
+    aborted match game left its pairing in play for good. The pairing stands now."""
+    from games import rule_sets as game_rule_sets
     from games import services as game_services
 
     section = section_with(players(make_player, 2), format="swiss", rounds=1)
     pairing = section.pairings.get()
     old = pairing.game
-    game_services.abort(game_id=old.pk, user=pairing.first)
+    for user in (pairing.first, pairing.second):
+        with pytest.raises(ServiceError) as refused:
+            game_services.abort(game_id=old.pk, user=user)
+        assert refused.value.code == "no-abort" and "the pairing stands" in refused.value.message
+    old.refresh_from_db()
+    assert old.status == Game.Status.ACTIVE and cs.sweep()["restarted"] == 0
+    # A game aborted before players were refused (an earlier release's) is created again.
+    Game.objects.filter(pk=old.pk).update(status=Game.Status.ABORTED)
     assert cs.sweep()["restarted"] == 1
     pairing.refresh_from_db()
     assert pairing.game_id != old.pk and pairing.game.status == Game.Status.ACTIVE
     assert pairing.status == Pairing.Status.IN_PLAY
+
+    best_of_3 = game_rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    matched = section_with(players(make_player, 2, prefix="m"), format="round-robin", rule_set=best_of_3)
+    first_game = matched.pairings.get().match.games.get()
+    with pytest.raises(ServiceError, match="the pairing stands"):
+        game_services.abort(game_id=first_game.pk, user=first_game.seats.get(number=0).user)
 
 
 def test_players_are_told_their_pairing_on_their_own_group(make_player, monkeypatch):
@@ -330,3 +356,33 @@ def test_a_draft_tournament_waits_and_the_sweep_starts_it_once_published(make_pl
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.REGISTRATION)
     assert cs.sweep(now=later)["rounds"] == 1
     assert Pairing.objects.filter(section=section).count() == 1
+
+
+def test_a_knockout_drawn_every_replay_goes_through_on_seed_and_counts_no_win(make_player):
+    """The organiser walkthrough's find: the seed's decision read "won" on the bracket and
+    counted a game won over the board (the "wins" tie-break), though every game was drawn."""
+    from games import services as game_services
+    from league.competitions import event_selectors
+    from league.models import Pairing, PairingPlayer
+
+    users = players(make_player, 2)
+    section = section_with(users, format="single-elimination")
+    seeds = seeds_of(section)
+    drawing = [1, 2, 3, 5, 4, 6, 8, 7, 9]  # a classic game that ends drawn
+    for _ in range(20):
+        pairing = Pairing.objects.get(section=section)
+        if pairing.status == Pairing.Status.FINISHED:
+            break
+        game = pairing.game
+        for ply, cell in enumerate(drawing):
+            game.refresh_from_db()
+            mover = game.seats.get(number=game.to_move[0]).user
+            game_services.submit_move(game_id=game.pk, user=mover, ply=ply, move={"cell": cell})
+        cs.sweep()
+    pairing = Pairing.objects.get(section=section)
+    assert pairing.status == Pairing.Status.FINISHED
+    winner = seeds[1]
+    assert (pairing.first_id if pairing.result == Pairing.Result.FIRST_WON else pairing.second_id) == winner
+    assert not PairingPlayer.objects.filter(pairing=pairing, won=True).exists()
+    words = [b.result for r in event_selectors.rounds(section) for b in r.boards]
+    assert words and all("through on seed (drawn every replay)" in w for w in words)

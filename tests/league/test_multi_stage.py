@@ -232,6 +232,9 @@ def test_an_organiser_runs_a_two_stage_championship_from_the_pages(client, club,
     assert "Stage 2 of 2 (single elimination): the top 2 of each group of Groups play here" in page
     later = client.get(url("section", knockout)).content.decode()
     assert "Previous stage:" in later and "This is a later stage" in later and ">Register<" not in later
+    # It takes no entries: no "Registration" badge, and not "Who may enter: Everyone".
+    assert ">Next stage</span>" in later and ">Registration</span>" not in later
+    assert "The players going through from Groups" in text_of(later) and "Everyone" not in text_of(later)
 
     for user in players(make_player, 8):
         cs.register(section=groups, user=user)

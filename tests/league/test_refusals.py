@@ -218,3 +218,59 @@ def test_the_refusal_functions_name_the_reason(club, organiser, make_player):
     with pytest.raises(ServiceError) as refused:
         cs.register(section=section, user=outsider, now=now)
     assert (refused.value.code, refused.value.message) == ("registration-closed", "Registration is closed.")
+
+
+def test_publishing_keeps_each_sections_window_and_reopening_opens_now(client, club, organiser, make_player):
+    """The organiser walkthrough's find: publishing a draft (and reopening after a close)
+    cleared every section's registration window, so a section set to open tomorrow took
+    entries at once."""
+    now = timezone.now()
+    draft = event_services.create_tournament(by=organiser, club=club, name="Windows cup", draft=True,
+                                             starts_at=now + timedelta(days=3))
+    later = event_services.create_section(by=organiser, tournament=draft, name="Later", format="swiss",
+                                          swiss_system="fast", variant="classic", rounds=1,
+                                          registration_opens_at=now + timedelta(days=1),
+                                          registration_closes_at=now + timedelta(days=2))
+    client.force_login(organiser)
+    page = client.get(reverse("competitions:tournament", args=[club.slug, draft.slug])).content.decode()
+    assert '<button name="action" value="open">Publish</button>' in page
+    event_services.open_registration(by=organiser, tournament=draft)
+    later.refresh_from_db()
+    assert (later.registration_opens_at, later.registration_closes_at) == (
+        now + timedelta(days=1), now + timedelta(days=2))
+    with pytest.raises(ServiceError) as refused:
+        cs.register(section=later, user=make_player())
+    assert refused.value.code == "registration-closed" or "opens" in refused.value.message
+    # Opening again now, by hand: at once, until the closing time still ahead.
+    page = client.get(reverse("competitions:tournament", args=[club.slug, draft.slug])).content.decode()
+    assert '<button name="action" value="open">Open registration now</button>' in page
+    event_services.open_registration(by=organiser, tournament=draft)
+    later.refresh_from_db()
+    assert (later.registration_opens_at, later.registration_closes_at) == (None, now + timedelta(days=2))
+    cs.register(section=later, user=make_player())
+
+
+def test_a_section_that_would_start_in_the_past_or_open_after_round_1_is_refused(club, organiser):
+    """Started at once with nobody entered, it was cancelled on the spot; a window opening
+    after round 1 let nobody enter; an age of 150 or a name twice were taken."""
+    now = timezone.now()
+    cup = event_services.create_tournament(by=organiser, club=club, name="Past cup", starts_at=now + timedelta(days=1))
+    attempts = [
+        ({"starts_at": now - timedelta(hours=4)}, "which has passed"),
+        ({"registration_opens_at": now + timedelta(days=2)}, "open after round 1 starts"),
+        ({"round_starts": [(now + timedelta(hours=12)).isoformat()]}, "round 2 starts after round 1"),
+        ({"min_age": 150}, "Ages run from 0 to 120"),
+        ({"max_age": -1}, "Ages run from 0 to 120"),
+    ]
+    for settings, words in attempts:
+        with pytest.raises(ServiceError) as refused:
+            event_services.create_section(by=organiser, tournament=cup, name="Bad", format="swiss",
+                                          swiss_system="fast", variant="classic", rounds=2, **settings)
+        assert words in refused.value.message
+    assert not cup.sections.exists()
+    # Two sections of one name read as one on every page ("Your next game: Open, round 1" twice).
+    event_services.create_section(by=organiser, tournament=cup, name="Open", format="swiss", swiss_system="fast",
+                                  variant="classic", rounds=2)
+    with pytest.raises(ServiceError, match="already has a section called 'open'"):
+        event_services.create_section(by=organiser, tournament=cup, name="open", format="swiss",
+                                      swiss_system="fast", variant="classic", rounds=2)

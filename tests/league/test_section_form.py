@@ -102,3 +102,24 @@ def test_a_finished_tournament_offers_no_section_form(client, organiser, tournam
     form = client.get(reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug]))
     assert "This tournament is over." in form.content.decode() and "Create the section" not in form.content.decode()
     assert not Section.objects.filter(tournament=tournament).exists()
+
+
+def test_an_arenas_minutes_are_asked_for_as_needed_and_refused_beside_the_field(client, organiser, tournament):
+    """It was labelled "(optional)", and its refusal came at the top of the form."""
+    client.force_login(organiser)
+    fieldset = client.get(settings_url(tournament), {"format": "arena"}).content.decode()
+    label = re.search(r'<label for="id_arena_duration">(.*?)</label>', fieldset, re.S)
+    assert label and "optional" not in label.group(1) and "Minutes" in label.group(1)
+    assert "Needed for an arena" in fieldset and re.search(r'<input[^>]*name="arena_duration"[^>]*required', fieldset)
+    new_section = reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug])
+    posted = client.post(new_section, {"name": "Arena", "variant": "classic", "format": "arena", "rated": "on",
+                                       "observer_policy": "anyone", "arena_duration": ""})
+    html = posted.content.decode()
+    assert posted.status_code == 200 and not tournament.sections.exists()
+    beside = re.search(r'<div id="id_arena_duration_error"><p class="error" role="alert">(.*?)</p>', html)
+    assert beside and beside.group(1) == "An arena needs a duration.", html[-3000:]
+    top = html.split('<fieldset><legend>Section</legend>')[0]
+    assert "needs a duration" not in top  # not (also) at the top of the form
+    # Another format does not ask for it.
+    swiss = client.get(settings_url(tournament), {"format": "swiss"}).content.decode()
+    assert "arena_duration" not in swiss

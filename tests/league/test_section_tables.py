@@ -15,6 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.age import day_words
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_selectors, event_services
@@ -194,7 +195,7 @@ def test_a_minimum_age_without_a_cutoff_counts_on_the_day_round_1_starts(client,
     cs.register(section=section, user=make_player(born=eighteenth_birthday))
     too_young = make_player(born=eighteenth_birthday + timedelta(days=1))
     assert core.eligibility_refusal(section=section, user=too_young, rating=None) == (
-        f"Aged 17 on {starts.date().isoformat()}, and this section is for ages 18 and over.")
+        f"Aged 17 on {day_words(starts.date())}, and this section is for ages 18 and over.")
 
 
 # -- 6. an arena's streak, in the key -------------------------------------------------------

@@ -107,8 +107,12 @@ def test_nobody_decides_a_game_or_pairs_a_section_they_play_in(world, make_playe
     extra = make_player(username="third")
     section = tournament_section(world, [world.arbiter_a, world.player_1, world.player_2, extra])
     own = Pairing.objects.get(Q(first=world.arbiter_a) | Q(second=world.arbiter_a), section=section)
+    rivals = Pairing.objects.filter(section=section).exclude(pk=own.pk).get()
     for call, kwargs in ((operations.forfeit, {"loser": "first"}), (operations.adjudicate, {"result": "1-0"})):
         refused("own-game", call, actor=world.arbiter_a, pairing_id=own.pk, reason="Mine", **kwargs)
+        # Nor a rival's game in her section: its result moves her own standing (an outside
+        # probe's find: she forfeited a rival's game).
+        refused("own-section", call, actor=world.arbiter_a, pairing_id=rivals.pk, reason="Rival", **kwargs)
     refused("own-section", operations.withdraw_player, actor=world.arbiter_a,
             entry_id=Entry.objects.get(section=section, user=extra).pk, reason="Rival")
     refused("own-section", operations.set_round_pairings, actor=world.arbiter_a,

@@ -4,6 +4,7 @@ changelists, change views and actions."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -193,10 +194,10 @@ def test_celery_schedules_are_for_superusers_only(client, world, who):
 def test_policy_and_ban_forms_need_exactly_one_scope(client, world):
     client.force_login(world.organiser_a)
     page = client.post("/admin/moderation/observerpolicy/add/", {"policy": "none", "cap": ""})
-    assert "Set exactly one of club, section or game." in page.content.decode()
+    assert "Choose what the policy is for: a club, a tournament section or one game" in page.content.decode()
     page = client.post("/admin/moderation/observerban/add/", {"user": world.member_a.pk, "reason": "x",
                                                              "club": world.club_a.pk, "game": world.game_a.pk})
-    assert "Set exactly one of club, tournament or game." in page.content.decode()
+    assert "Choose what the ban is from: a club, a tournament or one game" in page.content.decode()
     assert not ObserverPolicy.objects.exists() and not ObserverBan.objects.exists()
     client.post("/admin/moderation/observerpolicy/add/", {"club": world.club_a.pk, "policy": "members", "cap": "3"})
     assert ObserverPolicy.objects.get(club=world.club_a).cap == 3
@@ -216,3 +217,28 @@ def test_policy_and_ban_forms_need_exactly_one_scope(client, world):
         assert "successfully" not in text and "/None/" not in text
     assert not ObserverBan.objects.filter(user=world.player_1).exists()
     assert not ObserverPolicy.objects.filter(game=world.game_a).exists()
+
+
+@pytest.mark.parametrize("cap", ["0", "100001", "99999999999999"])
+def test_the_policy_form_refuses_a_cap_out_of_range_beside_the_field(client, world, cap):
+    client.force_login(world.organiser_a)
+    page = client.post("/admin/moderation/observerpolicy/add/", {"club": world.club_a.pk, "policy": "anyone",
+                                                                 "cap": cap})
+    text = page.content.decode()
+    assert page.status_code == 200
+    # Beside the cap (Django's admin puts a field's errors in its row), in words.
+    assert re.search(r'field-cap[^>]*>\s*<ul class="errorlist"[^>]*><li>The observer cap is a whole number '
+                     r'from 1 to 100,000', text), text[-4000:]
+    assert not ObserverPolicy.objects.exists()
+
+
+def test_the_policy_and_ban_forms_say_what_scope_is_missing_in_words(client, world):
+    client.force_login(world.organiser_a)
+    text = client.post("/admin/moderation/observerpolicy/add/", {"policy": "none", "cap": ""}).content.decode()
+    assert "Choose what the policy is for: a club, a tournament section or one game (exactly one)." in text
+    assert "observer_policy_has_one_scope" not in text and "Constraint" not in text
+    text = client.post("/admin/moderation/observerban/add/", {"user": world.member_a.pk,
+                                                             "reason": "x"}).content.decode()
+    assert "Choose what the ban is from: a club, a tournament or one game (exactly one)." in text
+    assert "observer_ban_has_one_scope" not in text and "Constraint" not in text
+    assert not ObserverPolicy.objects.exists() and not ObserverBan.objects.exists()

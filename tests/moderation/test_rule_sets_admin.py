@@ -146,3 +146,14 @@ def test_the_change_page_shows_the_rules_in_words(client, world):
     page = client.get(f"/admin/games/ruleset/{world.rules_a.pk}/change/").content.decode()
     assert "Player One places X and Player Two places O." in page
     assert "saving makes version 2" in page
+
+
+@pytest.mark.parametrize("value", ["0", "29"])
+def test_a_no_show_grace_under_the_minimum_is_refused_in_the_console(client, world, value):
+    """A set with a grace of 0 forfeited every game at once ("did not show up")."""
+    client.force_login(world.organiser_a)
+    before = RuleSet.objects.count()
+    response = client.post(ADD + "?variant=classic", form_data(no_show_seconds=value, club=world.club_a.pk))
+    assert response.status_code == 200
+    assert any("at least 30 seconds" in error for error in errors(response)), errors(response)
+    assert RuleSet.objects.count() == before

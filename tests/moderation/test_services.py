@@ -92,6 +92,21 @@ def test_a_policy_is_one_row_per_scope_and_audited(world):
     assert AuditEntry.objects.filter(action="observers.policy-removed", club=w.club_a).exists()
 
 
+@pytest.mark.parametrize("cap", [0, -1, 100_001, 99_999_999_999_999, True, 2.0])
+def test_an_observer_cap_out_of_range_is_refused_in_words(world, cap):
+    """0 read "Anyone, at most 0"; 99999999999999 overflowed PostgreSQL's column (a 500)."""
+    refused("bad-cap", services.set_observer_policy, actor=world.organiser_a, club=world.club_a,
+            policy="anyone", cap=cap)
+    with pytest.raises(ServiceError, match="from 1 to 100,000"):
+        services.set_observer_policy(actor=world.organiser_a, club=world.club_a, policy="anyone", cap=cap)
+
+
+def test_an_observer_cap_from_1_to_100000_or_none_is_kept(world):
+    for cap in (1, 100_000, None):
+        row = services.set_observer_policy(actor=world.organiser_a, club=world.club_a, policy="anyone", cap=cap)
+        assert ObserverPolicy.objects.get(pk=row.pk).cap == cap
+
+
 def test_a_ban_is_lifted_once_and_kept(world):
     w = world
     ban = services.ban_user(actor=w.organiser_a, user=w.member_a, club=w.club_a, reason="Heckling")

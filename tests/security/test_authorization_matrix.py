@@ -639,6 +639,8 @@ CASES: list[Case] = [
          frozenset({"second"}), game_status("challenge", "aborted")),
     Case(("games:cancel", "POST"), "challenger", "page", lambda w: reverse("games:cancel", args=[w.challenge.pk]),
          frozenset({"first"}), game_status("challenge", "aborted")),
+    Case(("games:abort", "POST"), "players", "page", lambda w: reverse("games:abort", args=[w.active.pk]),
+         PLAYERS, game_status("active", "aborted")),
     Case(("games:rematch", "POST"), "players", "page", lambda w: reverse("games:rematch", args=[w.finished.pk]),
          PLAYERS, expect_added("games.game", rematch_of_id=lambda w, a: w.finished.pk)),
     Case(("games:note", "POST"), "players", "page", lambda w: reverse("games:note", args=[w.active.pk]), PLAYERS,

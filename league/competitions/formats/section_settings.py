@@ -212,7 +212,8 @@ LATE_ENTRY_ROUNDS = Setting(
                        "Late entries (by round) are for Swiss sections; an arena takes them until its end."),
 )
 ARENA_DURATION = Setting(
-    "arena_duration", "Arena: minutes", max_value=LONGEST, allowed=lambda duration: duration > timedelta(0), required=True,
+    "arena_duration", "Arena: minutes", help_text="How long the arena runs. Needed for an arena.",
+    max_value=LONGEST, allowed=lambda duration: duration > timedelta(0), required=True,
     refusal=("bad-duration", "An arena needs a duration."),
 )
 STREAK_BONUS = Setting("streak_bonus", "Arena: streak bonus")
