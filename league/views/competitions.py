@@ -266,7 +266,7 @@ def section_format_settings(request: PlayerRequest, club_slug: str, tournament_s
 
 
 ORGANISER_ACTIONS = {
-    "open": (event_services.open_registration, "Registration is open, as each section's schedule says."),
+    "open": (event_services.open_registration, "Registration is open."),
     "close": (event_services.close_registration, "Registration is closed."),
     "start": (event_services.start_tournament, "The tournament has started: round 1 is paired."),
 }
@@ -282,6 +282,8 @@ def tournament_action(request: PlayerRequest, club_slug: str, tournament_slug: s
         messages.error(request, "Unknown action.")
     else:
         service, done = action
+        if service is event_services.open_registration and the_tournament.status == Tournament.Status.DRAFT:
+            done = "Published: each section takes entries as its schedule says."
         try:
             service(by=request.user, tournament=the_tournament)
             messages.success(request, done)

@@ -428,12 +428,14 @@ def one_worker_server(tmp_path: Path) -> Iterator[SimpleNamespace]:
 
 def wait_for_lock_waiter(blocker: Any, statement: str) -> None:
     """Until a statement of this database containing ``statement`` waits for a lock
-    (``blocker``'s), at most 10 s."""
+    (``blocker``'s); fails after 10 s without one (the kill that follows would hit an
+    idle worker and test nothing)."""
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not cast(tuple[Any, ...], blocker.execute(
+    while not cast(tuple[Any, ...], blocker.execute(
         "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
         " WHERE NOT l.granted AND a.datname = current_database() AND a.query LIKE %s", [f"%{statement}%"]
     ).fetchone())[0]:  # count(*) always returns a row
+        assert time.monotonic() < deadline, f"no statement on {statement!r} waited for the lock"
         time.sleep(0.05)
 
 
@@ -524,7 +526,10 @@ def test_a_state_read_or_a_handshake_lost_with_its_worker_is_answered_in_words(t
         with psycopg.connect(live.env["DATABASE_URL"]) as blocker:
             blocker.execute("LOCK TABLE authtoken_token IN ACCESS EXCLUSIVE MODE")
             handshake = loop.create_task(late.connect())
-            wait_for_lock_waiter(blocker, "authtoken_token")
+            # The loop runs the handshake (up to its lookup, which waits on the lock) while
+            # a thread watches for that wait: waited for with the loop stopped, the
+            # handshake had not begun, and the kill hit an idle worker.
+            loop.run_until_complete(loop.run_in_executor(None, wait_for_lock_waiter, blocker, "authtoken_token"))
             (worker,) = worker_pids(server.pid)
             os.kill(worker, signal.SIGKILL)
             with pytest.raises(websockets.InvalidStatus) as rejected:
