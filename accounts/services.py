@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db.models import ProtectedError, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -211,6 +212,7 @@ def register_player(
                 "guardian-email-is-players",
                 "The parent's or guardian's e-mail must be their own, not the one you sign up with.",
             )
+    checked_display_name(display_name or username, user=None)
     return _create_player(
         username=username, password=password, email=email, display_name=display_name,
         date_of_birth=date_of_birth, country=country, active=not decision.needs_guardian_consent,
@@ -235,7 +237,8 @@ def _create_player(
     except IntegrityError as exc:  # a concurrent sign-up took the name
         raise ServiceError("username-taken", "That username is taken; please choose another.") from exc
     Profile.objects.create(
-        user=user, display_name=display_name or username, date_of_birth=date_of_birth, country=country
+        user=user, display_name=checked_display_name(display_name or username, user=user),
+        date_of_birth=date_of_birth, country=country,
     )
     consent = None
     if not active:
@@ -374,6 +377,21 @@ def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> No
     _send_consent_request(consent, url_base)
 
 
+def checked_display_name(name: str, *, user: User | None) -> str:
+    """``name`` as stored (NFKC, single spaces, at most 60 characters), or refused when
+    it is empty or is another player's username or display name in any case: a name
+    others see must not pass one player off as another (docs/accounts.md, "Names")."""
+    name = " ".join(unicodedata.normalize("NFKC", name).split())[:60]
+    if not name:
+        raise ServiceError("invalid-display-name", "A display name cannot be empty.")
+    others_named = Q(username__iexact=name) | Q(profile__display_name__iexact=name)
+    others = User.objects.filter(others_named)
+    if (others.exclude(pk=user.pk) if user else others).exists():
+        raise ServiceError("display-name-taken",
+                           f"{name!r} is another player's name; please choose a name of your own.")
+    return name
+
+
 @transaction.atomic
 def update_profile(*, user: User, display_name: str | None = None, country: str | None = None) -> Profile:
     """Change what a player may change. The date of birth is fixed after sign-up
@@ -382,10 +400,7 @@ def update_profile(*, user: User, display_name: str | None = None, country: str 
         user=user, defaults={"display_name": user.username}
     )
     if display_name is not None:
-        display_name = display_name.strip()
-        if not display_name:
-            raise ServiceError("invalid-display-name", "A display name cannot be empty.")
-        profile.display_name = display_name[:60]
+        profile.display_name = checked_display_name(display_name, user=user)
     if country is not None and country != profile.country:
         _check_country_change(user=user, profile=profile, country=country)
         profile.country = country

@@ -61,7 +61,7 @@ class SignupFactory(factory.DictFactory):
     """What the sign-up page and API are sent: by default an adult in Britain."""
 
     username = "newplayer"
-    display_name = "New Player"
+    display_name = factory.LazyAttribute(lambda o: f"New Player {o.username}")  # display names are unique
     email = "new@example.com"
     password = PASSWORD
     date_of_birth = factory.LazyFunction(lambda: years_ago(30).isoformat())

@@ -28,7 +28,7 @@ BAD_NAMES = ['kid<script>', 'a"b', "o'neil", "x/y", "<>\"'/", ".."]
 
 def facts(**overrides):
     """A 15-year-old's sign-up from Germany (below its age of digital consent)."""
-    return SignupFactory(**{"username": "kid", "display_name": "Kid", "email": "kid@example.com",
+    return SignupFactory(**{"username": "kid", "email": "kid@example.com",
                             "date_of_birth": years_ago(15).isoformat(), "country": "DE", **overrides})
 
 

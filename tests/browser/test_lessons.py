@@ -78,7 +78,7 @@ def play_lesson(page, slug: str, *, shots: str = "") -> None:
             shot(page, shots)
         play(page, lesson.variant, step.move)
     panel = page.locator("#lesson-panel")
-    expect(panel).to_contain_text("Lesson complete.")
+    expect(panel).to_contain_text("Lesson complete")
     expect(page.locator("#game-errors")).to_have_text("")  # no move went astray on the way
     expect(panel.locator(".lesson-steps li.done")).to_have_count(total)
 

@@ -150,7 +150,7 @@ def test_the_lesson_page_follows_the_learner(client, learner):
     _play_lesson(Game.objects.get(pk=game.pk), learner)
     board = pushed_board(game.pk, learner)
     # The button names the next lesson itself (three Tic Tac Two lessons share a variant).
-    assert "Lesson complete." in board and "Next lesson: Tactic-Toe: plans that bounce</button>" in board
+    assert ">Lesson complete<" in board and "Next lesson: Tactic-Toe: plans that bounce</button>" in board
     assert "/play/?variant=classic" in board
     assert "Rematch" not in board  # a lesson is started again from /learn/
     index = client.get("/learn/").content.decode()

@@ -1,0 +1,73 @@
+"""A display name cannot pass one player off as another (docs/accounts.md, "Names"):
+another player's username or display name, in any case, spacing or Unicode form, is
+refused at sign-up and on the profile, and nothing changes."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from accounts import services
+from accounts.errors import ServiceError
+from accounts.models import User
+from tests.factories import SignupFactory as signup_data
+
+pytestmark = pytest.mark.django_db
+
+
+def fullwidth(text: str) -> str:
+    """``text`` in fullwidth letters (U+FF21...), which NFKC reads as plain ones."""
+    return "".join(chr(ord(c) + 0xFEE0) for c in text)
+
+
+@pytest.fixture
+def olga(make_player):
+    return make_player(username="olga", display_name="Olga the Organiser")
+
+
+@pytest.mark.parametrize("taken", ["Olga the Organiser", "olga THE organiser", "  Olga   the\tOrganiser ",
+                                   fullwidth("OLGA") + " the Organiser", "OLGA", fullwidth("olga")])
+def test_another_players_name_is_refused_on_the_profile(olga, make_player, taken):
+    sam = make_player(username="sam", display_name="Sam")
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=sam, display_name=taken)
+    assert refused.value.code == "display-name-taken"
+    sam.profile.refresh_from_db()
+    assert sam.profile.display_name == "Sam"
+
+
+def test_a_player_keeps_or_takes_their_own_names(olga):
+    assert services.update_profile(user=olga, display_name="OLGA").display_name == "OLGA"
+    assert services.update_profile(user=olga, display_name=" Olga  the Organiser ").display_name == "Olga the Organiser"
+
+
+def test_names_are_stored_as_others_will_compare_them(make_player):
+    player = make_player(username="rosa")
+    assert services.update_profile(user=player, display_name=fullwidth("Rosa") + " \t S.").display_name == "Rosa S."
+
+
+def test_the_profile_page_says_why_and_keeps_the_name(client, olga, make_player):
+    sam = make_player(username="sam", display_name="Sam")
+    client.force_login(sam)
+    page = client.post(reverse("accounts:profile"), {"display_name": "olga the organiser", "country": "GB"})
+    assert "is another player&#x27;s name" in page.content.decode()
+    sam.profile.refresh_from_db()
+    assert sam.profile.display_name == "Sam"
+
+
+def test_sign_up_with_another_players_name_is_refused(client, olga):
+    page = client.post(reverse("accounts:signup"), signup_data(username="olga2", display_name="Olga The Organiser"))
+    assert page.status_code == 200 and "is another player&#x27;s name" in page.content.decode()
+    response = APIClient().post("/api/v1/accounts/signup/", signup_data(username="olga3", display_name="OLGA"),
+                                format="json")
+    assert response.status_code == 400 and response.json()["code"] == "display-name-taken"
+    assert list(User.objects.values_list("username", flat=True)) == ["olga"]
+
+
+def test_a_username_that_is_another_players_display_name_needs_a_display_name_of_its_own(client, make_player):
+    make_player(username="ann", display_name="Captain")
+    refused = client.post(reverse("accounts:signup"), signup_data(username="captain", display_name=""))
+    assert "is another player&#x27;s name" in refused.content.decode()
+    assert client.post(reverse("accounts:signup"),
+                       signup_data(username="captain", display_name="The Captain")).status_code == 302
