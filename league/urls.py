@@ -9,6 +9,7 @@ from .views import clubs as club_views
 from .views import competitions as competition_views
 from .views import ratings as rating_views
 from .views import results as result_views
+from .views import seasons as season_views
 
 register_converter(AnyUsername, "username")
 
@@ -37,15 +38,26 @@ competition_urlpatterns = [
     re_path(r"^calendar/(?P<token>[A-Za-z0-9_-]{20,64})\.ics$", competition_views.player_calendar, name="player-calendar"),
     path(_club, club_views.club, name="club"),
     path(_club + "new-tournament/", competition_views.tournament_new, name="tournament-new"),
+    # Before the season's route: a league or season never takes these slugs (seasons.RESERVED_*_SLUGS).
+    path(_club + "leagues/new/", season_views.league_new, name="league-new"),
+    path(_club + "leagues/<slug:league_slug>/edit/", season_views.league_edit, name="league-edit"),
+    path(_club + "leagues/<slug:league_slug>/new-season/", season_views.season_new, name="season-new"),
     path(_club + "leagues/<slug:league_slug>/<slug:season_slug>/", competition_views.season, name="season"),
+    path(_club + "leagues/<slug:league_slug>/<slug:season_slug>/edit/", season_views.season_edit, name="season-edit"),
     path(_tournament, competition_views.tournament, name="tournament"),
     path(_tournament + "new-section/", competition_views.section_new, name="section-new"),
     path(_tournament + "new-section/format-settings/", competition_views.section_format_settings,
          name="section-format-settings"),
     path(_tournament + "organise/", competition_views.tournament_action, name="tournament-action"),
+    # Under organise/: a section may be called anything but "organise" (sections.RESERVED_SECTION_SLUGS).
+    path(_tournament + "organise/edit/", competition_views.tournament_edit, name="tournament-edit"),
+    path(_tournament + "organise/delete/", competition_views.tournament_delete, name="tournament-delete"),
     path(_section, competition_views.section, name="section"),
     path(_section + "entry/", competition_views.section_entry, name="section-entry"),
     path(_section + "start/", competition_views.section_start, name="section-start"),
+    path(_section + "edit/", competition_views.section_edit, name="section-edit"),
+    path(_section + "delete/", competition_views.section_delete, name="section-delete"),
+    path(_section + "players/", competition_views.section_players, name="section-players"),
     path(_section + "swiss-pairing/", competition_views.section_swiss_pairing, name="section-swiss-pairing"),
     path(_section + "standings.csv", competition_views.section_standings_csv, name="section-standings-csv"),
     path(_section + "bracket.json", competition_views.section_json, {"kind": "bracket"}, name="section-bracket-json"),

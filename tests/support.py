@@ -4,9 +4,11 @@ threads."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import date
+from html import unescape
 from typing import Any
 
 from django.db import connection
@@ -77,3 +79,25 @@ def own_abuse_counts(settings: Any, name: str) -> None:
     settings.CACHES = {"default": {**default, "KEY_PREFIX": f"{name}-{uuid.uuid4().hex}"}}
     settings.AXES_FAILURE_LIMIT = 5
     settings.AXES_COOLOFF_TIME = timedelta(minutes=15)
+
+
+def form_fields(html: str) -> dict[str, str]:
+    """A page's form fields as a browser would send them, filled as the page fills them
+    (inputs, checked boxes, selected options, textareas; not the CSRF token)."""
+    data: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", html):
+        name = re.search(r'name="([^"]+)"', tag)
+        if not name or name.group(1) == "csrfmiddlewaretoken":
+            continue
+        if 'type="checkbox"' in tag:
+            if " checked" in tag:
+                data[name.group(1)] = "on"
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        data[name.group(1)] = unescape(value.group(1)) if value else ""
+    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', html, re.S):
+        chosen = re.search(r'<option value="([^"]*)"[^>]* selected>', body)
+        data[name] = unescape(chosen.group(1)) if chosen else ""
+    for name, body in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
+        data[name] = unescape(body.strip())
+    return data

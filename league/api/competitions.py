@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest, signed_in_user
+from accounts.models import User
 from games.models import RuleSet
 from league import competitions as competition_services
 from league import exports
@@ -99,6 +100,17 @@ class TournamentCreateSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True, default="")
     rating_period = serializers.CharField(required=False, default=Tournament.RatingPeriod.GAME)
     draft = serializers.BooleanField(required=False, default=False)
+
+
+class TournamentUpdateSerializer(serializers.Serializer):
+    """Any of these; event_services.edit_tournament judges the values as at creation."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    starts_at = serializers.DateTimeField(validators=[within_event_years], required=False,
+                                          help_text="A section whose round 1 is at the old start moves with it.")
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False, allow_null=True)
+    description = serializers.CharField(required=False, allow_blank=True)
+    rating_period = serializers.CharField(required=False, help_text="game or tournament.")
 
 
 class SectionSerializer(serializers.ModelSerializer):
@@ -233,6 +245,16 @@ class SectionCreateSerializer(serializers.Serializer):
         return attrs
 
 
+class SectionUpdateSerializer(SectionCreateSerializer):
+    """Any setting of creation but the tournament; event_services.edit_section judges the
+    values as at creation, and refuses a change that would leave entered players out."""
+
+    tournament = None  # type: ignore[assignment]  # a section stays in its tournament
+    name = serializers.CharField(max_length=120, required=False)
+    format = serializers.ChoiceField(choices=Section.Format.choices, required=False,
+                                     help_text="Another format's settings go back to their defaults unless given.")
+
+
 class EntrySerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
     name = serializers.CharField(source="user.name")
@@ -243,8 +265,18 @@ class EntrySerializer(serializers.ModelSerializer):
                   "checked_in_at", "withdrawn_at", "withdrawn_reason", "eliminated"]
 
 
+#: An organiser's entry, by username: a member of the club (event_services.enter_player).
+ORGANISER_USERNAME_HELP = ("Organisers: the member of the club to enter or withdraw (the usual rules apply). "
+                           "Absent: yourself.")
+
+
+class EnterSerializer(serializers.Serializer):
+    username = serializers.CharField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
+
+
 class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    username = serializers.CharField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -315,6 +347,42 @@ class PlayerRoundSerializer(serializers.Serializer):
 
 #: A refusal from the services (config.api.exception_handler): 400 with its code.
 SERVICE_REFUSAL = OpenApiResponse(ErrorSerializer, description='Refused: {"code", "message"} with the reason in words.')
+NOT_ORGANISER = OpenApiResponse(ErrorSerializer, description="not-organiser: only the club's owners and organisers.")
+STARTED_OR_IN_USE = OpenApiResponse(
+    ErrorSerializer, description="The event's state forbids it: tournament-started, section-started, has-entries, "
+                                 "has-next-stage, would-exclude-entrants (the reason in words).")
+#: Refusals of an edit or a delete that are the event's state, not the request's values: 409.
+CONFLICTS = frozenset({"tournament-started", "section-started", "has-entries", "has-next-stage",
+                       "would-exclude-entrants"})
+EDIT_RESPONSES = {400: SERVICE_REFUSAL, 401: SERVICE_REFUSAL, 403: NOT_ORGANISER, 404: SERVICE_REFUSAL,
+                  409: STARTED_OR_IN_USE}
+
+
+def _organisers_only(request: Request, club: Club) -> None:
+    """403 ``not-organiser`` for a signed-in player who does not run ``club``'s events."""
+    refusal = refusals.organiser_refusal(request.user, club)
+    if refusal is not None:
+        raise exceptions.PermissionDenied(refusal.reason, code=refusal.code)
+
+
+def _as_conflict(call) -> Response | None:
+    """Run ``call``: a refusal for the event's state (CONFLICTS) is 409, any other 400."""
+    try:
+        call()
+    except ServiceError as err:
+        if err.code in CONFLICTS:
+            return Response(err.as_dict(), status=status.HTTP_409_CONFLICT)
+        raise
+    return None
+
+
+def _player_named(section: Section, username: str) -> Any:
+    """The player an organiser names; unknown is refused as a non-member is (no name confirmed)."""
+    player = User.objects.filter(username__iexact=username).first()
+    if player is None:
+        raise ServiceError("not-member", f"{username} is not a member of {section.tournament.club.name}: an "
+                                         "organiser enters the club's members; others register themselves.")
+    return player
 CLUB_FILTER = OpenApiParameter("club", str, description="Only this club's tournaments (its slug).")
 STATUS_FILTER = OpenApiParameter("status", str, description="draft, registration, running, finished, cancelled.")
 
@@ -351,6 +419,30 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         service(by=request.user, tournament=tournament)
         tournament.refresh_from_db()
         return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=TournamentUpdateSerializer, responses={200: TournamentSerializer, **EDIT_RESPONSES})
+    def partial_update(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
+        """Organisers, while none of its sections has started: change any of its details
+        (the checks of creation). A section whose round 1 was at the old start moves with it."""
+        tournament = self.get_object()
+        _organisers_only(request, tournament.club)
+        body = TournamentUpdateSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        refused = _as_conflict(lambda: event_services.edit_tournament(by=request.user, tournament=tournament,
+                                                                       **body.validated_data))
+        if refused is not None:
+            return refused
+        tournament.refresh_from_db()
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={204: None, **EDIT_RESPONSES})
+    def destroy(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
+        """Organisers: delete a tournament none of whose sections has started, with nobody
+        entered (409 ``has-entries``: withdraw them first), and its sections."""
+        tournament = self.get_object()
+        _organisers_only(request, tournament.club)
+        refused = _as_conflict(lambda: event_services.delete_tournament(by=request.user, tournament=tournament))
+        return refused or Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["post"], url_path="open-registration")
@@ -396,16 +488,50 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         section = event_services.create_section(by=signed_in_user(request), **incoming.validated_data)
         return Response(SectionSerializer(section).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=SectionUpdateSerializer, responses={200: SectionSerializer, **EDIT_RESPONSES})
+    def partial_update(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
+        """Organisers, before round 1: change any setting of creation (the same checks). A
+        change that would leave entered players out is 409 ``would-exclude-entrants``."""
+        section = self.get_object()
+        _organisers_only(request, section.tournament.club)
+        body = SectionUpdateSerializer(data=request.data, partial=True, context={"request": request})
+        body.is_valid(raise_exception=True)
+        refused = _as_conflict(lambda: event_services.edit_section(by=request.user, section=section,
+                                                                   **body.validated_data))
+        if refused is not None:
+            return refused
+        section.refresh_from_db()
+        return Response(SectionSerializer(section).data)
+
+    @extend_schema(request=None, responses={204: None, **EDIT_RESPONSES})
+    def destroy(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
+        """Organisers: delete a section before its round 1, with nobody entered (409
+        ``has-entries``: withdraw them first) and no stage after it (409 ``has-next-stage``)."""
+        section = self.get_object()
+        _organisers_only(request, section.tournament.club)
+        refused = _as_conflict(lambda: event_services.delete_section(by=request.user, section=section))
+        return refused or Response(status=status.HTTP_204_NO_CONTENT)
+
     @extend_schema(methods=["get"], responses={200: EntrySerializer(many=True)})
-    @extend_schema(methods=["post"], request=None, responses={201: EntrySerializer, 400: SERVICE_REFUSAL})
+    @extend_schema(methods=["post"], request=EnterSerializer,
+                   responses={201: EntrySerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
     @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly],
             pagination_class=None)
     def entries(self, request: Request, pk=None) -> Response:
-        """GET: the entries. POST: register the signed-in player (refusals, eligibility
-        included, come back as 400 with the reason in words)."""
+        """GET: the entries. POST: register the signed-in player, or (organisers, with
+        ``username``) enter a member of the club; refusals, eligibility included, come
+        back as 400 with the reason in words."""
         section = self.get_object()
         if request.method == "POST":
-            entry = competition_services.register(section=section, user=signed_in_user(request))
+            body = EnterSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            user = signed_in_user(request)
+            username = body.validated_data.get("username", "")
+            if username and username.lower() != user.username.lower():
+                _organisers_only(request, section.tournament.club)
+                entry = event_services.enter_player(by=user, section=section, user=_player_named(section, username))
+            else:
+                entry = competition_services.register(section=section, user=user)
             return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
         return Response(EntrySerializer(event_selectors.entries(section), many=True).data)
 
@@ -415,15 +541,25 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         entry = competition_services.check_in(section=self.get_object(), user=request.user)
         return Response(EntrySerializer(entry).data)
 
-    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
+    @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer, 400: SERVICE_REFUSAL,
+                                                          403: NOT_ORGANISER})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def withdraw(self, request: PlayerAPIRequest, pk=None) -> Response:
-        """Withdraw the signed-in player; optional ``reason``. Mid-event the game in play
-        is lost by forfeit."""
+        """Withdraw the signed-in player, or (organisers, with ``username``) an entrant;
+        optional ``reason``. Mid-event the game in play is lost by forfeit."""
         body = WithdrawSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        entry = competition_services.withdraw(section=self.get_object(), user=request.user,
-                                              reason=body.validated_data.get("reason", ""))
+        section = self.get_object()
+        reason = body.validated_data.get("reason", "")
+        username = body.validated_data.get("username", "")
+        if username and username.lower() != request.user.username.lower():
+            _organisers_only(request, section.tournament.club)
+            player = User.objects.filter(username__iexact=username).first()
+            if player is None:
+                raise ServiceError("not-entered", f"{username} is not entered in this section.")
+            entry = event_services.withdraw_player(by=request.user, section=section, user=player, reason=reason)
+        else:
+            entry = competition_services.withdraw(section=section, user=request.user, reason=reason)
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})

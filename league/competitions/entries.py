@@ -25,17 +25,22 @@ from .sections import locked_section
 
 
 @transaction.atomic
-def register(*, section: Section, user: User, now: datetime | None = None) -> Entry:
-    """Enter ``user`` in ``section``; refused with the reason in words when they may not."""
+def register(*, section: Section, user: User, now: datetime | None = None, entered_by: User | None = None) -> Entry:
+    """Enter ``user`` in ``section``; refused with the reason in words when they may not.
+    ``entered_by``: the organiser entering them (event_services.enter_player): the same
+    rules (refusals.registration_refusal), the window the organiser's; made while check-in
+    is open, the entry is checked in (the organiser has the player at hand)."""
     now = now or timezone.now()
     section = locked_section(section.pk)
-    refusal = refusals.registration_refusal(section, user, now)
+    refusal = refusals.registration_refusal(section, user, now, entered_by=entered_by)
     if refusal is not None:
         raise ServiceError(*refusal)
     late_round = refusals.late_entry_round(section, now)
     rating = selectors.frozen_rating(user=user, variant=section.variant)
     fields: dict[str, Any] = {"status": Entry.Status.REGISTERED, "rating": rating, "withdrawn_at": None,
                               "withdrawn_reason": "", "checked_in_at": None}
+    if entered_by is not None and section.check_in_opens_at is not None and refusals.check_in_open(section, now):
+        fields.update(status=Entry.Status.CHECKED_IN, checked_in_at=now)
     if late_round is not None:
         # Late entrants are seeded below everyone and join the next round (arena: now).
         last_seed = section.entries.aggregate(m=Max("seed"))["m"] or 0
@@ -64,14 +69,17 @@ def check_in(*, section: Section, user: User, now: datetime | None = None) -> En
 
 
 @transaction.atomic
-def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | None = None) -> Entry:
+def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | None = None,
+             by_organiser: bool = False) -> Entry:
     """Leave a section. Mid-event, the game in play is lost by forfeit (the opponent
     wins, unplayed as FIDE counts it) and no later round pairs the player; a round
-    robin's later games are forfeits; in a bracket the opponents go through."""
+    robin's later games are forfeits; in a bracket the opponents go through.
+    ``by_organiser``: an organiser withdraws them (event_services.withdraw_player, which
+    has checked who may): the refusals name the player."""
     now = now or timezone.now()
     section = locked_section(section.pk)
     entry = Entry.objects.select_for_update().filter(section=section, user=user).first()
-    refusal = refusals.withdraw_refusal(section, entry)
+    refusal = refusals.withdraw_refusal(section, entry, player=user.username if by_organiser else "")
     if refusal is not None:
         raise ServiceError(*refusal)
     assert entry is not None  # the refusal's first case

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import dateformat, timezone
 
+from accounts.age import day_words
 from accounts.models import User
 from games import selectors as game_selectors
-from games.models import Game
+from games.models import Game, RuleSet
 from games.time_controls import clock_text
 from league.formats import explain
 from league.formats.bracket import Match
@@ -24,6 +25,7 @@ from league.models import (
     ORGANISER_ROLES,
     CalendarFeed,
     Club,
+    ClubMembership,
     Entry,
     League,
     Pairing,
@@ -36,7 +38,7 @@ from league.models import (
 
 from . import refusals
 from . import selectors as core
-from .formats import format_of
+from .formats import Progress, format_of
 from .pairings import SEED_DECIDED
 
 #: Column headings of the tie-breaks (league.formats.tiebreaks.TIEBREAKS).
@@ -147,6 +149,68 @@ def entry_state(*, section: Section, user: User | Any, now: datetime | None = No
     )
 
 
+def _moment(moment: datetime) -> str:
+    """A moment as the pages write it: "Mon 30 Nov 2026, 10:00 UTC" (refusals' words)."""
+    at = moment.astimezone(UTC)
+    return f"{day_words(at.date())}, {at:%H:%M} UTC"
+
+
+@dataclass(frozen=True)
+class CheckInView:
+    """Check-in on a section that asks for it, in words (docs/competitions.md, "Check-in"):
+    its window, what not checking in does, where the player stands, and for organisers
+    how many have checked in."""
+
+    opens: datetime
+    closes: datetime
+    state: str  # "not-yet", "open", "closed"
+    window: str  # "Check-in is open from ... to ...: "
+    consequence: str  # what happens to whoever does not check in
+    yours: str  # the signed-in entrant's check-in, in words ("": not entered)
+    #: The Check in button: "offered" (in the entry form), "not-yet" (shown disabled, with
+    #: when it opens), "done" (checked in) or "" (no button: not entered, or too late)
+    button: str
+    checked_in: int  # entrants checked in so far
+    entrants: int  # entrants not withdrawn
+
+    @property
+    def counts(self) -> str:
+        """For organisers: how many have checked in, and who is left."""
+        waiting = self.entrants - self.checked_in
+        words = f"{self.checked_in} of {self.entrants} entrant{'s' if self.entrants != 1 else ''} checked in"
+        if waiting and self.state != "closed":
+            words += f"; {waiting} still to check in before {_moment(self.closes)}"
+        return words + "."
+
+
+def check_in_view(section: Section, user: User | Any, now: datetime | None = None) -> CheckInView | None:
+    """The section's check-in while it takes entries (None: it asks for none, or it has
+    started: then who did not check in has been withdrawn, "Did not check in.")."""
+    opens = section.check_in_opens_at
+    if opens is None or section.status != Section.Status.REGISTRATION or section.previous_stage_id is not None:
+        return None
+    now = now or timezone.now()
+    closes = section.check_in_closes_at or section.starts_at
+    state = "not-yet" if now < opens else "open" if now < closes else "closed"
+    window = f"Entrants check in from {_moment(opens)} to {_moment(closes)}."
+    consequence = ("Whoever has not checked in when round 1 starts is withdrawn (\"Did not check in.\") and "
+                   "not paired.")
+    entries = section.entries.exclude(status=Entry.Status.WITHDRAWN)
+    checked_in = entries.filter(status=Entry.Status.CHECKED_IN).count()
+    entry = entries.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
+    yours, button = "", ""
+    if entry is not None and entry.status == Entry.Status.CHECKED_IN:
+        at = f" ({_moment(entry.checked_in_at)})" if entry.checked_in_at else ""
+        yours, button = f"You are checked in{at}: you will be paired.", "done"
+    elif entry is not None and state == "not-yet":
+        yours, button = f"Check-in opens {_moment(opens)}: come back then and press Check in.", "not-yet"
+    elif entry is not None and state == "open":
+        yours, button = f"Check in before {_moment(closes)}, or you are not paired.", "offered"
+    elif entry is not None:
+        yours = "Check-in has closed and you did not check in: you will be withdrawn when round 1 starts."
+    return CheckInView(opens, closes, state, window, consequence, yours, button, checked_in, entries.count())
+
+
 @dataclass(frozen=True)
 class OrganiserAction:
     """An organiser's button: the form's action value, its label, and why it is not offered."""
@@ -222,6 +286,61 @@ def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]
         OrganiserAction("resume", "Resume", refusals.organiser_refusal(user, section.tournament.club)
                         or refusals.resume_refusal(section)),
     ]
+
+
+@dataclass(frozen=True)
+class SectionAdmin:
+    """An organiser's corrections on a section's page, each offered exactly when its
+    service would accept it: Edit and Delete (else why not), "Enter a player" (a member of
+    the club, by username, with the members not entered as suggestions), and Withdraw
+    beside each entrant (``withdrawable``: their user ids)."""
+
+    edit_refusal: refusals.Refusal | None
+    delete_refusal: refusals.Refusal | None
+    enter_refusal: refusals.Refusal | None
+    withdrawable: frozenset[int]
+    members: list[str]
+    delete_confirm: str
+    withdraw_confirm: str
+
+    @property
+    def can_edit(self) -> bool:
+        return self.edit_refusal is None
+
+    @property
+    def can_delete(self) -> bool:
+        return self.delete_refusal is None
+
+    @property
+    def can_enter(self) -> bool:
+        return self.enter_refusal is None
+
+
+#: The most members the "Enter a player" field suggests (a big club's list is only typed).
+MOST_SUGGESTED_MEMBERS = 200
+
+
+def section_admin(section: Section, user: User | Any, now: datetime | None = None) -> SectionAdmin | None:
+    """The organiser's corrections of ``section`` (None for anyone else)."""
+    if refusals.organiser_refusal(user, section.tournament.club) is not None:
+        return None
+    now = now or timezone.now()
+    enter = refusals.organiser_entry_refusal(section, user, now)
+    over = section.status in (Section.Status.FINISHED, Section.Status.CANCELLED)
+    withdrawable = frozenset() if over else frozenset(core.active_entries(section).values_list("user_id", flat=True))
+    members = [] if enter is not None else list(
+        ClubMembership.objects.filter(club_id=section.tournament.club_id)
+        .exclude(user__in=core.active_entries(section).values("user_id"))
+        .order_by("user__username").values_list("user__username", flat=True)[:MOST_SUGGESTED_MEMBERS])
+    mid_event = section.status == Section.Status.RUNNING
+    return SectionAdmin(
+        edit_refusal=refusals.edit_section_refusal(section, user),
+        delete_refusal=refusals.delete_section_refusal(section, user),
+        enter_refusal=enter, withdrawable=withdrawable, members=members,
+        delete_confirm=f"Delete {section.name}? Its settings and schedule go; this cannot be undone.",
+        withdraw_confirm=("their game in play is lost by forfeit and no later round pairs them. This cannot be "
+                          "undone." if mid_event else "they may be entered again before round 1."),
+    )
 
 
 def date_words(day: date) -> str:
@@ -511,6 +630,33 @@ def crosstable_json(section: Section) -> dict[str, Any]:
             "rows": [row.as_dict() for row in rows]}
 
 
+# -- a level match --------------------------------------------------------------------------
+
+
+def level_match_words(section: Section) -> str:
+    """How a pairing played as a match (best of N, all N, the official match) that ends
+    level is settled, in words ("": single games). Any N can end level at tic-tac-toe,
+    where games are often drawn (1-1 and a draw in a best of 3); an even N also by games
+    won alone (2-2 in a best of 4). league/formats/matches.py scores it as a drawn
+    pairing; a knockout plays it again (docs/competitions.md, "Matches")."""
+    rule_set = section.rule_set
+    if rule_set.match_format == RuleSet.MatchFormat.SINGLE:
+        return ""
+    n, half = rule_set.match_games, rule_set.match_games // 2
+    match = f"a best of {n}" if rule_set.match_format == RuleSet.MatchFormat.BEST_OF else f"{n} games all played"
+    if rule_set.match_format == RuleSet.MatchFormat.OFFICIAL:
+        level = "level on games won (drawn games can leave it level)"
+    elif n % 2 == 0:
+        level = f"level on games won (as {half}-{half} in {match}, or with drawn games)"
+    else:
+        level = f"level on games won (as {half}-{half} and a drawn game in {match})"
+    replays = format_of(section).drawn_game_replays
+    if replays is not None:
+        return (f"A match that ends {level} is played again with the first move swapped, up to {replays} times; "
+                "then the higher seed goes through (a draw in the table).")
+    return f"A match that ends {level} is a drawn pairing: half a point each."
+
+
 # -- standings ------------------------------------------------------------------------------
 
 
@@ -527,6 +673,11 @@ class StandingRow:
     rating: float | None
     final: bool
     on_fire: bool = False  # arena: on a winning streak, scoring double
+    #: A knockout (its table shows progress, not points): still in or out, in words
+    status: str = ""
+    #: The place the table shows: the rank, or for a knockout the place once decided (None: open)
+    place: int | None = None
+    still_in: bool = False  # a knockout: not knocked out yet
 
 
 def tiebreak_columns(section: Section) -> list[TiebreakColumn]:
@@ -553,6 +704,8 @@ class StandingsKey:
     entries: list[tuple[str, str]]  # (heading, meaning), in the columns' order
     order: str  # "Players level on points are ranked by BH Cut-1, then Buchholz, then SB." ("": none)
     won_column: bool
+    #: A knockout's table: Place and Standing instead of points (StandingRow.status)
+    knockout: bool = False
 
 
 def _meaning_in_key(column: TiebreakColumn) -> str:
@@ -561,9 +714,24 @@ def _meaning_in_key(column: TiebreakColumn) -> str:
     return meaning[:1].upper() + meaning[1:]
 
 
-def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False) -> StandingsKey:
+#: A knockout's table, said beside it: how far each player got, no points.
+KNOCKOUT_KEY = [
+    ("#", "The place, once decided: a player still in, or still playing for places, shows a dash (not decided "
+          "yet); players knocked out in the same round share a place"),
+    ("Standing", "Still in, and the round they play next; or the round they were knocked out in"),
+    ("Games", "Pairings played over the board (a drawn game replayed counts once; a forfeit or a bye is none)"),
+    ("W, D, L", "Won, drawn and lost over the board: a pairing drawn every replay and decided by seed is a "
+                "draw, though the higher seed goes through"),
+]
+KNOCKOUT_ORDER = "Players are listed by how far they got: those still in first, then by the round they went out in."
+
+
+def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False) -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
-    ``streaks``: a row shows an arena's 🔥 (on a winning streak)."""
+    ``streaks``: a row shows an arena's 🔥 (on a winning streak); ``knockout``: the
+    table of a bracket, by progress (no points)."""
+    if knockout:
+        return StandingsKey(list(KNOCKOUT_KEY), KNOCKOUT_ORDER, True, knockout=True)
     won_column = all(column.name != "wins" for column in columns)
     entries = [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
                      "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
@@ -578,20 +746,46 @@ def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False) -> St
     return StandingsKey(entries, order, won_column)
 
 
+def knockout_progress(section: Section) -> dict[int, Progress] | None:
+    """A knockout's players' progress (the format's ``progress``), a pairing drawn every
+    replay and decided by seed said in words ("through on seed" / "out on seed"); None
+    for a format ranked by points. What its table and its podium say instead of points."""
+    progress = format_of(section).progress(section)
+    if progress is None:
+        return None
+    decided = section.pairings.filter(status=Pairing.Status.FINISHED, bracket_match__isnull=False).values_list(
+        "flags", "first_id", "second_id", "first_points", "second_points", "round__number")
+    notes: dict[int, list[str]] = defaultdict(list)
+    for flags, first, second, first_points, second_points, number in decided:
+        if SEED_DECIDED not in flags or second is None:
+            continue
+        ahead, behind = (first, second) if (first_points or 0) > (second_points or 0) else (second, first)
+        notes[ahead].append(f"through on seed in round {number} (drawn every replay)")
+        notes[behind].append(f"out on seed in round {number} (drawn every replay)")
+    return {user_id: replace(p, words="; ".join([p.words, *notes[user_id]])) if notes.get(user_id) else p
+            for user_id, p in progress.items()}
+
+
 def standings(section: Section) -> list[StandingRow]:
     """The section's table (Standing rows, rewritten with every result); a running
-    arena marks who is on a winning streak (the format's ``live_standings``)."""
+    arena marks who is on a winning streak (the format's ``live_standings``); a
+    knockout's rows say how far each player got, and show a place only once decided."""
     who = people(section)
     ratings = dict(section.entries.values_list("user_id", "rating"))
     live = format_of(section).live_standings(section)
     on_fire = {row.user_id for row in live or () if row.on_fire}
+    progress = knockout_progress(section)
     names = [column.name for column in tiebreak_columns(section)]
-    return [
-        StandingRow(row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
-                    row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
-                    row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire)
-        for row in core.standings(section)
-    ]
+    rows = []
+    for row in core.standings(section):
+        mine = progress.get(row.user_id) if progress is not None else None
+        place = row.rank if mine is None or row.final else mine.place
+        rows.append(StandingRow(
+            row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
+            row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
+            row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire,
+            status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in)))
+    return rows
 
 
 # -- rounds, games, clocks ------------------------------------------------------------------

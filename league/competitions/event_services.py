@@ -18,12 +18,14 @@ from accounts.models import User
 from games import rule_sets as game_rule_sets
 from games.models import RuleSet
 from league import competitions as cs
-from league.models import CalendarFeed, Club, Round, Season, Section, Tournament
+from league.models import CalendarFeed, Club, Entry, Round, Season, Section, Tournament
 
 from . import audit, refusals
+from . import sections as cs_sections
 from .formats import format_of
 from .notices import broadcast_section
 from .refusals import OPEN_SECTION
+from .sections import check_round_one_ahead
 
 
 def check_organiser(*, user: User, club: Club) -> None:
@@ -58,11 +60,7 @@ def create_section(*, by: User, tournament: Tournament, name: str, format: str, 
                    variant: str = "", **settings: Any) -> Section:
     """A section played by ``rule_set``, or by ``variant``'s standard rules without one."""
     refuse(refusals.add_section_refusal(tournament, by))
-    starts_at = settings.get("starts_at") or tournament.starts_at
-    if starts_at <= timezone.now():
-        # It would start at once, before anyone could enter, and be cancelled for want of players.
-        raise ServiceError("bad-schedule", f"Round 1 would start at {starts_at:%a %d %b %Y, %H:%M} UTC, which has "
-                                           "passed: choose a time ahead (a section can be started early by hand).")
+    check_round_one_ahead(settings.get("starts_at") or tournament.starts_at, timezone.now())
     if rule_set is None:
         if not variant:
             raise ServiceError("no-rules", "Choose a variant or a house-rule set.")
@@ -76,6 +74,110 @@ def create_section(*, by: User, tournament: Tournament, name: str, format: str, 
 
 def _locked_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+
+
+def _audited(changed: dict[str, tuple[Any, Any]]) -> dict[str, list[Any]]:
+    """What changed, for the audit log: each field's [before, after], as text when not a
+    plain value (a date, a duration, a rule set)."""
+    def plain(value: Any) -> Any:
+        if value is None or isinstance(value, bool | int | float | str):
+            return value
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return getattr(value, "pk", None) or str(value)
+    return {name: [plain(before), plain(after)] for name, (before, after) in changed.items()}
+
+
+@transaction.atomic
+def edit_tournament(*, by: User, tournament: Tournament, now: datetime | None = None, **changes: Any) -> Tournament:
+    """Change a tournament's name, description, start, rating period or season while
+    nothing of it has started: the checks of creation; a section whose round 1 was at the
+    tournament's start moves with it (sections.update_tournament). Audited when
+    something changed."""
+    now = now or timezone.now()
+    tournament = _locked_tournament(tournament)
+    refuse(refusals.edit_tournament_refusal(tournament, by))
+    changed = cs_sections.update_tournament(tournament, now=now, **changes)
+    if changed:
+        audit.record(actor=by, action="tournament.edit", target=tournament, club=tournament.club,
+                     details={"changed": _audited(changed)})
+    return tournament
+
+
+@transaction.atomic
+def delete_tournament(*, by: User, tournament: Tournament) -> None:
+    """Delete a tournament none of whose sections has started, with nobody entered (a
+    draft, or one published by mistake), with its sections. Audited (the entry keeps
+    its name and id)."""
+    tournament = _locked_tournament(tournament)
+    refuse(refusals.delete_tournament_refusal(tournament, by))
+    sections = list(tournament.sections.values_list("name", flat=True))
+    audit.record(actor=by, action="tournament.delete", target=tournament, club=tournament.club,
+                 details={"name": tournament.name, "status": tournament.status, "sections": sections})
+    cs_sections.delete_tournament(tournament)
+
+
+def _rules_of(section: Section, changes: dict[str, Any]) -> None:
+    """``variant`` / ``rule_set`` as at creation: a house-rule set, else the variant's
+    standard rules (the section's own variant when only the set is cleared)."""
+    if "rule_set" not in changes and "variant" not in changes:
+        return
+    rule_set, variant = changes.pop("rule_set", None), changes.pop("variant", "") or ""
+    if rule_set is None:
+        rule_set = game_rule_sets.standard_rule_set(variant or section.variant)
+    changes["rule_set"] = rule_set
+
+
+@transaction.atomic
+def edit_section(*, by: User, section: Section, now: datetime | None = None, **changes: Any) -> Section:
+    """Change a section before its round 1: whatever its creation took (the same checks);
+    refused, with how many, when it would leave entered players out (sections.update_section).
+    Audited when something changed; open pages refresh."""
+    now = now or timezone.now()
+    section = cs_sections.locked_section(section.pk)
+    refuse(refusals.edit_section_refusal(section, by))
+    _rules_of(section, changes)
+    changed = cs_sections.update_section(section, now=now, **changes)
+    if changed:
+        audit.record(actor=by, action="section.edit", target=section, club=section.tournament.club,
+                     details={"tournament": section.tournament_id, "changed": _audited(changed)})
+        broadcast_section(section, {"event": "section-edited"})
+    return section
+
+
+@transaction.atomic
+def delete_section(*, by: User, section: Section) -> None:
+    """Delete a section before its round 1, with nobody entered and no stage after it.
+    Audited (the entry keeps its name and id)."""
+    section = cs_sections.locked_section(section.pk)
+    refuse(refusals.delete_section_refusal(section, by))
+    audit.record(actor=by, action="section.delete", target=section, club=section.tournament.club,
+                 details={"tournament": section.tournament_id, "name": section.name, "format": section.format})
+    cs_sections.delete_section(section)
+
+
+@transaction.atomic
+def enter_player(*, by: User, section: Section, user: User, now: datetime | None = None) -> Entry:
+    """An organiser enters a member of the club (a child without a device, say): the
+    player's own rules (eligibility, capacity, an entry already made) through
+    entries.register; the window is the organiser's (until round 1). Audited."""
+    entry = cs.register(section=section, user=user, now=now, entered_by=by)
+    audit.record(actor=by, action="entry.enter", target=entry, club=section.tournament.club,
+                 details={"section": section.pk, "player": user.username, "status": entry.status})
+    return entry
+
+
+@transaction.atomic
+def withdraw_player(*, by: User, section: Section, user: User, reason: str = "",
+                    now: datetime | None = None) -> Entry:
+    """An organiser withdraws an entrant: entries.withdraw, as the player's own (mid-event
+    the game in play is lost by forfeit). Audited."""
+    refuse(refusals.organiser_refusal(by, section.tournament.club))
+    entry = cs.withdraw(section=section, user=user, reason=reason or "Withdrawn by the organiser.", now=now,
+                        by_organiser=True)
+    audit.record(actor=by, action="entry.withdraw", target=entry, club=section.tournament.club,
+                 reason=reason, details={"section": section.pk, "player": user.username})
+    return entry
 
 
 @transaction.atomic

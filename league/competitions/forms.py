@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from games.models import RuleSet
 from games.rules import get_variant, variant_slugs
-from league.formats.tiebreaks import TIEBREAKS
+from league.formats.tiebreaks import TIEBREAK_NAMES, TIEBREAK_SHORT_HELP, TIEBREAKS
 from league.models import Club, Season, Section, Tournament
 
 from .formats import FORMAT_SETTINGS, FORMATS
@@ -38,6 +41,14 @@ from .formats.section_settings import (
 from .sections import EVENT_YEARS
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+#: The house-rule set's help: a set may play each pairing as a match of any number of
+#: games, an even one too (docs/competitions.md, "Matches": a level match is settled, not refused).
+LEVEL_MATCH_HELP = ("Brings its own variant, time control and match format. A match of any length can end level "
+                    "on games won (2-2 in a best of 4, or with drawn games): that is a drawn pairing, half a point "
+                    "each; in a knockout it is played again, first move swapped, up to "
+                    f"{FORMATS[Section.Format.SINGLE_ELIMINATION].drawn_game_replays} times, then the higher "
+                    "seed goes through.")
 
 #: SMALL and WHOLE (the columns' ranges) and LONGEST are the API's bounds too (league/api/competitions.py).
 LONGEST_MINUTES = int(LONGEST.total_seconds()) // 60
@@ -65,6 +76,19 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         season = cast(forms.ModelChoiceField, self.fields["season"])  # the field declared above (a copy)
         season.queryset = Season.objects.filter(league__club=club).select_related("league")
+
+
+class TournamentEditForm(TournamentForm):
+    """The creation form for a tournament's edit page, filled in with its details; without
+    "Keep as a draft" (the tournament page's Publish button publishes it)."""
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {
+            "name": tournament.name, "starts_at": tournament.starts_at, "season": tournament.season_id,
+            "description": tournament.description, "rating_period": tournament.rating_period,
+        })
+        super().__init__(*args, club=tournament.club, **kwargs)
+        del self.fields["draft"]
 
 
 #: The section form's groups, beside the chosen format's own settings (its fieldset is
@@ -97,8 +121,71 @@ class FieldGroup:
         return any(field.errors for field in self.fields)
 
 
+#: The tie-breaks' places in the order, as the boxes are labelled.
+TIEBREAK_PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+class TiebreakOrderWidget(forms.MultiWidget):
+    """One select box a place (1st, 2nd...), each offering every tie-break by its name in
+    words: nothing to mistype, no script. The field's label names the first box; each box
+    has its own label too, and every box is described by the field's help."""
+
+    def __init__(self, choices: list[tuple[str, str]], count: int, *, described: bool = False) -> None:
+        super().__init__([forms.Select(choices=choices) for _ in range(count)])
+        self.described = described  # the field has help (accounts/_field.html: "<id>_helptext")
+
+    def decompress(self, value: Any) -> list[str | None]:
+        """A list of names, or the comma-separated names of an older form's initial."""
+        names = [n.strip() for n in value.split(",")] if isinstance(value, str) else list(value or [])
+        names = [n for n in names if n]
+        return names + [None] * (len(self.widgets) - len(names))
+
+    def id_for_label(self, id_: str) -> str:
+        return f"{id_}_0" if id_ else ""
+
+    def render(self, name: str, value: Any, attrs: dict[str, Any] | None = None,
+               renderer: Any = None) -> SafeString:
+        values = value if isinstance(value, list) else self.decompress(value)
+        final = self.build_attrs(self.attrs, attrs)
+        id_ = final.get("id", f"id_{name}")
+        if self.described:  # Django names no help for a widget of several boxes (use_fieldset): each box does
+            final.setdefault("aria-describedby", f"{id_}_helptext")
+        boxes = []
+        for index, widget in enumerate(self.widgets):
+            box_id = f"{id_}_{index}"
+            box = widget.render(f"{name}_{index}", values[index] if index < len(values) else None,
+                                {**final, "id": box_id}, renderer)
+            boxes.append((box_id, TIEBREAK_PLACES[index], box))
+        return format_html('<ol class="tiebreak-order">{}</ol>', format_html_join(
+            "", '<li><label for="{}">{}</label> {}</li>', boxes))
+
+
+class TiebreakOrderField(forms.MultiValueField):
+    """The tie-breaks in order, one choice a place; empty places are skipped, a tie-break
+    chosen twice is refused beside the field. Cleans to a list of names (the API's)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        choices = [("", "—"), *[(name, f"{TIEBREAK_NAMES[name]}: {TIEBREAK_SHORT_HELP[name]}") for name in TIEBREAKS]]
+        super().__init__(
+            fields=[forms.ChoiceField(choices=choices, required=False) for _ in TIEBREAKS],
+            widget=TiebreakOrderWidget(choices, len(TIEBREAKS), described=bool(kwargs.get("help_text"))),
+            require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list: list[str]) -> list[str]:
+        chosen = [name for name in data_list or [] if name]
+        twice = next((name for name in chosen if chosen.count(name) > 1), None)
+        if twice is not None:
+            raise forms.ValidationError(f"Each tie-break counts once: {TIEBREAK_NAMES[twice]} is chosen twice.",
+                                        code="tiebreak-twice")
+        return chosen
+
+
 def _minutes(value: int | None) -> timedelta | None:
     return None if value is None else timedelta(minutes=value)
+
+
+def _whole_minutes(value: timedelta | None) -> int | None:
+    return None if value is None else int(value.total_seconds()) // 60
 
 
 class SectionForm(forms.Form):
@@ -107,7 +194,7 @@ class SectionForm(forms.Form):
                                 help_text="Played by its standard rules unless you choose a house-rule set.")
     rule_set = forms.ModelChoiceField(queryset=RuleSet.objects.filter(is_current=True, for_lessons=False).order_by("variant", "name"),
                                       label="House-rule set", required=False,
-                                      help_text="Brings its own variant, time control and match format.")
+                                      help_text=LEVEL_MATCH_HELP)
     format = forms.ChoiceField(choices=Section.Format.choices)
     rated = forms.BooleanField(required=False, initial=True)
     capacity = forms.IntegerField(min_value=2, max_value=WHOLE["max_value"], required=False,
@@ -163,8 +250,9 @@ class SectionForm(forms.Form):
     advance = forms.IntegerField(min_value=1, max_value=SMALL["max_value"], required=False,
                                  label="Players going through",
                                  help_text="After a stage: its top N (from groups: the top N of each group).")
-    tiebreaks = forms.CharField(required=False, label="Tie-breaks, in order (comma-separated)",
-                                help_text=f"From: {', '.join(TIEBREAKS)}. Empty: the format's default.")
+    tiebreaks = TiebreakOrderField(label="Tie-breaks, in order",
+                                   help_text="Players level on points are ranked by the 1st, then the 2nd... "
+                                   "Shown: the format's default order. Choose — to stop the list there.")
     # Eligibility.
     age_under = forms.TypedChoiceField(choices=[("", "—"), *[(n, f"U{n}") for n in (8, 10, 12, 14, 16, 18)]],
                                        coerce=int, empty_value=None, required=False, label="Youth group")
@@ -186,6 +274,12 @@ class SectionForm(forms.Form):
         super().__init__(*args, **kwargs)
         variant = cast(forms.ChoiceField, self.fields["variant"])  # the field declared above (a copy)
         variant.choices = [(slug, get_variant(slug).display_name) for slug in variant_slugs()]
+        # The tie-breaks' boxes show the order that applies: the one given, else the format's default.
+        # A format ranked without them (a bracket, an arena) does not show them: nothing posted counts.
+        if not self.initial.get("tiebreaks"):
+            self.initial = {**self.initial, "tiebreaks": list(FORMATS[self.chosen_format].default_tiebreaks)}
+        if not FORMATS[self.chosen_format].default_tiebreaks:
+            self.fields["tiebreaks"].disabled = True
         if tournament is not None:  # a stage follows a section of the same tournament
             previous = cast(forms.ModelChoiceField, self.fields["previous_stage"])
             previous.queryset = tournament.sections.order_by("starts_at", "pk")
@@ -241,6 +335,24 @@ class SectionForm(forms.Form):
         rest = [self[name] for name in self.fields if name not in placed]
         return groups + ([FieldGroup("More settings", rest)] if rest else [])
 
+    @staticmethod
+    def initial_of(section: Section) -> dict[str, Any]:
+        """The form's values of an existing section (its edit page): the rule set only when
+        it is not the variant's standard rules (the variant says those)."""
+        initial: dict[str, Any] = {name: getattr(section, name) for name in SectionForm.base_fields
+                                   if name not in ("variant", "rule_set", "previous_stage")}
+        initial.update(
+            variant=section.variant,
+            rule_set=None if section.rule_set.is_standard else section.rule_set_id,
+            previous_stage=section.previous_stage_id,
+            round_interval=_whole_minutes(section.round_interval),
+            arena_duration=_whole_minutes(section.arena_duration),
+            round_starts="\n".join(str(when) for when in section.round_starts or []),
+            tiebreaks=", ".join(section.tiebreaks or []),
+            bye_points=format(Decimal(section.bye_points).normalize(), "f"),  # as the choices write it ("1")
+        )
+        return initial
+
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned form as league.competitions.create_section's keyword arguments."""
         data = dict(self.cleaned_data)
@@ -249,7 +361,7 @@ class SectionForm(forms.Form):
         data["round_starts"] = [line.strip() for line in (data["round_starts"] or "").splitlines() if line.strip()]
         if FORMATS[data["format"]].timed:  # not on the page for a timed format
             data["round_interval"], data["round_starts"] = None, []
-        data["tiebreaks"] = [name.strip() for name in (data["tiebreaks"] or "").split(",") if name.strip()]
+        data["tiebreaks"] = list(data["tiebreaks"] or [])  # TiebreakOrderField: names, in order
         data["late_entry_rounds"] = data["late_entry_rounds"] or 0
         data["groups"] = data["groups"] or 1
         # Another format's setting is not on the page: sent at its default, or empty when

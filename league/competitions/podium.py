@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from accounts.models import GuardianConsent
 from league.models import Prize, Section
 
-from . import selectors
+from . import event_selectors, selectors
 
 #: How a child (an account opened with a guardian's consent) is named where the result
 #: leaves the site: the shared image and the link card (docs/accounts.md: children are
@@ -33,10 +33,17 @@ class Finisher:
     rank: int
     points: float
     child: bool
+    #: A knockout: how far they got ("Runner-up (lost the final)"), said instead of points
+    progress: str = ""
 
     @property
     def points_words(self) -> str:
         return f"{self.points:g} point" + ("" if self.points == 1 else "s")
+
+    @property
+    def summary(self) -> str:
+        """What the podium says beside the name: a knockout's progress, else the points."""
+        return self.progress or self.points_words
 
     @property
     def public_name(self) -> str:
@@ -110,7 +117,9 @@ def podium(section: Section) -> Podium | None:
     rows = list(selectors.standings(section).select_related("user__profile"))
     children = set(GuardianConsent.objects.filter(user_id__in=[r.user_id for r in rows])
                    .values_list("user_id", flat=True))
-    table = [Finisher(r.user_id, r.user.username, r.user.name, r.rank, r.points, r.user_id in children)
+    progress = event_selectors.knockout_progress(section) or {}
+    table = [Finisher(r.user_id, r.user.username, r.user.name, r.rank, r.points, r.user_id in children,
+                      progress[r.user_id].words if r.user_id in progress else "")
              for r in rows]
     by_user = {f.user_id: f for f in table}
     steps: list[Step] = []

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from accounts.age import day_words
-from league.models import Entry, Section, Tournament
+from league.models import ClubMembership, Entry, Section, Tournament
 
 from . import selectors
 from .formats import format_of
@@ -66,30 +66,75 @@ def _registration_window_refusal(section: Section, now: datetime) -> Refusal | N
     return None
 
 
-def registration_refusal(section: Section, user: Any, now: datetime) -> Refusal | None:
-    """Why ``user`` may not enter ``section`` now: the windows (late entries as the
-    format allows), an entry already made, the capacity, then eligibility. Nobody
-    registers in a later stage of a multi-stage event."""
-    stage = selectors.stage_refusal(section)
-    if stage:
-        return Refusal("later-stage", stage)
-    refusal = _registration_window_refusal(section, now)
-    if refusal is not None:
-        return refusal
-    entry = Entry.objects.filter(section=section, user=user).first()
-    if entry is not None and entry.status != Entry.Status.WITHDRAWN:
-        return Refusal("already-entered", "You are already entered in this section.")
-    if entry is not None and section.status == Section.Status.RUNNING:
-        return Refusal("already-entered", "You withdrew from this section after it started.")
+def _organiser_window_refusal(section: Section, now: datetime) -> Refusal | None:
+    """An organiser enters players until round 1 starts, whatever the registration window
+    (it is the players' own), and late as the format allows; not in a draft."""
+    if section.status == Section.Status.REGISTRATION:
+        if section.tournament.status == Tournament.Status.DRAFT:
+            return Refusal("registration-not-open", "This tournament is a draft: publish it first, then enter players.")
+        return None
+    return _registration_window_refusal(section, now)
+
+
+def _room_refusal(section: Section) -> Refusal | None:
     most = most_players(section)
     if most is not None and selectors.active_entries(section).count() >= most:
         dutch = "" if most == section.capacity else ", the most the FIDE Dutch pairing system takes here"
         return Refusal("section-full", f"This section is full ({most:,} players{dutch}).")
+    return None
+
+
+def registration_refusal(section: Section, user: Any, now: datetime, *, entered_by: Any = None) -> Refusal | None:
+    """Why ``user`` may not enter ``section`` now: the windows (late entries as the
+    format allows), an entry already made, the capacity, then eligibility. Nobody
+    registers in a later stage of a multi-stage event. ``entered_by``: an organiser
+    entering ``user`` (event_services.enter_player): only a member of the club, and the
+    window is the organiser's (until round 1, whatever the players' window says); every
+    other rule is the same, in words about the player."""
+    if entered_by is not None:
+        refusal = organiser_refusal(entered_by, section.tournament.club) or organiser_entry_refusal(
+            section, entered_by, now)
+        if refusal is not None:
+            return refusal
+        if not ClubMembership.objects.filter(club_id=section.tournament.club_id, user=user).exists():
+            return Refusal("not-member", f"{user.username} is not a member of {section.tournament.club.name}: an "
+                                         "organiser enters the club's members; others register themselves.")
+    else:
+        stage = selectors.stage_refusal(section)
+        if stage:
+            return Refusal("later-stage", stage)
+        refusal = _registration_window_refusal(section, now)
+        if refusal is not None:
+            return refusal
+    you = "You are" if entered_by is None else f"{user.username} is"
+    entry = Entry.objects.filter(section=section, user=user).first()
+    if entry is not None and entry.status != Entry.Status.WITHDRAWN:
+        return Refusal("already-entered", f"{you} already entered in this section.")
+    if entry is not None and section.status == Section.Status.RUNNING:
+        withdrew = "You" if entered_by is None else user.username
+        return Refusal("already-entered", f"{withdrew} withdrew from this section after it started.")
+    refusal = _room_refusal(section)
+    if refusal is not None:
+        return refusal
     rating = selectors.frozen_rating(user=user, variant=section.variant)
     eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating)
     if eligibility:
-        return Refusal("not-eligible", eligibility)
+        return Refusal("not-eligible", eligibility if entered_by is None
+                       else f"{user.username} cannot enter: {eligibility}")
     return None
+
+
+def organiser_entry_refusal(section: Section, user: Any, now: datetime) -> Refusal | None:
+    """Why an organiser may not enter players in ``section`` now, whoever they are (the
+    section page's "Enter a player" form shows when this is None): a later stage, a
+    draft, a section under way past its late entries or over, no room."""
+    refusal = organiser_refusal(user, section.tournament.club)
+    if refusal is not None:
+        return refusal
+    stage = selectors.stage_refusal(section)
+    if stage:
+        return Refusal("later-stage", stage)
+    return _organiser_window_refusal(section, now) or _room_refusal(section)
 
 
 def takes_entries(section: Section, now: datetime) -> bool:
@@ -107,7 +152,7 @@ def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Re
     if section.check_in_opens_at is None:
         return Refusal("no-check-in", "This section needs no check-in.")
     closes = section.check_in_closes_at or section.starts_at
-    if not section.check_in_opens_at <= now < closes or section.status != Section.Status.REGISTRATION:
+    if not check_in_open(section, now):
         return Refusal(
             "check-in-closed",
             f"Check-in is open from {_when(section.check_in_opens_at)} to {_when(closes)}.",
@@ -115,9 +160,17 @@ def check_in_refusal(section: Section, entry: Entry | None, now: datetime) -> Re
     return None
 
 
-def withdraw_refusal(section: Section, entry: Entry | None) -> Refusal | None:
+def check_in_open(section: Section, now: datetime) -> bool:
+    """Whether ``section``'s check-in window is open now (False: it needs none)."""
+    if section.check_in_opens_at is None or section.status != Section.Status.REGISTRATION:
+        return False
+    return section.check_in_opens_at <= now < (section.check_in_closes_at or section.starts_at)
+
+
+def withdraw_refusal(section: Section, entry: Entry | None, *, player: str = "") -> Refusal | None:
+    """``player``: the username, when an organiser withdraws someone (the words name them)."""
     if entry is None or entry.status == Entry.Status.WITHDRAWN:
-        return Refusal("not-entered", "You are not entered in this section.")
+        return Refusal("not-entered", f"{player or 'You'} {'is' if player else 'are'} not entered in this section.")
     if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
         return Refusal("section-over", "This section is over.")
     return None
@@ -200,6 +253,72 @@ def add_section_refusal(tournament: Tournament, user: Any) -> Refusal | None:
     if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return Refusal("tournament-over", "This tournament is over.")
     return None
+
+
+def _started_words(section: Section) -> str | None:
+    """How a section has begun ("has started", "is over"), or None while it waits for round 1."""
+    if section.status == Section.Status.REGISTRATION and not section.current_round and section.started_at is None:
+        return None
+    return "is over" if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED) else "has started"
+
+
+def edit_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:
+    """A tournament's details change until any of it starts (no section with a round)."""
+    refusal = organiser_refusal(user, tournament.club)
+    if refusal is not None:
+        return refusal
+    if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        over = tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+        return Refusal("tournament-started", f"{tournament.name} {'is over' if over else 'has started'}: "
+                                             "its details are fixed.")
+    for section in tournament.sections.all():
+        words = _started_words(section)
+        if words is not None:
+            return Refusal("tournament-started", f"{section.name} {words}: the tournament's details are fixed.")
+    return None
+
+
+def delete_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:
+    """A tournament is deleted while nothing of it has started and nobody is entered."""
+    refusal = edit_tournament_refusal(tournament, user)
+    if refusal is not None:
+        return refusal
+    entered = Entry.objects.filter(section__tournament=tournament, status__in=selectors.ACTIVE_ENTRY).count()
+    if entered:
+        return Refusal("has-entries", f"{_players(entered)} entered: withdraw them first (beside each name on its "
+                                      "section's page), then delete the tournament.")
+    return None
+
+
+def edit_section_refusal(section: Section, user: Any) -> Refusal | None:
+    """A section's settings change until its round 1 starts (or the arena's clock)."""
+    refusal = organiser_refusal(user, section.tournament.club)
+    if refusal is not None:
+        return refusal
+    words = _started_words(section)
+    if words is not None:
+        return Refusal("section-started", f"{section.name} {words}: its settings are fixed.")
+    return None
+
+
+def delete_section_refusal(section: Section, user: Any) -> Refusal | None:
+    """A section is deleted before its round 1, with nobody entered and no stage after it."""
+    refusal = edit_section_refusal(section, user)
+    if refusal is not None:
+        return refusal
+    following = section.next_stages.first()
+    if following is not None:
+        return Refusal("has-next-stage", f"{following.name} follows {section.name}: delete that stage first, or "
+                                         "make it a first stage.")
+    entered = selectors.active_entries(section).count()
+    if entered:
+        return Refusal("has-entries", f"{_players(entered)} entered: withdraw them first (beside each name in the "
+                                      "players list), then delete the section.")
+    return None
+
+
+def _players(n: int) -> str:
+    return "1 player is" if n == 1 else f"{n:,} players are"
 
 
 def pause_refusal(section: Section) -> Refusal | None:

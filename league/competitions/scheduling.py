@@ -44,6 +44,43 @@ def schedule_round(section: Section, number: int, at: datetime) -> Round:
     return round_
 
 
+def reschedule_round(section: Section, number: int, at: datetime, now: datetime | None = None) -> Round:
+    """Move a round not yet started to ``at`` (an organiser's edit): its row and its
+    one-off beat task (enabled again if it ran early and found nothing due)."""
+    round_ = Round.objects.select_related("start_task__clocked").filter(
+        section=section, number=number, status=Round.Status.SCHEDULED).first()
+    if round_ is None:
+        return schedule_round(section, number, at)
+    round_.starts_at = at
+    round_.save(update_fields=["starts_at"])
+    task = round_.start_task
+    if task is not None and task.clocked is not None:
+        task.clocked.clocked_time = at
+        task.clocked.save(update_fields=["clocked_time"])
+        task.enabled = True
+        task.save(update_fields=["enabled"])
+    if at <= (now or timezone.now()) + timedelta(seconds=1):
+        section_id = section.pk
+        transaction.on_commit(lambda: send_task("league.start_round", section_id, number))
+    return round_
+
+
+def cancel_task(name: str) -> None:
+    """Delete the one-off beat task ``name`` and its clock, if there is one."""
+    for task in PeriodicTask.objects.filter(name=name).select_related("clocked"):
+        clock = task.clocked
+        task.delete()
+        if clock is not None and not PeriodicTask.objects.filter(clocked=clock).exists():
+            clock.delete()
+
+
+def cancel_section_tasks(section: Section) -> None:
+    """Delete the beat tasks of a section's rounds not started (the section is deleted)."""
+    for name in PeriodicTask.objects.filter(
+            pk__in=section.round_set.filter(start_task__isnull=False).values("start_task")).values_list("name", flat=True):
+        cancel_task(name)
+
+
 def send_task(task_name: str, *args: Any, countdown: float | None = None) -> None:
     """Send a league task by its registered name: league/tasks.py calls these services."""
     # Not queued (broker down): competition_sweep does the work from the database.

@@ -3,11 +3,14 @@ prizes set, and a section's row locked: every service starts with ``locked_secti
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime, timedelta
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
@@ -17,12 +20,21 @@ from accounts.errors import ServiceError
 from accounts.models import User
 from games.models import RuleSet
 from league.formats import tiebreaks
-from league.models import Club, Prize, Season, Section, Tournament
+from league.models import Club, Entry, Prize, Season, Section, Tournament
 
 from . import audit, selectors
-from .formats import SECTION_SETTINGS, check_format_settings, format_of, own_defaults, section_settings
+from .formats import (
+    FORMAT_SETTINGS,
+    FORMATS,
+    SECTION_SETTINGS,
+    check_format_settings,
+    format_of,
+    own_defaults,
+    section_settings,
+)
+from .formats.section_settings import most_players
 from .refusals import organiser_refusal
-from .scheduling import schedule_round, schedule_task
+from .scheduling import cancel_section_tasks, cancel_task, reschedule_round, schedule_round, schedule_task
 from .stages import check_stage, going_through, stage_created
 
 #: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
@@ -52,6 +64,17 @@ def create_tournament(
     rating_period: str = Tournament.RatingPeriod.GAME,
     created_by: User | None = None,
 ) -> Tournament:
+    name = check_tournament(club=club, name=name, description=description, rating_period=rating_period,
+                            season=season)
+    return Tournament.objects.create(
+        club=club, season=season, name=name, slug=_unique_slug(Tournament, slugify(name), RESERVED_TOURNAMENT_SLUGS, club=club),
+        description=description, rating_period=rating_period, starts_at=starts_at, created_by=created_by,
+    )
+
+
+def check_tournament(*, club: Club, name: str, description: str, rating_period: str, season: Season | None) -> str:
+    """Refuse (ServiceError) a tournament's details that cannot be, as creating and editing
+    one both check them; the name as kept (stripped)."""
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A tournament needs a name.")
@@ -61,10 +84,52 @@ def create_tournament(
         raise ServiceError("bad-rating-period", 'Ratings are by "game" (live) or by "tournament" (one period).')
     if season is not None and season.league.club_id != club.pk:
         raise ServiceError("bad-season", "That season belongs to another club's league.")
-    return Tournament.objects.create(
-        club=club, season=season, name=name, slug=_unique_slug(Tournament, slugify(name), RESERVED_TOURNAMENT_SLUGS, club=club),
-        description=description, rating_period=rating_period, starts_at=starts_at, created_by=created_by,
-    )
+    return name
+
+
+#: What an organiser may change of a tournament while nothing of it has started
+#: (event_services.edit_tournament); its slug, and so its address, stays.
+TOURNAMENT_CHANGES = frozenset({"name", "description", "starts_at", "rating_period", "season"})
+
+
+@transaction.atomic
+def update_tournament(tournament: Tournament, *, now: datetime, **changes: Any) -> dict[str, tuple[Any, Any]]:
+    """Change a tournament's details (the caller has locked it and checked that nothing of
+    it has started): the checks of creation. A section whose round 1 was at the
+    tournament's start moves with it, checked as an edit of the section is (its name then
+    heads the refusal); the others keep their own times. Answers what changed, as
+    (before, after)."""
+    unknown = set(changes) - TOURNAMENT_CHANGES
+    if unknown:
+        raise ServiceError("bad-setting", f"Unknown tournament detail(s): {', '.join(sorted(unknown))}.")
+    after = {field: changes.get(field, getattr(tournament, field)) for field in TOURNAMENT_CHANGES}
+    after["name"] = check_tournament(club=tournament.club, name=after["name"], description=after["description"] or "",
+                                     rating_period=after["rating_period"], season=after["season"])
+    after["description"] = after["description"] or ""
+    changed = {field: (getattr(tournament, field), value) for field, value in after.items()
+               if getattr(tournament, field) != value}
+    if not changed:
+        return changed
+    if "starts_at" in changed:
+        old_start, new_start = changed["starts_at"]
+        for section in tournament.sections.filter(starts_at=old_start).order_by("pk"):
+            try:
+                update_section(locked_section(section.pk), now=now, starts_at=new_start)
+            except ServiceError as err:
+                raise ServiceError(err.code, f"{section.name} (its round 1 moves with the tournament's start): "
+                                             f"{err.message}") from err
+    for field, (_, value) in changed.items():
+        setattr(tournament, field, value)
+    tournament.save(update_fields=list(changed))
+    return changed
+
+
+def check_round_one_ahead(starts_at: datetime, now: datetime) -> None:
+    """Refuse a round 1 whose time has passed: it would start at once, before anyone could
+    enter, and be cancelled for want of players (a section is started early by hand)."""
+    if starts_at <= now:
+        raise ServiceError("bad-schedule", f"Round 1 would start at {starts_at:%a %d %b %Y, %H:%M} UTC, which has "
+                                           "passed: choose a time ahead (a section can be started early by hand).")
 
 
 @transaction.atomic
@@ -109,10 +174,141 @@ def create_section(
     section.save()
     schedule_round(section, 1, section.starts_at)
     stage_created(section)
-    closes = format_of(section).closes_at(section)
-    if closes is not None:  # a timed format (the arena) ends on the clock
-        schedule_task(f"league: end arena {section.pk}", "league.finish_arena", [section.pk], closes)
+    _schedule_arena_end(section)
     return section
+
+
+def _arena_end_task(section: Section) -> str:
+    return f"league: end arena {section.pk}"
+
+
+def _schedule_arena_end(section: Section) -> None:
+    """A timed format (the arena) ends on the clock: its one-off task at its closing time
+    (made again when an edit moves it; none for the other formats)."""
+    cancel_task(_arena_end_task(section))
+    closes = format_of(section).closes_at(section)
+    if closes is not None:
+        schedule_task(_arena_end_task(section), "league.finish_arena", [section.pk], closes)
+
+
+#: What an organiser may change of a section before its round 1 (event_services.edit_section):
+#: everything the creation form takes; the tournament and the slug (its address) stay.
+SECTION_CHANGES = SECTION_SETTINGS | {"name", "format", "rule_set", "rated", "capacity", "starts_at"}
+
+#: Relations among SECTION_CHANGES: compared and set as they are.
+_RELATIONS = frozenset({"rule_set", "previous_stage"})
+
+
+@transaction.atomic
+def update_section(section: Section, *, now: datetime, **changes: Any) -> dict[str, tuple[Any, Any]]:
+    """Change a section not yet started (the caller has locked it and checked that): the
+    checks of creation (_check_section, unique names, a round 1 ahead when it moves), then
+    its entrants: a change that would leave an entered player out (an age or rating limit,
+    members only, a later stage) or too little room for them is refused, saying how many,
+    rather than dropping their entries. Round 1 (and an arena's end) move with the start.
+    Another variant's rules re-freeze the entrants' ratings in it. Answers what changed,
+    as (before, after); nothing is saved on a refusal."""
+    unknown = set(changes) - SECTION_CHANGES
+    if unknown:
+        raise ServiceError("bad-setting", f"Unknown section setting(s): {', '.join(sorted(unknown))}.")
+    fmt = changes.get("format", section.format)
+    if fmt not in Section.Format.values:
+        raise ServiceError("bad-format", f"Formats are {', '.join(Section.Format.values)}.")
+    if "name" in changes:
+        changes["name"] = (changes["name"] or "").strip()
+        if not changes["name"]:
+            raise ServiceError("bad-name", "A section needs a name.")
+        if section.tournament.sections.exclude(pk=section.pk).filter(name__iexact=changes["name"]).exists():
+            raise ServiceError("bad-name", f"This tournament already has a section called {changes['name']!r}: "
+                                           "give another name.")
+    if fmt != section.format:  # another format's settings go back to their defaults, unless given
+        own = FORMATS[fmt].settings
+        for setting in FORMAT_SETTINGS:
+            if setting not in own and setting.name not in changes:
+                changes[setting.name] = None if setting.required else setting.default
+    for name, value in own_defaults(fmt).items():  # a Swiss's pairing system, unless given
+        if changes.get(name, getattr(section, name)) is None:
+            changes[name] = value
+    if (not section.tiebreaks and fmt == section.format
+            and list(changes.get("tiebreaks") or []) == list(FORMATS[fmt].default_tiebreaks)):
+        changes["tiebreaks"] = []  # the format's default, as it was: still the default if the format's changes
+    before = copy.copy(section)
+    for name, value in changes.items():
+        if name not in _RELATIONS:
+            try:
+                value = cast(Field, Section._meta.get_field(name)).to_python(value)
+            except ValidationError as err:
+                raise ServiceError("bad-setting", f"{name}: {' '.join(err.messages)}") from err
+        setattr(section, name, value)
+    if "rule_set" in changes:
+        section.variant = section.rule_set.variant
+    changed = {name: (getattr(before, name), getattr(section, name)) for name in changes
+               if getattr(before, name) != getattr(section, name)}
+    if not changed:
+        return changed
+    if "starts_at" in changed:
+        check_round_one_ahead(section.starts_at, now)
+    _check_section(section, new_rule_set="rule_set" in changed)
+    ratings = _entrants_kept(before, section)
+    section.save()
+    for entry_id, rating in ratings.items():
+        Entry.objects.filter(pk=entry_id).update(rating=rating)
+    if "starts_at" in changed:
+        reschedule_round(section, 1, section.starts_at, now)
+    if changed.keys() & {"starts_at", "arena_duration", "format"}:
+        _schedule_arena_end(section)
+    if "previous_stage" in changed:
+        stage_created(section)
+    return changed
+
+
+def _entrants_kept(before: Section, after: Section) -> dict[int, float | None]:
+    """Refuse a change that would leave an entered player out: eligible before it, not
+    after (or with no room). Answers the entrants' ratings re-frozen in another variant
+    (entry id -> rating), to be saved with the change."""
+    entries = list(selectors.active_entries(after).select_related("user__profile"))
+    most = most_players(after)
+    if most is not None and len(entries) > most:
+        raise ServiceError("would-exclude-entrants", f"{len(entries):,} players are entered: room for {most:,} would "
+                                                     f"leave {len(entries) - most:,} out. Withdraw players first, or "
+                                                     "keep room for them all.")
+    ratings = {}
+    if after.variant != before.variant:
+        ratings = {e.pk: selectors.frozen_rating(user=e.user, variant=after.variant) for e in entries}
+    left_out = []
+    for entry in entries:
+        if selectors.eligibility_refusal(section=before, user=entry.user, rating=entry.rating):
+            continue  # not this change's doing
+        reason = selectors.eligibility_refusal(section=after, user=entry.user, rating=ratings.get(entry.pk, entry.rating))
+        if reason:
+            left_out.append((entry.user.username, reason))
+    if left_out:
+        n = len(left_out)
+        names = ", ".join(name for name, _ in left_out[:5]) + (f" and {n - 5} more" if n > 5 else "")
+        players = "1 entered player" if n == 1 else f"{n:,} entered players"
+        raise ServiceError("would-exclude-entrants", f"This change would exclude {players} ({names}): "
+                                                     f"{left_out[0][1]} Withdraw them "
+                                                     "first, or keep limits every entrant meets.")
+    return ratings
+
+
+@transaction.atomic
+def delete_section(section: Section) -> None:
+    """Delete a section not started (the caller has checked: no entrant, no later stage),
+    its scheduled round 1 and an arena's end with it."""
+    cancel_section_tasks(section)
+    cancel_task(_arena_end_task(section))
+    section.delete()
+
+
+@transaction.atomic
+def delete_tournament(tournament: Tournament) -> None:
+    """Delete a tournament none of whose sections has started and no entrant (the caller
+    has checked), with its sections and their scheduled tasks."""
+    for section in tournament.sections.all():
+        cancel_section_tasks(section)
+        cancel_task(_arena_end_task(section))
+    tournament.delete()
 
 
 #: The years an event's dates fall in (league/competitions/forms.py checks the forms' and the
@@ -130,11 +326,13 @@ MOST_AGE = 120
 MOST_ROUND_STARTS = 1000
 
 
-def _check_section(section: Section) -> None:
+def _check_section(section: Section, *, new_rule_set: bool = True) -> None:
+    """Refuse (ServiceError) the first setting of ``section`` that cannot be. ``new_rule_set``:
+    the rule set is being chosen (an edit keeping the section's own, since revised, passes)."""
     def refuse(code: str, message: str) -> None:
         raise ServiceError(code, message)
 
-    if not section.rule_set.is_current:
+    if new_rule_set and not section.rule_set.is_current:
         refuse("old-rule-set", "Use the current version of the house-rule set.")
     if section.capacity is not None and section.capacity < 2:
         refuse("bad-capacity", "A section needs room for at least two players.")
@@ -144,7 +342,7 @@ def _check_section(section: Section) -> None:
         refuse("bad-observer-policy", f"Observer policies are {', '.join(Section.ObserverPolicy.values)}.")
     for name in section.tiebreaks or []:
         if name not in tiebreaks.TIEBREAKS:
-            refuse("bad-tiebreak", f"Unknown tie-break {name!r}; known: {', '.join(tiebreaks.TIEBREAKS)}.")
+            refuse("bad-tiebreak", f"Unknown tie-break {name!r}; known: {tiebreaks.known_words()}.")
     twice = next((name for name in section.tiebreaks or [] if section.tiebreaks.count(name) > 1), None)
     if twice is not None:
         refuse("bad-tiebreak", f"Each tie-break counts once: {twice} is listed twice.")

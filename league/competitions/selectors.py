@@ -135,7 +135,8 @@ class SectionResults:
 
     #: user id -> one RoundResult per round 1..rounds (rounds without a result: unplayed, 0)
     by_round: dict[int, list[tiebreaks.RoundResult]]
-    #: user id -> games over the board: {"played", "wins", "draws", "losses"}
+    #: user id -> pairings played over the board: {"played", "wins", "draws", "losses"}, as
+    #: played (a knockout pairing drawn every replay and decided by seed: a draw)
     stats: dict[int, dict[str, int]]
     #: user id -> opponent id -> [(points, played over the board)] in round order (crosstable cells)
     against: dict[int, dict[int, list[tuple[float, bool]]]]
@@ -156,9 +157,13 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
     stats: dict[int, dict[str, int]] = {}
     against: dict[int, dict[int, list[tuple[float, bool]]]] = defaultdict(lambda: defaultdict(list))
     byes: dict[int, list[tuple[int, float]]] = defaultdict(list)
-    for user_id, opponent_id, points, played, number in rows.order_by("round__number").values_list(
-        "user_id", "opponent_id", "points", "played", "round__number"
-    ):
+    sides = list(rows.order_by("round__number").values_list(
+        "user_id", "opponent_id", "points", "played", "round__number", "won", "pairing_id"))
+    # Who won each pairing over the board: W, D and L count what was played, so a
+    # knockout pairing drawn every replay and sent on by seed (points 1-0, ``won`` for
+    # nobody: pairings.SEED_DECIDED) is a draw in them, not a win and a loss.
+    won_by = {pairing_id: user_id for user_id, *_, won, pairing_id in sides if won}
+    for user_id, opponent_id, points, played, number, won, pairing_id in sides:
         assert points is not None  # the filter: points__isnull=False
         over_the_board = played and opponent_id is not None
         by_player[user_id][number] = tiebreaks.RoundResult(opponent_id, points, over_the_board)
@@ -169,7 +174,7 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
         if over_the_board:
             row = stats.setdefault(user_id, {"played": 0, "wins": 0, "draws": 0, "losses": 0})
             row["played"] += 1
-            row["wins" if points >= 1 else "draws" if points > 0 else "losses"] += 1
+            row["wins" if won else "losses" if pairing_id in won_by else "draws"] += 1
     entrants = set(section.entries.exclude(status=Entry.Status.WITHDRAWN, seed__isnull=True)
                    .values_list("user_id", flat=True))
     absent = tiebreaks.RoundResult(None, 0.0, False)

@@ -31,6 +31,28 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 TIEBREAKS = ("direct-encounter", "wins", "buchholz", "buchholz-cut1", "median-buchholz", "sonneborn-berger")
+#: Each tie-break's name in words, and what it counts in a few (the section form's choices).
+TIEBREAK_NAMES = {
+    "direct-encounter": "Direct encounter",
+    "wins": "Wins",
+    "buchholz": "Buchholz",
+    "buchholz-cut1": "Buchholz cut 1",
+    "median-buchholz": "Median Buchholz",
+    "sonneborn-berger": "Sonneborn-Berger",
+}
+TIEBREAK_SHORT_HELP = {
+    "direct-encounter": "points among the tied players",
+    "wins": "games won over the board",
+    "buchholz": "the opponents' scores added up",
+    "buchholz-cut1": "Buchholz less the lowest opponent",
+    "median-buchholz": "Buchholz less the highest and lowest",
+    "sonneborn-berger": "opponents beaten, plus half those drawn",
+}
+
+
+def known_words() -> str:
+    """The tie-breaks' names as the API takes them, each with its name in words."""
+    return ", ".join(f"{name} ({TIEBREAK_NAMES[name]})" for name in TIEBREAKS)
 UNPLAYED_RULES = ("2023", "virtual-opponent")
 
 

@@ -5,6 +5,10 @@ event_selectors, writes from competition_services / event_services."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import cast
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,12 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.errors import ServiceError
 from accounts.http import PlayerRequest, Request
+from accounts.models import User
+from games.models import RuleSet
 from league import competitions as competition_services
 from league import exports
 from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.competitions.forms import SectionForm, TournamentForm
+from league.competitions.forms import SectionForm, TournamentEditForm, TournamentForm
 from league.models import Club, Entry, Season, Section, Tournament
 
 #: Seconds between refreshes of a section's live part while its socket is down (the
@@ -59,11 +65,14 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     sections = event_selectors.in_stage_order(list(event_selectors.tournament_sections(the_tournament)))
     for each in sections:  # the same words as its page's "Who may enter"
         each.who_may_enter = event_selectors.who_may_enter(each)  # type: ignore[attr-defined]  # shown on the page
+        each.editable = refusals.edit_section_refusal(each, request.user) is None  # type: ignore[attr-defined]  # its Edit link
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
         "actions": event_selectors.tournament_actions(the_tournament, request.user),
         "add_section_refusal": refusals.add_section_refusal(the_tournament, request.user),
+        "edit_refusal": refusals.edit_tournament_refusal(the_tournament, request.user),
+        "delete_refusal": refusals.delete_tournament_refusal(the_tournament, request.user),
         # "Open for registration" only while some section takes entries (the organiser may close it early).
         "registration_closed": the_tournament.status == Tournament.Status.REGISTRATION and not any(
             refusals.takes_entries(s, timezone.now()) for s in sections),
@@ -87,7 +96,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
-            tiebreak_columns, streaks=any(row.on_fire for row in standings)),
+            tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
         "rounds": event_selectors.rounds(section),
@@ -100,6 +109,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "entry": event_selectors.entry_state(section=section, user=request.user),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
         "section_actions": event_selectors.section_actions(section, request.user),
+        # The organiser's edit, delete and players (enter a member, withdraw an entrant).
+        "section_admin": event_selectors.section_admin(section, request.user),
         # A Swiss's pairing system and acceleration may change until round 1 (set_swiss_pairing).
         "swiss_choices": {"systems": Section.SwissSystem.choices, "accelerations": Section.Acceleration.choices}
         if section.format == Section.Format.SWISS and section.status == Section.Status.REGISTRATION
@@ -210,7 +221,7 @@ def _organised_club(request: HttpRequest, club_slug: str) -> Club:
 @login_required
 def tournament_new(request: PlayerRequest, club_slug: str) -> HttpResponse:
     the_club = _organised_club(request, club_slug)
-    form = TournamentForm(request.POST or None, club=the_club)
+    form = TournamentForm(request.POST or None, club=the_club, initial={"season": request.GET.get("season")})
     if request.method == "POST" and form.is_valid():
         try:
             created = event_services.create_tournament(by=request.user, club=the_club, **form.cleaned_data)
@@ -322,3 +333,152 @@ def section_start(request: PlayerRequest, club_slug: str, tournament_slug: str, 
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+
+
+# -- organisers correct what they made: edit, delete, enter and withdraw players -------------
+
+
+def _organised_tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Tournament:
+    """The tournament, for its club's organisers (403 for anyone else, as the other organiser pages)."""
+    the_club = _organised_club(request, club_slug)
+    the_tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), club=the_club,
+                                       slug=tournament_slug)
+    the_tournament.club = the_club
+    return the_tournament
+
+
+def _organised_section(request: HttpRequest, club_slug: str, tournament_slug: str, section_slug: str) -> Section:
+    the_tournament = _organised_tournament(request, club_slug, tournament_slug)
+    the_section = get_object_or_404(Section.objects.select_related("rule_set", "previous_stage"),
+                                    tournament=the_tournament, slug=section_slug)
+    the_section.tournament = the_tournament
+    return the_section
+
+
+@login_required
+def tournament_edit(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    """The creation form, filled in; refused (the reason instead of the form) once any of it has started."""
+    the_tournament = _organised_tournament(request, club_slug, tournament_slug)
+    refusal = refusals.edit_tournament_refusal(the_tournament, request.user)
+    form = TournamentEditForm(request.POST or None, tournament=the_tournament)
+    if request.method == "POST" and refusal is None and form.is_valid():
+        try:
+            saved = event_services.edit_tournament(by=request.user, tournament=the_tournament,
+                                                   **_kept_to_the_minute(form.cleaned_data, the_tournament))
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, f"{saved.name} is saved.")
+            return redirect("competitions:tournament", club_slug, the_tournament.slug)
+    return render(request, "league/tournament_form.html", {
+        "club": the_tournament.club, "tournament": the_tournament, "form": form, "refusal": refusal,
+    })
+
+
+@login_required
+@require_POST
+def tournament_delete(request: PlayerRequest, club_slug: str, tournament_slug: str) -> HttpResponse:
+    the_tournament = _organised_tournament(request, club_slug, tournament_slug)
+    try:
+        event_services.delete_tournament(by=request.user, tournament=the_tournament)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("competitions:tournament", club_slug, tournament_slug)
+    messages.success(request, f"{the_tournament.name} is deleted.")
+    return redirect("competitions:club", club_slug)
+
+
+@login_required
+def section_edit(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    """The creation form, filled in with the section's settings, until its round 1."""
+    the_section = _organised_section(request, club_slug, tournament_slug, section_slug)
+    the_tournament = the_section.tournament
+    refusal = refusals.edit_section_refusal(the_section, request.user)
+    initial = SectionForm.initial_of(the_section)
+    if "show-format" in request.POST:  # without script: the page again, with the chosen format's settings
+        form = SectionForm(initial={**initial, **request.POST.dict()}, tournament=the_tournament)
+    else:
+        form = SectionForm(request.POST or None, initial=initial, tournament=the_tournament)
+    _edit_choices(form, the_section)
+    _format_select(form, the_tournament.club, the_tournament)
+    if request.method == "POST" and refusal is None and form.is_bound and form.is_valid():
+        changes = form.service_arguments()
+        changes.setdefault("starts_at", the_tournament.starts_at)  # empty: when the tournament starts
+        try:
+            saved = event_services.edit_section(by=request.user, section=the_section,
+                                                **_kept_to_the_minute(changes, the_section))
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            messages.success(request, f"Section {saved.name} is saved.")
+            return redirect("competitions:section", club_slug, tournament_slug, the_section.slug)
+    return render(request, "league/section_form.html", {
+        "club": the_tournament.club, "tournament": the_tournament, "form": form, "section": the_section,
+        "refusal": refusal, "sections": event_selectors.tournament_sections(the_tournament).exclude(pk=the_section.pk),
+    })
+
+
+def _kept_to_the_minute(changes: dict, obj: Tournament | Section) -> dict:
+    """The form shows times to the minute: one sent back as shown is the stored time (to
+    the second), not a change (a round 1 that has passed would be refused as moved)."""
+    kept = dict(changes)
+    for name, value in changes.items():
+        stored = getattr(obj, name, None)
+        if isinstance(value, datetime) and isinstance(stored, datetime) and value == stored.replace(
+                second=0, microsecond=0):
+            kept[name] = stored
+    return kept
+
+
+def _edit_choices(form: SectionForm, section: Section) -> None:
+    """A section follows another stage, never itself; it keeps its own rule set even if that
+    set has been revised since (the form offers the current versions)."""
+    previous = cast(forms.ModelChoiceField, form.fields["previous_stage"])
+    previous.queryset = section.tournament.sections.exclude(pk=section.pk).order_by("starts_at", "pk")
+    rule_set = cast(forms.ModelChoiceField, form.fields["rule_set"])
+    offered = RuleSet.objects.filter(is_current=True, for_lessons=False) | RuleSet.objects.filter(pk=section.rule_set_id)
+    rule_set.queryset = offered.order_by("variant", "name")
+
+
+@login_required
+@require_POST
+def section_delete(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    the_section = _organised_section(request, club_slug, tournament_slug, section_slug)
+    try:
+        event_services.delete_section(by=request.user, section=the_section)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+    messages.success(request, f"Section {the_section.name} is deleted.")
+    return redirect("competitions:tournament", club_slug, tournament_slug)
+
+
+@login_required
+@require_POST
+def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    """The organiser enters a member of the club (``action=enter``) or withdraws an entrant
+    (``action=withdraw``), by username; a refusal is shown in words, nothing changed."""
+    the_section = _organised_section(request, club_slug, tournament_slug, section_slug)
+    action, username = request.POST.get("action"), request.POST.get("username", "").strip()
+    player = User.objects.filter(username__iexact=username).first() if username else None
+    try:
+        if not username:
+            raise ServiceError("no-player", "Give the player's username.")
+        if action == "enter":
+            if player is None:  # the same words as a player of another club: no name is confirmed
+                raise ServiceError("not-member", f"{username} is not a member of {the_section.tournament.club.name}: "
+                                                 "an organiser enters the club's members; others register themselves.")
+            entry = event_services.enter_player(by=request.user, section=the_section, user=player)
+            checked = " and checked in" if entry.status == Entry.Status.CHECKED_IN else ""
+            messages.success(request, f"{player.username} is entered{checked}.")
+        elif action == "withdraw":
+            if player is None:
+                raise ServiceError("not-entered", f"{username} is not entered in this section.")
+            event_services.withdraw_player(by=request.user, section=the_section, user=player,
+                                           reason=request.POST.get("reason", "")[:200])
+            messages.success(request, f"{player.username} is withdrawn.")
+        else:
+            messages.error(request, "Unknown action.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect(reverse("competitions:section", args=[club_slug, tournament_slug, section_slug]) + "#section-players")

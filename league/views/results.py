@@ -16,6 +16,7 @@ from django.views.decorators.http import condition, require_safe
 from PIL import Image, ImageDraw, ImageFont
 
 from league.competitions import event_selectors
+from league.competitions.formats import format_of
 from league.competitions.podium import Podium, ordinal, podium
 from league.models import Section
 
@@ -54,7 +55,8 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
         context.update(
             standings=event_selectors.standings(section),
             tiebreak_columns=event_selectors.tiebreak_columns(section),
-            standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section)),
+            standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section),
+                                                        knockout=format_of(section).has_bracket),
             card_description=_card_description(result),
         )
     return render(request, "league/results.html", context)
@@ -145,7 +147,8 @@ def draw_results(result: Podium) -> bytes:
         label, font = _fit(draw, ordinal(step.place), 64, right - left - 20)
         draw.text(((left + right) / 2, top + 20), label, fill="white", font=font, anchor="ma")
         names = step.players[:2]
-        lines = [f"{p.public_name} · {p.points_words}" for p in names]
+        # A knockout's place says how far they got: no points (there are none to tell).
+        lines = [p.public_name if p.progress else f"{p.public_name} · {p.points_words}" for p in names]
         if len(step.players) > 2:
             lines.append(f"and {len(step.players) - 2} more")
         y = top - 16 - 44 * len(lines)

@@ -48,7 +48,7 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     organiser.fill("input[name=name]", "Knockout")
     organiser.select_option("select[name=format]", "single-elimination")
     organiser.select_option("select[name=placements]", "all")
-    expect(organiser.locator("input[name=tiebreaks]")).to_have_count(0)  # a bracket ranks without them
+    expect(organiser.locator("select[name=tiebreaks_0]")).to_have_count(0)  # a bracket ranks without them
     organiser.click("button:has-text('Create the section')")
     expect(organiser.locator(".message")).to_contain_text("Section Knockout is created")
     tournament_url = organiser.url
@@ -57,13 +57,15 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     organiser.select_option("select[name=format]", "round-robin")
     expect(organiser.locator("#format-settings legend")).to_have_text("Round robin settings")  # its own only
     expect(organiser.locator("input[name=arena_duration]")).to_have_count(0)
-    organiser.fill("input[name=tiebreaks]", "median")  # not a tie-break: refused in words, nothing made
+    # The tie-breaks are chosen, not typed: one chosen twice is refused in words, nothing made.
+    expect(organiser.locator("select[name=tiebreaks_0]")).to_have_value("direct-encounter")  # the default
+    organiser.select_option("select[name=tiebreaks_1]", "direct-encounter")
     organiser.click("summary:has-text('Who may enter')")  # folded until opened
     organiser.select_option("select[name=age_under]", "12")
     organiser.click("button:has-text('Create the section')")
-    expect(organiser.locator(".error")).to_contain_text("Unknown tie-break 'median'")
+    expect(organiser.locator(".error")).to_contain_text("Each tie-break counts once: Direct encounter is chosen twice")
     expect(organiser.locator(".section-grid article")).to_have_count(0)
-    organiser.fill("input[name=tiebreaks]", "")
+    organiser.select_option("select[name=tiebreaks_1]", "")
     organiser.click("button:has-text('Create the section')")
     expect(organiser.locator(".section-grid article")).to_have_count(2)
     shoot(organiser, "tournament-organiser-laptop")

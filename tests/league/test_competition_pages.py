@@ -373,15 +373,17 @@ def test_organiser_creates_a_tournament_and_a_section_and_starts_it(client, club
     form = {"name": "Juniors", "variant": "classic", "rule_set": game_rule_sets.standard_rule_set("classic").pk,
             "format": "single-elimination", "rated": "on", "observer_policy": "anyone", "grand_final": "reset",
             "cycles": "1", "bye_points": "1", "late_entry_rounds": "0", "age_under": "14",
-            "tiebreaks": "no-such-tiebreak"}
-    refused = client.post(new_section, form)
-    assert "Unknown tie-break" in refused.content.decode()
+            "tiebreaks_0": "no-such-tiebreak"}  # a choice the boxes do not offer
+    refused = client.post(new_section, {**form, "format": "swiss", "rounds": "3"})
+    assert "Select a valid choice" in refused.content.decode()
     assert not tournament.sections.exists()
-    form.update(tiebreaks="", rule_set="", variant="nine-square")  # the variant's standard rules
+    # A bracket ranks without tie-breaks: its form has no boxes, and nothing posted for them counts.
+    form.update(rule_set="", variant="nine-square")  # the variant's standard rules
     assert client.post(new_section, form).status_code == 302
     section = tournament.sections.get()
     assert section.age_under == 14 and section.format == "single-elimination"
     assert section.variant == "nine-square" and section.rule_set.name == "Standard nine-square"
+    assert section.tiebreaks == []
 
     page = client.get(reverse("competitions:tournament", args=[club.slug, tournament.slug])).content.decode()
     assert "Juniors" in page and "Start now" not in page  # offered once it could start

@@ -65,6 +65,7 @@ from league.competitions import event_services as events
 from league.models import Entry, League, Season, Section, Tournament
 from moderation import services as moderation
 from tests.factories import PASSWORD, GameFactory, PlayerFactory, official_match_to_choose
+from tests.support import form_fields
 
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse
@@ -508,8 +509,37 @@ def section_url(attr: str, tail: str) -> Callable[[W], str]:
     return url
 
 
+def tournament_url(attr: str, tail: str) -> Callable[[W], str]:
+    def url(w: W) -> str:
+        tournament = getattr(w, attr)
+        return reverse(f"competitions:{tail}", args=[tournament.club.slug, tournament.slug])
+
+    return url
+
+
 def api_section(attr: str, tail: str) -> Callable[[W], str]:
     return lambda w: f"/api/v1/sections/{getattr(w, attr).pk}/{tail}/"
+
+
+def expect_removed(label: str, **match: Callable[[W, str], Any] | Any) -> Done:
+    """The request removed a row of ``label`` whose fields match."""
+
+    def done(w: W, actor: str, diff: Diff, response: Answer, client: Any) -> None:
+        wanted = {k: (v(w, actor) if callable(v) else v) for k, v in match.items()}
+        assert diff.removed(label, **wanted), f"no {label} {wanted} removed:\n{diff.describe()}"
+
+    return done
+
+
+def organisers_form(url: Callable[[W], str], **changes: str) -> Callable[[W], dict[str, Any]]:
+    """An edit page's form as club A's organiser finds it filled in, with ``changes``."""
+
+    def data(w: W) -> dict[str, Any]:
+        client = Client()
+        client.force_login(w.users["organiser_a"])
+        return {**form_fields(client.get(url(w)).content.decode()), **changes}
+
+    return data
 
 
 def iso(moment: datetime) -> str:
@@ -712,6 +742,48 @@ CASES: list[Case] = [
          expect_added("league.tournament", name="New Cup"), form_refusal=True,
          data=lambda w: {"name": "New Cup", "starts_at": local_minutes(w.later), "rating_period": "game",
                          "season": w.season_b.pk}),
+    Case(("competitions:league-new", "POST"), "club-a", "page",
+         lambda w: reverse("competitions:league-new", args=[w.club_a.slug]), ORGANISERS_A,
+         expect_added("league.league", club_id=lambda w, a: w.club_a.pk, name="Rapid league"),
+         data=lambda w: {"name": "Rapid league"}),
+    Case(("competitions:league-edit", "POST"), "club-a", "page",
+         lambda w: reverse("competitions:league-edit", args=[w.club_a.slug, w.season_a.league.slug]), ORGANISERS_A,
+         expect_changed("league.league", lambda w, a: w.season_a.league_id, name="Rapid league"),
+         data=lambda w: {"name": "Rapid league"}),
+    Case(("competitions:season-new", "POST"), "club-a", "page",
+         lambda w: reverse("competitions:season-new", args=[w.club_a.slug, w.season_a.league.slug]), ORGANISERS_A,
+         expect_added("league.season", league_id=lambda w, a: w.season_a.league_id, name="Next season"),
+         data=lambda w: {"name": "Next season", "starts_on": "2030-01-01", "ends_on": "2030-06-30",
+                         "scoring": "game-points"}),
+    Case(("competitions:season-edit", "POST"), "club-a", "page",
+         lambda w: reverse("competitions:season-edit", args=[w.club_a.slug, w.season_a.league.slug, w.season_a.slug]),
+         ORGANISERS_A, expect_changed("league.season", lambda w, a: w.season_a.pk, name="Next season"),
+         data=lambda w: {"name": "Next season", "starts_on": "2030-01-01", "ends_on": "2030-06-30",
+                         "scoring": "game-points"}),
+    Case(("competitions:tournament-edit", "POST"), "club-a", "page", tournament_url("draft", "tournament-edit"),
+         ORGANISERS_A, expect_changed("league.tournament", lambda w, a: w.draft.pk, name="Autumn Cup II"),
+         data=organisers_form(tournament_url("draft", "tournament-edit"), name="Autumn Cup II")),
+    Case(("competitions:tournament-delete", "POST"), "club-a", "page", tournament_url("draft", "tournament-delete"),
+         ORGANISERS_A, expect_removed("league.tournament", id=lambda w, a: w.draft.pk)),
+    Case(("competitions:section-edit", "POST"), "club-a", "page", section_url("draft_section", "section-edit"),
+         ORGANISERS_A, expect_changed("league.section", lambda w, a: w.draft_section.pk, name="Open II"),
+         data=organisers_form(section_url("draft_section", "section-edit"), name="Open II")),
+    Case(("competitions:section-delete", "POST"), "club-a", "page", section_url("draft_section", "section-delete"),
+         ORGANISERS_A, expect_removed("league.section", id=lambda w, a: w.draft_section.pk)),
+    Case(("competitions:section-players", "POST"), "enter", "page", section_url("open_section", "section-players"),
+         ORGANISERS_A, expect_added("league.entry", section_id=lambda w, a: w.open_section.pk,
+                                    user_id=lambda w, a: w.users["member_a"].pk),
+         data=lambda w: {"action": "enter", "username": "member_a"}),
+    Case(("tournament-detail", "PATCH"), "club-a", "api", lambda w: f"/api/v1/tournaments/{w.draft.pk}/",
+         ORGANISERS_A, expect_changed("league.tournament", lambda w, a: w.draft.pk, name="Autumn Cup II"),
+         data=lambda w: {"name": "Autumn Cup II"}),
+    Case(("tournament-detail", "DELETE"), "club-a", "api", lambda w: f"/api/v1/tournaments/{w.draft.pk}/",
+         ORGANISERS_A, expect_removed("league.tournament", id=lambda w, a: w.draft.pk)),
+    Case(("section-detail", "PATCH"), "club-a", "api", lambda w: f"/api/v1/sections/{w.draft_section.pk}/",
+         ORGANISERS_A, expect_changed("league.section", lambda w, a: w.draft_section.pk, name="Open II"),
+         data=lambda w: {"name": "Open II"}),
+    Case(("section-detail", "DELETE"), "club-a", "api", lambda w: f"/api/v1/sections/{w.draft_section.pk}/",
+         ORGANISERS_A, expect_removed("league.section", id=lambda w, a: w.draft_section.pk)),
     Case(("competitions:section-new", "POST"), "club-a", "page",
          lambda w: reverse("competitions:section-new", args=[w.club_a.slug, w.spring.slug]), ORGANISERS_A,
          expect_added("league.section", tournament_id=lambda w, a: w.spring.pk, name="Blitz"),

@@ -6,7 +6,7 @@ comparing format names; the pure algorithms the classes feed are league/formats/
 Adding a format: docs/formats.md, "Adding a format".
 """
 
-from .base import Board, LiveRow, Next, Ranked, SectionFormat
+from .base import Board, LiveRow, Next, Progress, Ranked, SectionFormat
 from .registry import (
     FORMAT_SETTINGS,
     FORMATS,
@@ -18,6 +18,6 @@ from .registry import (
 )
 
 __all__ = [
-    "FORMATS", "FORMAT_SETTINGS", "SECTION_SETTINGS", "TIMED_FORMATS", "Board", "LiveRow", "Next", "Ranked",
+    "FORMATS", "FORMAT_SETTINGS", "SECTION_SETTINGS", "TIMED_FORMATS", "Board", "LiveRow", "Next", "Progress", "Ranked",
     "SectionFormat", "check_format_settings", "format_of", "own_defaults",
 ]

@@ -72,6 +72,18 @@ class LiveRow:
     on_fire: bool = False
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far a player of a knockout has got, for its table (a knockout's table shows
+    this, not points): still in or out, in words, and the place once it is decided."""
+
+    words: str  # "Still in: semi-finals", "Eliminated in round 1", "Winner"
+    still_in: bool
+    #: The final place once nothing left to play can change it (players knocked out in
+    #: the same round share it); None while it is open (still in, or playing for places).
+    place: int | None
+
+
 @runtime_checkable
 class SectionFormat(Protocol):
     """A tournament format, as the services, selectors and pages see it. The data are
@@ -186,6 +198,11 @@ class SectionFormat(Protocol):
         """The pure bracket with the decided pairings recorded (None: no bracket)."""
         ...
 
+    def progress(self, section: Section) -> dict[int, Progress] | None:
+        """A knockout: each player's progress (user id -> Progress), what its table shows
+        instead of points; None: a format ranked by points."""
+        ...
+
 
 class FormatBase:
     """What most formats share: played in rounds, no bracket, nothing timed. A format
@@ -242,6 +259,9 @@ class FormatBase:
         return None
 
     def bracket(self, section: Section) -> Knockout | None:
+        return None
+
+    def progress(self, section: Section) -> dict[int, Progress] | None:
         return None
 
 

@@ -10,16 +10,24 @@ from django.db.models import Max
 
 from league.competitions import selectors
 from league.formats import explain
-from league.formats.bracket import Knockout
+from league.formats.bracket import Knockout, Match
 from league.formats.double_elimination import DoubleElimination
 from league.formats.single_elimination import SingleElimination
 from league.models import Pairing, Round, Section
 
-from .base import Board, FormatBase, Ranked, Stats
+from .base import Board, FormatBase, Progress, Ranked, Stats
 from .section_settings import CONSOLATION, GRAND_FINAL, PLACEMENTS
 
 #: Exits by bracket, for places: later brackets rank higher.
 _EXIT_ORDER = {"winners": 0, "losers": 0, "final": 2, "reset": 3}
+#: How far a player still in has got, by the bracket of the match they play next (a
+#: placement or consolation match is played by players already out).
+_FURTHER = {"losers": 1, "winners": 2, "final": 3, "reset": 4}
+
+
+def _round_words(round_: int, rounds: int) -> str:
+    """A main-bracket round of a single elimination: "the final", "the semi-finals", "round 1"."""
+    return {0: "the final", 1: "the semi-finals", 2: "the quarter-finals"}.get(rounds - round_, f"round {round_}")
 
 
 class EliminationFormat(FormatBase, ABC):
@@ -81,12 +89,64 @@ class EliminationFormat(FormatBase, ABC):
         return bool(bracket.playable()) and not bracket.is_over
 
     def rank(self, section: Section, stats: Stats) -> list[Ranked]:
-        """Places from the bracket; points are games won (a draw a half)."""
-        rows = []
-        for user_id, rank in self._places(section).items():
+        """By how far each player got: the bracket's places (final once it is over),
+        and while it runs, players still in by the round they have reached, ahead of
+        those knocked out (a later exit first). The points (games won, a draw a half)
+        are kept for the exports; the table shows progress instead (``progress``)."""
+        places = self._places(section)
+        reached = self._reached(section)
+        key = {user_id: (place, -reached.get(user_id, 0)) for user_id, place in places.items()}
+        ordered = sorted(key, key=lambda u: key[u])
+        rows: list[Ranked] = []
+        for index, user_id in enumerate(ordered):
+            tied = rows and key[rows[-1].user_id] == key[user_id]
             mine = stats.get(user_id, {})
-            rows.append(Ranked(user_id, rank, mine.get("wins", 0) + 0.5 * mine.get("draws", 0)))
+            rows.append(Ranked(user_id, rows[-1].rank if tied else index + 1,
+                               mine.get("wins", 0) + 0.5 * mine.get("draws", 0)))
         return rows
+
+    def _reached(self, section: Section) -> dict[int, int]:
+        """user id -> how far a player still in has got (0: out, or the bracket is over):
+        the round of the match they play or wait for, later brackets further."""
+        seeds = selectors.seeded_users(section)
+        far: dict[int, int] = {}
+        for match in self.bracket(section).matches:
+            if match.decided or match.void or match.bracket not in _FURTHER:
+                continue
+            for seed in match.players:
+                if seed is not None:
+                    user = seeds[seed]
+                    far[user] = max(far.get(user, 0), 100 * _FURTHER[match.bracket] + match.round)
+        return far
+
+    def progress(self, section: Section) -> dict[int, Progress]:
+        """Each player's progress in words, with the place once it is decided (a knockout's
+        table shows this instead of points); nobody before the bracket is drawn."""
+        seeds = selectors.seeded_users(section)
+        if len(seeds) < 2:
+            return {}
+        bracket = self.bracket(section)
+        places = self._places(section)
+        matches = [m for m in bracket.matches if not m.void]
+        # A round (bracket, round) is over when every match of it is decided: the places of
+        # its losers are then counted against everyone else (earlier, a loser's place would
+        # count players still to lose in that round as ahead of them).
+        open_rounds = {(m.bracket, m.round) for m in matches if not m.decided}
+        out: dict[int, Progress] = {}
+        for seed, user_id in seeds.items():
+            mine = [m for m in matches if seed in m.players]
+            pending = [m for m in mine if not m.decided]
+            lost = [m for m in mine if m.decided and m.loser == seed]
+            words, still_in = self._words(bracket, seed, pending, lost)
+            placing = [m for m in pending if m.bracket != "consolation"]
+            exit_round = next(((m.bracket, m.round) for m in reversed(lost) if m.bracket != "consolation"), None)
+            decided = not placing and (exit_round is None or exit_round not in open_rounds)
+            out[user_id] = Progress(words, still_in, places[user_id] if decided else None)
+        return out
+
+    @abstractmethod
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
+        """(the player's progress in words, still in?) from their undecided and lost matches."""
 
     def _places(self, section: Section) -> dict[int, int]:
         """Final places from the bracket: later exits rank higher; exits in the same round
@@ -131,6 +191,28 @@ class SingleEliminationFormat(EliminationFormat):
     def new_bracket(self, section: Section, players: int) -> SingleElimination:
         return SingleElimination(players, placements=section.placements, consolation=section.consolation)
 
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
+        rounds = cast(SingleElimination, bracket).rounds
+        if bracket.champion == seed:
+            return "Winner", False
+        out = next((m for m in lost if m.bracket == "winners"), None)
+        if out is None:
+            main = next((m for m in pending if m.bracket == "winners"), None)
+            return (f"Still in: {_round_words(main.round, rounds)}" if main else "Still in"), True
+        words = "Runner-up (lost the final)" if out.round == rounds else \
+            f"Eliminated in {_round_words(out.round, rounds)}"
+        for match in pending:
+            if match.bracket == "placement" and match.places is not None:
+                low, high = match.places
+                words += "; plays for third place" if (low, high) == (3, 4) else f"; plays for places {low} to {high}"
+                break
+            if match.bracket == "consolation":
+                words += "; plays in the consolation bracket"
+                break
+        if getattr(bracket, "consolation_winner", None) == seed:
+            words += "; won the consolation bracket"
+        return words, False
+
     def _places(self, section: Section) -> dict[int, int]:
         """The bracket's places (SingleElimination.places), by user."""
         seeds = selectors.seeded_users(section)
@@ -147,3 +229,20 @@ class DoubleEliminationFormat(EliminationFormat):
 
     def new_bracket(self, section: Section, players: int) -> Knockout:
         return DoubleElimination(players, grand_final=section.grand_final)
+
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
+        if bracket.champion == seed:
+            return "Winner", False
+        if pending:
+            match = pending[0]
+            if match.bracket == "winners":
+                return f"Still in: winners' bracket, round {match.round} (no loss)", True
+            if match.bracket == "losers":
+                return f"Still in: losers' bracket, round {match.round} (one loss)", True
+            return ("Still in: grand final reset" if match.bracket == "reset" else "Still in: grand final"), True
+        last = lost[-1] if lost else None
+        if last is not None and last.bracket in ("final", "reset"):
+            return "Runner-up (lost the grand final)", False
+        if last is not None and last.bracket == "losers":
+            return f"Eliminated in losers' round {last.round} (second loss)", False
+        return "Eliminated", False
