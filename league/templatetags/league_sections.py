@@ -1,10 +1,12 @@
 """A section's facts the pages say in words without a view of their own to compute them
 (templates/league/_section_facts.html): ``{% load league_sections %}``."""
 
+from datetime import timedelta
 from typing import Any
 
 from django import template
 
+from games.time_controls import duration_words
 from league.competitions import event_selectors
 from league.models import Section
 
@@ -21,3 +23,9 @@ def level_match(section: Section) -> str:
 def section_check_in(section: Section, user: Any) -> event_selectors.CheckInView | None:
     """The section's check-in in words, for ``user`` (None: it asks for none, or has started)."""
     return event_selectors.check_in_view(section, user)
+
+
+@register.filter
+def duration(value: timedelta | None) -> str:
+    """A schedule's length in words ("20 min", "1 h 30 min"), not ``0:20:00``."""
+    return duration_words(int(value.total_seconds())) if value else ""

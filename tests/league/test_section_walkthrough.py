@@ -202,3 +202,16 @@ def test_the_api_takes_tiebreak_names_and_refuses_an_unknown_one_in_words(organi
     assert refused.status_code == 400 and refused.json()["code"] == "bad-tiebreak"
     assert refused.json()["message"].startswith("Unknown tie-break 'bucholz'; known: direct-encounter "
                                                 "(Direct encounter), wins (Wins), buchholz (Buchholz),")
+
+
+# -- the schedule in words ----------------------------------------------------------------
+
+
+def test_the_schedule_says_its_lengths_in_words(client, organiser, tournament):
+    """The page used to print the stored durations as they are ("a round every 0:20:00")."""
+    swiss = event_services.create_section(by=organiser, tournament=tournament, name="Swiss", format="swiss",
+                                          variant="classic", round_interval=timedelta(minutes=20))
+    arena = event_services.create_section(by=organiser, tournament=tournament, name="Arena", format="arena",
+                                          variant="classic", arena_duration=timedelta(hours=1, minutes=30))
+    assert "a round every 20 min" in text_of(client.get(url("section", swiss)).content.decode())
+    assert "runs 1 h 30 min" in text_of(client.get(url("section", arena)).content.decode())
