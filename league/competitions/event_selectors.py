@@ -899,10 +899,17 @@ class RoundView:
     boards: list[BoardView]
 
 
-def rounds(section: Section, *, now: datetime | None = None) -> list[RoundView]:
-    """Every round, latest first, with its boards (results, watch links, clocks)."""
+#: The rounds a section page lists unless asked for all: an hour's arena plays a hundred
+#: waves, and every live refresh used to send every board of every one.
+ROUNDS_SHOWN = 10
+
+
+def rounds(section: Section, *, now: datetime | None = None, latest: int | None = None) -> list[RoundView]:
+    """Every round (or the ``latest`` ones), latest first, with its boards (results,
+    watch links, clocks)."""
     who = people(section)
-    return [RoundView(r, boards(r, who, now=now)) for r in core.rounds(section).order_by("-number")]
+    chosen = core.rounds(section).order_by("-number")
+    return [RoundView(r, boards(r, who, now=now)) for r in (chosen[:latest] if latest else chosen)]
 
 
 def next_game(*, section: Section, user: User | Any) -> Pairing | None:

@@ -85,6 +85,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     # Followed live (its socket, polling as the fallback) until it is over.
     live = section.status in (Section.Status.REGISTRATION, Section.Status.RUNNING)
     fmt = format_of(section)
+    all_rounds = request.GET.get("rounds") == "all"
     standings = event_selectors.standings(section)
     tiebreak_columns = event_selectors.tiebreak_columns(section)
     crosstable = event_selectors.crosstable(section) if fmt.has_crosstable else []
@@ -99,7 +100,10 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
             tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
-        "rounds": event_selectors.rounds(section),
+        # The latest rounds only, unless asked for all (?rounds=all): an arena's waves run to hundreds.
+        "rounds": event_selectors.rounds(section, latest=None if all_rounds else event_selectors.ROUNDS_SHOWN),
+        "all_rounds": all_rounds,
+        "earlier_rounds": 0 if all_rounds else max(0, section.round_set.count() - event_selectors.ROUNDS_SHOWN),
         "next_round": event_selectors.next_scheduled_round(section),
         "my_game": event_selectors.next_game_view(section=section, user=request.user),
         "live": live, "refresh": LIVE_REFRESH_SECONDS,

@@ -215,3 +215,26 @@ def test_the_schedule_says_its_lengths_in_words(client, organiser, tournament):
                                           variant="classic", arena_duration=timedelta(hours=1, minutes=30))
     assert "a round every 20 min" in text_of(client.get(url("section", swiss)).content.decode())
     assert "runs 1 h 30 min" in text_of(client.get(url("section", arena)).content.decode())
+
+
+# -- a long event's rounds ----------------------------------------------------------------
+
+
+def test_a_long_event_lists_its_latest_rounds_and_the_rest_on_asking(client, organiser, tournament):
+    """An hour's arena plays a hundred waves: the page listed every board of every one, at
+    every live refresh. It lists the latest ten, says how many more, and shows all on asking."""
+    from league.competitions.event_selectors import ROUNDS_SHOWN
+    from league.models import Round
+
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Long", format="swiss",
+                                            variant="classic", rounds=ROUNDS_SHOWN + 2)
+    for number in range(1, ROUNDS_SHOWN + 3):
+        Round.objects.get_or_create(section=section, number=number,
+                                    defaults={"starts_at": section.starts_at + timedelta(hours=number)})
+    page = client.get(url("section", section)).content.decode()
+    shown = [int(n) for n in re.findall(r"<strong>Round (\d+)</strong>", page)]
+    assert shown == list(range(ROUNDS_SHOWN + 2, 2, -1))
+    assert "2 earlier rounds not shown" in text_of(page) and 'href="?rounds=all#rounds-heading"' in page
+    every = client.get(url("section", section) + "?rounds=all").content.decode()
+    assert [int(n) for n in re.findall(r"<strong>Round (\d+)</strong>", every)] == list(range(ROUNDS_SHOWN + 2, 0, -1))
+    assert "earlier rounds not shown" not in every and "Show the latest only" in every
