@@ -91,16 +91,16 @@ def notify_section_finished(section: Section) -> None:
     tournament = section.tournament
     url = results_url(section)
     places = {f.user_id: f for f in result.table}
-    top = ", ".join(f"{f.rank}. {f.name} ({f.points:g})" for f in result.table[:3])
+    top = ", ".join(f"{f.rank}. {f.name}" + ("" if f.progress else f" ({f.points:g})") for f in result.table[:3])
     specs = []
     for user_id in section.entries.values_list("user_id", flat=True):
         mine = places.get(user_id)
         if mine is None:
             yours = "You withdrew before it started."
         elif len(result.winners) == 1 and result.winners[0].user_id == user_id:
-            yours = f"Congratulations: you placed 1 of {len(result.table)} with {mine.points_words}."
+            yours = f"Congratulations: you {mine.placed(len(result.table))}."
         else:
-            yours = f"You placed {mine.rank} of {len(result.table)} with {mine.points_words}."
+            yours = f"You {mine.placed(len(result.table))}."
         specs.append(NoticeSpec(
             recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
             cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
@@ -135,7 +135,7 @@ def notify_result_corrected(section: Section, pairing: Pairing, before: dict[int
         was = before.get(finisher.user_id)
         if finisher.user_id not in (first.pk, second.pk) and was == (finisher.rank, finisher.points):
             continue
-        now = f"You placed {finisher.rank} of {len(result.table)} with {finisher.points_words}"
+        now = f"You {finisher.placed(len(result.table))}"
         if was is not None and was[0] != finisher.rank:
             now += f" (before the correction: {was[0]})"
         specs.append(NoticeSpec(

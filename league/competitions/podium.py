@@ -40,6 +40,11 @@ class Finisher:
     def points_words(self) -> str:
         return f"{self.points:g} point" + ("" if self.points == 1 else "s")
 
+    def placed(self, players: int) -> str:
+        """The notices' "placed 2 of 8 with 5 points" (a knockout: "placed 2 of 8: Runner-up ...")."""
+        return f"placed {self.rank} of {players}" + (f": {self.progress}" if self.progress else
+                                                      f" with {self.points_words}")
+
     @property
     def summary(self) -> str:
         """What the podium says beside the name: a knockout's progress, else the points."""

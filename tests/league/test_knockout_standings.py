@@ -70,6 +70,11 @@ def test_a_single_elimination_table_shows_who_is_still_in_not_points_nor_everyon
     assert result is not None and result.steps[0].players[0].summary == "Winner"
     assert "point" not in client.get(url("section", section)).content.decode().split('id="podium-heading"')[1] \
         .split("</ol>")[0]
+    # The "is over" notices say it too, where they said "with 2 points".
+    from accounts.models import Notice
+
+    told = Notice.objects.get(recipient_id=result.table[1].user_id, cause__startswith="tournament-finished:")
+    assert "You placed 2 of 8: Runner-up (lost the final)." in told.message and "point" not in told.message
 
 
 def test_a_quarter_final_half_played_gives_its_losers_no_place_yet(client, make_player):
