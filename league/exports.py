@@ -52,17 +52,21 @@ class _SafeWriter:
 
 
 def standings_csv(section: Section) -> str:
-    """Rank, player, points, the organiser's tie-breaks in order, games, frozen rating."""
+    """Rank, player, points, the organiser's tie-breaks in order, games, frozen rating; a
+    knockout's also its place (empty until decided) and how far each player got."""
     tiebreaks = event_selectors.tiebreak_columns(section)
     out = io.StringIO()
     writer = _SafeWriter(out)
+    rows = event_selectors.standings(section)
+    knockout = any(row.status for row in rows)  # how far each got, as the page says it
     writer.writerow(["rank", "username", "name", "seed", "points", *[column.label for column in tiebreaks],
-                     "played", "wins", "draws", "losses", "rating", "final"])
-    for row in event_selectors.standings(section):
+                     "played", "wins", "draws", "losses", "rating", "final", *(["place", "standing"] if knockout else [])])
+    for row in rows:
         writer.writerow([row.rank, row.person.username, row.person.name, row.person.seed or "",
                          _number(row.points), *[_number(v) for v in row.tiebreaks], row.played, row.wins,
                          row.draws, row.losses, _number(round(row.rating)) if row.rating is not None else "",
-                         "yes" if row.final else "no"])
+                         "yes" if row.final else "no",
+                         *([row.place if row.place is not None else "", row.status] if knockout else [])])
     return out.getvalue()
 
 

@@ -329,6 +329,11 @@ class StandingSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     rating = serializers.FloatField(allow_null=True, help_text="Frozen at registration.")
     final = serializers.BooleanField()
+    standing = serializers.CharField(source="status", help_text=(
+        'A knockout: how far the player got, in words ("Still in: the semi-finals", "Eliminated in the '
+        'quarter-finals"); empty for a format ranked by points.'))
+    place = serializers.IntegerField(allow_null=True, help_text=(
+        "The place the table shows: the rank, or in a knockout the place once decided (null: not yet)."))
 
     def get_tiebreaks(self, row) -> dict[str, float]:
         return dict(zip(self.context["tiebreak_names"], row.tiebreaks, strict=True))

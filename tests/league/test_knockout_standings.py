@@ -17,6 +17,7 @@ from league.competitions import event_selectors
 from league.competitions.podium import podium
 from league.models import Pairing, Section
 from tests.factories import players, section_with
+from tests.support import api_as as api
 
 from .support import decide, one_move, run_decided, text_of, url
 
@@ -75,6 +76,17 @@ def test_a_single_elimination_table_shows_who_is_still_in_not_points_nor_everyon
 
     told = Notice.objects.get(recipient_id=result.table[1].user_id, cause__startswith="tournament-finished:")
     assert "You placed 2 of 8: Runner-up (lost the final)." in told.message and "point" not in told.message
+
+
+def test_the_api_and_the_csv_say_how_far_each_player_got(client, make_player):
+    section = section_with(players(make_player, 8), format="single-elimination")
+    _next_round(section)
+    answer = api().get(f"/api/v1/sections/{section.pk}/standings/").json()
+    assert [(row["place"], row["standing"]) for row in answer] == (
+        [(None, "Still in: the semi-finals")] * 4 + [(5, "Eliminated in the quarter-finals")] * 4)
+    lines = client.get(url("section-standings-csv", section)).content.decode().splitlines()
+    assert lines[0].endswith(",final,place,standing")
+    assert lines[1].endswith(",,Still in: the semi-finals") and lines[-1].endswith(",5,Eliminated in the quarter-finals")
 
 
 def test_a_quarter_final_half_played_gives_its_losers_no_place_yet(client, make_player):
