@@ -105,8 +105,11 @@ def tournament_sections(tournament: Tournament) -> QuerySet[Section]:
     )
 
 
-def season_tournaments(season: Season) -> QuerySet[Tournament]:
-    return season.tournaments.exclude(status=Tournament.Status.DRAFT).order_by("starts_at")
+def season_tournaments(season: Season, *, include_drafts: bool = False) -> QuerySet[Tournament]:
+    rows = season.tournaments.all()
+    if not include_drafts:
+        rows = rows.exclude(status=Tournament.Status.DRAFT)
+    return rows.order_by("starts_at")
 
 
 # -- entries --------------------------------------------------------------------------------

@@ -56,7 +56,9 @@ def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: 
     return render(request, "league/season.html", {
         "season": the_season, "league": the_season.league, "club": the_season.league.club,
         "rows": competition_selectors.season_standings(the_season),
-        "tournaments": event_selectors.season_tournaments(the_season),
+        # Its organisers see their drafts too, as on the club page.
+        "tournaments": event_selectors.season_tournaments(the_season, include_drafts=request.user.has_perm(
+            "league.organise_club", the_season.league.club)),
     })
 
 

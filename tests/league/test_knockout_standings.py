@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from accounts.models import Notice
 from games import services as game_services
 from league import competitions as cs
 from league.competitions import event_selectors
@@ -72,8 +73,6 @@ def test_a_single_elimination_table_shows_who_is_still_in_not_points_nor_everyon
     assert "point" not in client.get(url("section", section)).content.decode().split('id="podium-heading"')[1] \
         .split("</ol>")[0]
     # The "is over" notices say it too, where they said "with 2 points".
-    from accounts.models import Notice
-
     told = Notice.objects.get(recipient_id=result.table[1].user_id, cause__startswith="tournament-finished:")
     assert "You placed 2 of 8: Runner-up (lost the final)." in told.message and "point" not in told.message
 

@@ -5,13 +5,13 @@ league/views/seasons.py): the services' rules and refusals, who may, and the pag
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from django.urls import reverse
 
 from accounts.errors import ServiceError
-from league.competitions import seasons
+from league.competitions import event_services, seasons
 from league.models import ClubMembership, League, Season
 from moderation.models import AuditEntry
 from tests.factories import ClubFactory, MembershipFactory, TournamentFactory
@@ -318,3 +318,13 @@ def test_a_refusal_is_shown_beside_its_field_and_changes_nothing(client, club, o
     assert beside and "already a league called Junior League" in beside.group(1)
     assert list(Season.objects.values_list("name", flat=True)) == ["Spring 2026"]
     assert League.objects.count() == 1
+
+
+def test_the_season_page_lists_drafts_to_its_organisers_only(client, club, organiser, junior, spring, make_player):
+    event_services.create_tournament(by=organiser, club=club, name="Quiet draft", season=spring, draft=True,
+                                     starts_at=datetime(2026, 4, 1, 18, tzinfo=UTC))
+    page = reverse("competitions:season", args=[club.slug, junior.slug, spring.slug])
+    client.force_login(organiser)
+    assert "Quiet draft" in client.get(page).content.decode()
+    client.force_login(make_player(username="nosy"))
+    assert "Quiet draft" not in client.get(page).content.decode()
