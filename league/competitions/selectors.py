@@ -272,6 +272,7 @@ class SeasonRow:
     points: float
     tournaments: int
     rank: int
+    name: str = ""  # what the pages show (the display name), as every other table does
 
 
 def season_standings(season: Season) -> list[SeasonRow]:
@@ -279,12 +280,13 @@ def season_standings(season: Season) -> list[SeasonRow]:
     totals: dict[int, float] = defaultdict(float)
     played: dict[int, set[int]] = defaultdict(set)
     names: dict[int, str] = {}
+    shown: dict[int, str] = {}
     table = list(season.place_points or [])
     rows = Standing.objects.filter(section__tournament__season=season, final=True).values_list(
-        "user_id", "user__username", "points", "rank", "section__tournament_id"
+        "user_id", "user__username", "user__profile__display_name", "points", "rank", "section__tournament_id"
     )
-    for user_id, username, points, rank, tournament_id in rows:
-        names[user_id] = username
+    for user_id, username, display_name, points, rank, tournament_id in rows:
+        names[user_id], shown[user_id] = username, display_name or username
         played[user_id].add(tournament_id)
         if season.scoring == Season.Scoring.PLACE_POINTS:
             totals[user_id] += table[rank - 1] if rank - 1 < len(table) else 0
@@ -294,7 +296,7 @@ def season_standings(season: Season) -> list[SeasonRow]:
     out: list[SeasonRow] = []
     for index, user_id in enumerate(ordered):
         rank = out[-1].rank if out and out[-1].points == totals[user_id] else index + 1
-        out.append(SeasonRow(user_id, names[user_id], totals[user_id], len(played[user_id]), rank))
+        out.append(SeasonRow(user_id, names[user_id], totals[user_id], len(played[user_id]), rank, shown[user_id]))
     return out
 
 

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.errors import ServiceError
+from accounts.models import Profile
 from games.models import Game
 from league import competitions as cs
 from league import tasks
@@ -244,6 +245,10 @@ def test_season_standings_add_up_the_tournaments(make_player):
     ranks_b = dict(Standing.objects.filter(section=section_b).values_list("user_id", "rank"))
     expected = {u.pk: [10, 6, 4][ranks_a[u.pk] - 1] + [10, 6, 4][ranks_b[u.pk] - 1] for u in users}
     assert {r.user_id: r.points for r in rows} == expected
+    # Named as every other table names players: by display name.
+    Profile.objects.filter(user=users[0]).update(display_name="Ada Lovelace")
+    assert {r.user_id: r.name for r in sel.season_standings(season)} == {
+        users[0].pk: "Ada Lovelace", users[1].pk: users[1].username, users[2].pk: users[2].username}
 
 
 def test_a_tournament_rating_period_rates_its_games_together_at_the_end(make_player):
