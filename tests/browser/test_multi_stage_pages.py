@@ -80,7 +80,7 @@ def test_everyone_follows_the_stages(browser, championship, viewport):
 
         page.click(".stage-line >> text=Knockout")
         expect(page.locator(".stage-line")).to_contain_text("Stage 2 of 2 (single elimination): the winner of each group of Groups play here")
-        expect(page.locator(".refusal")).to_contain_text("This is a later stage")
+        expect(page.locator(".entry-box [role=note]")).to_contain_text("This is a later stage")
         expect(page.locator("button:has-text('Register')")).to_have_count(0)
         expect(page.get_by_role("region", name="Players (2)")).to_contain_text("checked in")  # carried over
         assert _fits(page)
