@@ -251,8 +251,7 @@ def update_section(section: Section, *, now: datetime, **changes: Any) -> dict[s
     _check_section(section, new_rule_set="rule_set" in changed)
     ratings = _entrants_kept(before, section)
     section.save()
-    for entry_id, rating in ratings.items():
-        Entry.objects.filter(pk=entry_id).update(rating=rating)
+    Entry.objects.bulk_update([Entry(pk=entry_id, rating=rating) for entry_id, rating in ratings.items()], ["rating"])
     if "starts_at" in changed:
         reschedule_round(section, 1, section.starts_at, now)
     if changed.keys() & {"starts_at", "arena_duration", "format"}:
