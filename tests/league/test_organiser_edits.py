@@ -17,7 +17,7 @@ from django_celery_beat.models import PeriodicTask
 from accounts.errors import ServiceError
 from league import competitions as cs
 from league.competitions import event_services
-from league.models import ClubMembership, Entry, Round, Section, Tournament
+from league.models import ClubMembership, Entry, Rating, Round, Section, Tournament
 from moderation.models import AuditEntry
 from tests.factories import MembershipFactory, SectionFactory, TournamentFactory
 from tests.support import api_as as api
@@ -525,3 +525,10 @@ def test_api_organiser_enters_and_withdraws_a_member(organiser, section, member,
     left = api(organiser).post(path + "withdraw/", {"username": "maya", "reason": "Ill."}, format="json")
     assert left.status_code == 200 and left.json()["status"] == "withdrawn" and left.json()["withdrawn_reason"] == "Ill."
     assert ClubMembership.objects.filter(user=member).exists()
+
+
+def test_another_variant_re_freezes_the_entrants_ratings_in_it(organiser, section, member):
+    Rating.objects.create(user=member, variant="tactic-toe", rating=1712.0)
+    cs.register(section=section, user=member)
+    event_services.edit_section(by=organiser, section=section, variant="tactic-toe")
+    assert Entry.objects.get(section=section, user=member).rating == 1712.0
