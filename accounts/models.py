@@ -2,10 +2,13 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.deconstruct import deconstructible
 from django_countries.fields import CountryField
+
+from . import lookalikes
 
 
 @deconstructible
@@ -15,13 +18,19 @@ class UsernameValidator(UnicodeUsernameValidator):
 
     Letters, digits and @/./+/-/_ as Django's own rule, so a name is always one URL path
     segment (player pages, calendars); and at least one letter or digit, since "." and
-    ".." would be read as steps in a path.
+    ".." would be read as steps in a path. Not mixing scripts' look-alike letters
+    (accounts.lookalikes).
     """
 
     regex = r"^(?=.*[^\W_])[\w.@+-]+\Z"
     message = (
         "Enter a valid username: letters, digits and @/./+/-/_ only, with at least one letter or digit."
     )
+
+    def __call__(self, value: str) -> None:
+        super().__call__(value)
+        if lookalikes.look_alike(str(value)):  # "organiser" spelt with a Cyrillic "o" (U+043E)
+            raise ValidationError(f"This username {lookalikes.MIXED_SCRIPTS}", code="invalid")
 
 
 class User(AbstractUser):

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from rest_framework.authtoken.models import Token
 
-from . import age, notices
+from . import age, lookalikes, notices
 from .errors import ServiceError
 from .limits import client_ip  # the same client address as every abuse limit
 from .models import AgeScreenAnswer, GuardianConsent, Profile, User
@@ -379,11 +379,14 @@ def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> No
 
 def checked_display_name(name: str, *, user: User | None) -> str:
     """``name`` as stored (NFKC, single spaces, at most 60 characters), or refused when
-    it is empty or is another player's username or display name in any case: a name
-    others see must not pass one player off as another (docs/accounts.md, "Names")."""
+    it is empty, mixes scripts' look-alike letters (accounts.lookalikes), or is another
+    player's username or display name in any case: a name others see must not pass one
+    player off as another (docs/accounts.md, "Names")."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())[:60]
     if not name:
         raise ServiceError("invalid-display-name", "A display name cannot be empty.")
+    if lookalikes.look_alike(name):
+        raise ServiceError("display-name-look-alike", f"{name!r} {lookalikes.MIXED_SCRIPTS}")
     others_named = Q(username__iexact=name) | Q(profile__display_name__iexact=name)
     others = User.objects.filter(others_named)
     if (others.exclude(pk=user.pk) if user else others).exists():

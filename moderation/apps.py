@@ -8,12 +8,12 @@ class ModerationConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, as Django asks of hooks and signal wiring: models must be loaded first.
-        from django.db.models.signals import post_delete, post_migrate, post_save
+        from django.db.models.signals import post_delete, post_migrate, post_save, pre_delete
 
         from games.observing import register_watch_gate
         from games.ownership import register_claim, register_recorder
         from league.competitions import audit as league_audit
-        from league.models import ClubMembership
+        from league.models import ClubMembership, Tournament
 
         from . import permissions, selectors, services, signals, watching
 
@@ -30,6 +30,8 @@ class ModerationConfig(AppConfig):
                           dispatch_uid="moderation.membership_saved")
         post_delete.connect(signals.on_membership_changed, sender=ClubMembership,
                             dispatch_uid="moderation.membership_deleted")
+        pre_delete.connect(signals.on_tournament_deleted, sender=Tournament,
+                           dispatch_uid="moderation.tournament_deleted")
         # Roles given before this app existed (or by a bulk load, which sends no signals).
         post_migrate.connect(signals.sync_all_console_access, sender=self,
                              dispatch_uid="moderation.console_access_after_migrate")

@@ -95,7 +95,9 @@ class ObserverPolicy(models.Model):
 
 class ObserverBan(models.Model):
     """A user kept from watching a game, a tournament or every game of a club. Never
-    deleted: lifting sets ``lifted_at`` so the record stays."""
+    deleted on its own: lifting sets ``lifted_at`` so the record stays. It goes only with
+    its scope (a tournament deleted before play), and the audit log keeps it then
+    (``signals.on_tournament_deleted``)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="observer_bans")
     club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.errors import ServiceError
@@ -111,9 +112,13 @@ def delete_tournament(*, by: User, tournament: Tournament) -> None:
     its name and id)."""
     tournament = _locked_tournament(tournament)
     refuse(refusals.delete_tournament_refusal(tournament, by))
-    sections = list(tournament.sections.values_list("name", flat=True))
+    sections = list(tournament.sections.order_by("name"))
     audit.record(actor=by, action="tournament.delete", target=tournament, club=tournament.club,
-                 details={"name": tournament.name, "status": tournament.status, "sections": sections})
+                 details={"name": tournament.name, "status": tournament.status,
+                          "sections": [section.name for section in sections]})
+    club_page = reverse("competitions:club", args=[tournament.club.slug])
+    for section in sections:  # open pages say so, instead of showing what no longer exists
+        broadcast_section(section, {"event": "deleted", "what": "tournament", "url": club_page})
     cs_sections.delete_tournament(tournament)
 
 
@@ -153,6 +158,9 @@ def delete_section(*, by: User, section: Section) -> None:
     refuse(refusals.delete_section_refusal(section, by))
     audit.record(actor=by, action="section.delete", target=section, club=section.tournament.club,
                  details={"tournament": section.tournament_id, "name": section.name, "format": section.format})
+    tournament = section.tournament
+    broadcast_section(section, {"event": "deleted", "what": "section", "url": reverse(
+        "competitions:tournament", args=[tournament.club.slug, tournament.slug])})
     cs_sections.delete_section(section)
 
 

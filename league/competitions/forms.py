@@ -102,11 +102,14 @@ FORMAT_COMMON_FIELDS = ("tiebreaks",)
 #: The rounds' timetable: in the format's fieldset of every format played in rounds, not
 #: of a timed one (an arena runs for its duration and pairs players as they come free).
 ROUND_SCHEDULE_FIELDS = ("round_interval", "round_starts")
+#: The limits on who may enter a section (an edit that would leave entrants out names them).
+ELIGIBILITY_FIELDS = ("age_under", "age_over", "age_year", "min_age", "max_age", "age_cutoff", "rating_min",
+                      "rating_max", "members_only")
+
 COMMON_GROUPS = (
     ("Schedule", ("starts_at", "registration_opens_at", "registration_closes_at",
                   "check_in_opens_at", "check_in_closes_at")),
-    ("Who may enter", ("age_under", "age_over", "age_year", "min_age", "max_age", "age_cutoff", "rating_min",
-                       "rating_max", "members_only")),
+    ("Who may enter", ELIGIBILITY_FIELDS),
     ("Observers", ("observer_policy",)),
 )
 

@@ -27,7 +27,7 @@ from league import exports
 from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.competitions.forms import SectionForm, TournamentEditForm, TournamentForm
+from league.competitions.forms import ELIGIBILITY_FIELDS, SectionForm, TournamentEditForm, TournamentForm
 from league.models import Club, Entry, Season, Section, Tournament
 
 #: Seconds between refreshes of a section's live part while its socket is down (the
@@ -415,6 +415,10 @@ def section_edit(request: PlayerRequest, club_slug: str, tournament_slug: str, s
                                                 **_kept_to_the_minute(changes, the_section))
         except ServiceError as err:
             form.add_error(None, err.message)
+            if err.code == "would-exclude-entrants":  # point at the limits changed, in their (unfolded) group
+                for name in form.changed_data:
+                    if name in ELIGIBILITY_FIELDS:
+                        form.add_error(name, "This would leave out players already entered (see above).")
         else:
             messages.success(request, f"Section {saved.name} is saved.")
             return redirect("competitions:section", club_slug, tournament_slug, the_section.slug)

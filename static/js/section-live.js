@@ -4,7 +4,8 @@
 // data-poll seconds instead, and every (re)connect fetches it once, so an update sent
 // while the socket was away is never missed. A refresh never lands under a press or
 // after a form is sent: swapping the button between its mousedown and mouseup would
-// swallow the click (seen in a browser test), so it waits for the release instead.
+// swallow the click (seen in a browser test), so it waits for the release instead. A
+// "deleted" update replaces the page's content with a note saying so.
 (function () {
   const first = document.getElementById("section-live");
   if (!first || !first.dataset.socket || !("WebSocket" in window)) return;
@@ -39,6 +40,9 @@
     if (done) event.detail.shouldSwap = false;
     else if (pressed) { event.detail.shouldSwap = false; held = true; }
   });
+  document.body.addEventListener("htmx:responseError", (event) => {
+    if (event.detail.elt.id === "section-live" && event.detail.xhr.status === 404) gone("section", first.dataset.tournament);
+  });
   function show(text, live) {
     if (!status) return;
     status.hidden = false;
@@ -49,6 +53,24 @@
     if (on && !poller) poller = setInterval(refresh, pollMs);
     if (!on && poller) { clearInterval(poller); poller = null; }
   }
+  // The organisers deleted this section or its tournament: say so where the live part
+  // was, and follow nothing more (every control on the page would meet a 404 now).
+  function gone(what, url) {
+    done = true; poll(false);
+    if (status) status.hidden = true;
+    const note = document.createElement("p");
+    note.className = "notice";
+    note.setAttribute("role", "alert");
+    note.textContent = `The organisers deleted this ${what === "tournament" ? "tournament" : "section"}. `;
+    if (url) {
+      const link = document.createElement("a");
+      link.href = url;
+      link.textContent = what === "tournament" ? "Back to the club" : "Back to the tournament";
+      note.append(link);
+    }
+    const main = document.getElementById("main");
+    if (main) main.replaceChildren(note);
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}${path}`);
@@ -56,12 +78,15 @@
       const frame = JSON.parse(event.data);
       if (frame.type === "following") {
         delay = 1000; poll(false); show("Live", true); refresh();
+      } else if (frame.type === "update" && frame.event === "deleted") {
+        gone(frame.what, frame.url);
+        socket.close();
       } else if (frame.type === "update") {
         refreshSoon();
       }
     };
     socket.onclose = (event) => {
-      if (event.code === 4404) { poll(false); if (status) status.hidden = true; return; }  // no such section
+      if (event.code === 4404) { if (!done) gone("section", first.dataset.tournament); return; }  // no such section: deleted while away
       if (done) return;
       poll(true);
       show(`Reconnecting… meanwhile this page refreshes every ${pollMs / 1000} seconds.`, false);

@@ -1,6 +1,7 @@
 """A display name cannot pass one player off as another (docs/accounts.md, "Names"):
 another player's username or display name, in any case, spacing or Unicode form, is
-refused at sign-up and on the profile, and nothing changes."""
+refused at sign-up and on the profile, and nothing changes; so is a name or username
+mixing scripts' look-alike letters ("Olga" spelt with a Cyrillic "O")."""
 
 from __future__ import annotations
 
@@ -71,3 +72,34 @@ def test_a_username_that_is_another_players_display_name_needs_a_display_name_of
     assert "is another player&#x27;s name" in refused.content.decode()
     assert client.post(reverse("accounts:signup"),
                        signup_data(username="captain", display_name="The Captain")).status_code == 302
+
+
+CYRILLIC_O, GREEK_ALPHA, CYRILLIC_DZE = "\u041e", "\u0391", "\u0455"
+
+
+@pytest.mark.parametrize("name", [CYRILLIC_O + "lga the Organiser", GREEK_ALPHA + "dmin", "organi" + CYRILLIC_DZE + "er",
+                                  "Olga \u041f\u0435\u0442\u0440\u043e\u0432\u0430"])
+def test_look_alike_letters_of_another_script_are_refused(olga, make_player, name):
+    sam = make_player(username="sam", display_name="Sam")
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=sam, display_name=name)
+    assert refused.value.code == "display-name-look-alike" and "one script" in refused.value.message
+    sam.profile.refresh_from_db()
+    assert sam.profile.display_name == "Sam"
+
+
+@pytest.mark.parametrize("name", ["\u041e\u043b\u044c\u0433\u0430", "\u03a3\u03c9\u03ba\u03c1\u03ac\u03c4\u03b7\u03c2",
+                                  "\u3084\u307e\u3060 \u592a\u90ce", "Sam \u592a\u90ce", "\u0645\u062d\u0645\u062f Ali",
+                                  "Ren\u00e9e O\u2019Neil-\u0141uk", "Kim \ud55c\uc194 \u97d3"])
+def test_one_script_or_scripts_written_together_are_welcome(make_player, name):
+    player = make_player(username="anyone")
+    assert services.update_profile(user=player, display_name=name).display_name == name
+
+
+def test_a_look_alike_username_is_refused_at_sign_up(client, olga):
+    page = client.post(reverse("accounts:signup"), signup_data(username=CYRILLIC_O + "lga", display_name="Real Olga"))
+    assert page.status_code == 200 and "one script" in page.content.decode()
+    response = APIClient().post("/api/v1/accounts/signup/", signup_data(username="organi" + CYRILLIC_DZE + "er"),
+                                format="json")
+    assert response.status_code == 400 and "one script" in str(response.json())
+    assert list(User.objects.values_list("username", flat=True)) == ["olga"]

@@ -18,8 +18,9 @@ pytestmark = BROWSER_MARKS
 PHONE_390 = {"width": 390, "height": 844}
 DEMO_OPEN = "/clubs/demo-noughts-crosses-club/demo-open/"
 
-#: Two events of the demo club, made in the server's database through the services: a
-#: Swiss in play (Sam, Mei, Kofi, Lucía) and a Swiss taking entries (Sam, Mei).
+#: Three events of the demo club, made in the server's database through the services: a
+#: Swiss in play (Sam, Mei, Kofi, Lucía), a Swiss taking entries (Sam, Mei), and one
+#: with nobody entered yet (the organiser deletes it).
 WORLD = """
 import json
 from django.utils import timezone
@@ -35,7 +36,12 @@ running = section_with([users[n] for n in ("sam", "mei", "kofi", "lucia")], form
 boards = [Pairing.objects.select_related("second").get(section=running, round__number=1, board=n) for n in (1, 2)]
 waiting = section_with([users["sam"], users["mei"]], format="swiss", rounds=1, club=club, start=False,
                        starts_in=3600, tournament="Button cup")
+doomed = section_with([], format="swiss", rounds=1, club=club, start=False, starts_in=3600, tournament="Gone cup")
+organiser = User.objects.get(username="organiser")
 print(json.dumps({
+    "doomed": section_url(doomed),
+    "doomed_id": doomed.pk,
+    "organiser_token": Token.objects.get_or_create(user=organiser)[0].key,
     "running": section_url(running),
     "boards": [{"game": b.game_id, "token": Token.objects.get_or_create(user=b.second)[0].key} for b in boards],
     "waiting": section_url(waiting),
@@ -214,3 +220,32 @@ def test_a_refresh_waits_until_a_press_ends(platform):
         page.mouse.up()
         expect(page.locator("#section-live[data-mark]")).to_have_count(0, timeout=5_000)  # fetched again
         expect(page.locator("#section-live")).to_contain_text("Round 1")
+
+
+def test_an_open_page_is_told_its_section_was_deleted(platform):
+    """The organiser deletes a section (through the API) while two pages show it: the one
+    following the socket says so at once, with a link to the tournament; the one whose
+    socket is down finds out at its next poll (a 404)."""
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    with chromium() as browser, signed_in_pages(browser, base_url) as open_as:
+        live = open_as("kofi")
+        live.goto(world["doomed"])
+        expect(live.locator("#section-connection")).to_have_text("Live")
+        polling = open_as("edith", PHONE_390)
+        polling.route_web_socket("**/ws/sections/**", lambda socket: socket.close())
+        polling.goto(world["doomed"])
+        expect(polling.locator("#section-connection")).to_contain_text("Reconnecting")
+        request = urllib.request.Request(f"{base_url}/api/v1/sections/{world['doomed_id']}/", method="DELETE",
+                                         headers={"Authorization": f"Token {world['organiser_token']}"})
+        with urllib.request.urlopen(request, timeout=15) as answer:
+            assert answer.status == 204
+        note = live.locator("#main [role=alert]")
+        expect(note).to_have_text("The organisers deleted this section. Back to the tournament")
+        live.click("text=Back to the tournament")
+        expect(live.locator("h1")).to_contain_text("Gone cup")
+        expect(polling.locator("#main [role=alert]")).to_have_text(
+            "The organisers deleted this section. Back to the tournament", timeout=20_000)
+        assert fits(polling)
+        shoot(polling, "section-deleted-phone")

@@ -400,9 +400,16 @@ def test_the_section_form_saves_and_shows_a_refusal_beside_it(client, organiser,
     assert not AuditEntry.objects.get(action="section.edit").details["changed"].keys() - {"name", "capacity"}
     cs.register(section=section, user=make_player(username="grown"))
     data.update(age_under="10")
-    page = client.post(url("section-edit", section), data).content.decode()
+    answer = client.post(url("section-edit", section), data)
+    page = answer.content.decode()
     assert "This change would exclude 1 entered player (grown)" in page and 'role="alert"' in page
     assert Section.objects.get(pk=section.pk).age_under is None
+    # The limit changed is pointed at, in its group, unfolded; the other groups stay folded.
+    form = answer.context["form"]
+    assert list(form.errors) == ["__all__", "age_under"]
+    assert [group.legend for group in form.common_groups() if group.has_errors] == ["Who may enter"]
+    assert re.search(r'<details class="form-group" open>\s*<summary>Who may enter', page)
+    assert not re.search(r'<details class="form-group" open>\s*<summary>Schedule', page)
 
 
 def _form_data(client, path: str) -> dict[str, str]:
@@ -532,3 +539,18 @@ def test_another_variant_re_freezes_the_entrants_ratings_in_it(organiser, sectio
     cs.register(section=section, user=member)
     event_services.edit_section(by=organiser, section=section, variant="tactic-toe")
     assert Entry.objects.get(section=section, user=member).rating == 1712.0
+
+
+def test_a_deleted_tournaments_observer_bans_stay_in_the_audit_log(organiser, club, tournament, section, stranger):
+    from moderation import services as moderation
+    from moderation.models import ObserverBan
+
+    ban = moderation.ban_user(actor=organiser, user=stranger, tournament=tournament, reason="Heckled at the last one")
+    moderation.lift_ban(actor=organiser, ban=ban)
+    moderation.ban_user(actor=organiser, user=stranger, tournament=tournament, reason="Again")
+    event_services.delete_tournament(by=organiser, tournament=tournament)
+    assert not ObserverBan.objects.filter(user=stranger).exists()
+    ended = AuditEntry.objects.filter(action="observer.ban-ended").order_by("details__ban_reason")
+    assert [(e.details["ban_reason"], e.details["lifted_at"] is None, e.club_id) for e in ended] == [
+        ("Again", True, club.pk), ("Heckled at the last one", False, club.pk)]
+    assert {e.details["user"] for e in ended} == {stranger.get_username()}

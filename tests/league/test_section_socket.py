@@ -94,6 +94,23 @@ async def test_closing_and_opening_registration_reach_the_section_socket(club, o
     await socket.close()
 
 
+async def test_deleting_a_section_or_its_tournament_tells_its_open_pages(club, organiser):
+    first = await sync_to_async(make_section)(club, organiser, format="swiss", players=[])
+    second = await sync_to_async(make_section)(club, organiser, format="swiss", players=[])
+    sockets = [(await open_section_socket(section.pk))[0] for section in (first, second)]
+    first_tournament = await Tournament.objects.aget(pk=first.tournament_id)
+    await sync_to_async(event_services.delete_section)(by=organiser, section=first)
+    assert await sockets[0].recv_type("update") == {
+        "type": "update", "section": first.pk, "event": "deleted", "what": "section",
+        "url": f"/clubs/{club.slug}/{first_tournament.slug}/"}
+    tournament = await Tournament.objects.aget(pk=second.tournament_id)
+    await sync_to_async(event_services.delete_tournament)(by=organiser, tournament=tournament)
+    assert await sockets[1].recv_type("update") == {
+        "type": "update", "section": second.pk, "event": "deleted", "what": "tournament", "url": f"/clubs/{club.slug}/"}
+    for socket in sockets:
+        await socket.close()
+
+
 async def test_a_later_stage_s_page_hears_its_qualifiers_arrive(make_player):
     people = [await sync_to_async(make_player)() for _ in range(4)]
     swiss = await sync_to_async(section_with)(people, format="swiss", rounds=1)
