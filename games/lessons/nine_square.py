@@ -44,10 +44,10 @@ LESSON = Lesson(
     steps=(
         Step(
             instruction=(
-                "Nine boards, numbered 1 to 9 from the top left. Each turn the die says how many marks "
-                "you must place, anywhere. You are X and have already made a line on board 1 (the top "
-                "left board): each three in a row scores 1 point. The die shows 3: make a three in a "
-                "row on board 2, the top middle board. Click three squares in a line, then Submit marks."
+                "Each turn the die says how many marks you place, anywhere on the nine boards (1 to 9 "
+                "from the top left). A three in a row on one board scores 1 point: you, X, have one on "
+                "board 1. The die shows 3: click three squares in a line on board 2 (top middle), then "
+                "Submit marks."
             ),
             move={"marks": [[2, 4], [2, 5], [2, 6]]},
             hint="Place your three marks in a line (a row, a column or a diagonal) on board 2, the top middle board.",
