@@ -40,6 +40,7 @@ competition_urlpatterns = [
     path(_club + "new-tournament/", competition_views.tournament_new, name="tournament-new"),
     # Before the season's route: a league or season never takes these slugs (seasons.RESERVED_*_SLUGS).
     path(_club + "leagues/new/", season_views.league_new, name="league-new"),
+    path(_club + "leagues/<slug:league_slug>/", competition_views.league, name="league"),
     path(_club + "leagues/<slug:league_slug>/edit/", season_views.league_edit, name="league-edit"),
     path(_club + "leagues/<slug:league_slug>/new-season/", season_views.season_new, name="season-new"),
     path(_club + "leagues/<slug:league_slug>/<slug:season_slug>/", competition_views.season, name="season"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts import age
@@ -24,6 +24,7 @@ from league.models import (
     LEAGUE_LIST,
     ClubMembership,
     Entry,
+    League,
     Pairing,
     PairingPlayer,
     Rating,
@@ -31,6 +32,7 @@ from league.models import (
     Season,
     Section,
     Standing,
+    Tournament,
 )
 
 ACTIVE_ENTRY = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
@@ -297,6 +299,31 @@ def season_standings(season: Season) -> list[SeasonRow]:
     for index, user_id in enumerate(ordered):
         rank = out[-1].rank if out and out[-1].points == totals[user_id] else index + 1
         out.append(SeasonRow(user_id, names[user_id], totals[user_id], len(played[user_id]), rank, shown[user_id]))
+    return out
+
+
+@dataclass(frozen=True)
+class LeagueSeason:
+    """A season as its league's page lists it: who leads (or won) it, how many of its
+    tournaments are published, whether it is on today."""
+
+    season: Season
+    leaders: list[SeasonRow]
+    tournaments: int
+    current: bool
+
+
+def league_seasons(league: League, *, today: date) -> list[LeagueSeason]:
+    """The league's seasons, the latest first, each with its leaders (all tied on the
+    top of its standings)."""
+    seasons = league.seasons.annotate(published=Count(
+        "tournaments", filter=~Q(tournaments__status=Tournament.Status.DRAFT))).order_by("-year", "-starts_on", "-pk")
+    out = []
+    for season in seasons:
+        rows = season_standings(season)
+        current = (season.starts_on is not None and season.ends_on is not None
+                   and season.starts_on <= today <= season.ends_on)
+        out.append(LeagueSeason(season, [r for r in rows if r.rank == 1], season.published, current))  # type: ignore[attr-defined]  # annotated
     return out
 
 

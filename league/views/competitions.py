@@ -28,7 +28,7 @@ from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
 from league.competitions.forms import ELIGIBILITY_FIELDS, SectionForm, TournamentEditForm, TournamentForm
-from league.models import Club, Entry, Season, Section, Tournament
+from league.models import Club, Entry, League, Season, Section, Tournament
 
 #: Seconds between refreshes of a section's live part while its socket is down (the
 #: fallback: the socket tells the page when to refresh, static/js/section-live.js).
@@ -48,6 +48,14 @@ def _section(club_slug: str, tournament_slug: str, slug: str, user) -> Section:
     section = get_object_or_404(Section.objects.select_related("rule_set"), tournament=tournament, slug=slug)
     section.tournament = tournament
     return section
+
+
+def league(request: HttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
+    the_league = get_object_or_404(League.objects.select_related("club"), club__slug=club_slug, slug=league_slug)
+    return render(request, "league/league.html", {
+        "league": the_league, "club": the_league.club, "today": timezone.localdate(),
+        "seasons": competition_selectors.league_seasons(the_league, today=timezone.localdate()),
+    })
 
 
 def season(request: HttpRequest, club_slug: str, league_slug: str, season_slug: str) -> HttpResponse:

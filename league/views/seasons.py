@@ -34,8 +34,10 @@ def _refused(form: forms.Form, err: ServiceError) -> None:
 
 
 def _club_page(club: Club, league: League | None = None) -> str:
-    url = reverse("competitions:club", args=[club.slug])
-    return f"{url}#league-{league.slug}" if league is not None else f"{url}#l-heading"
+    """The league's own page; without one, the club's list of leagues."""
+    if league is not None:
+        return reverse("competitions:league", args=[club.slug, league.slug])
+    return reverse("competitions:club", args=[club.slug]) + "#l-heading"
 
 
 @login_required

@@ -74,6 +74,7 @@ def build() -> None:
     season = Season.objects.create(league=league, name=str(date.today().year), slug="this-year",
                                    year=date.today().year)
     paths["season"] = f"/clubs/{CLUB}/leagues/{league.slug}/{season.slug}/"
+    paths["league"] = f"/clubs/{CLUB}/leagues/{league.slug}/"
     tournament = event_services.create_tournament(by=organiser, club=club, name="Every format",
                                                   starts_at=timezone.now() + timedelta(hours=1), season=season)
     for format, label in Section.Format.choices:

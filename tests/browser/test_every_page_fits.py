@@ -75,6 +75,7 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "{stage-groups}"),
     ("sam", "{stage-knockout}"),
     ("sam", "{season}"),
+    ("organiser", "{league}"),
     ("sam", "/ratings/"),
     ("sam", "/ratings/nine-square/"),  # a tab with nobody rated yet
     ("sam", "/ratings/player/sam/"),

@@ -5,16 +5,17 @@ league/views/seasons.py): the services' rules and refusals, who may, and the pag
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.errors import ServiceError
 from league.competitions import event_services, seasons
-from league.models import ClubMembership, League, Season
+from league.models import ClubMembership, League, Season, Standing, Tournament
 from moderation.models import AuditEntry
-from tests.factories import ClubFactory, MembershipFactory, TournamentFactory
+from tests.factories import ClubFactory, MembershipFactory, TournamentFactory, section_with
 
 from .support import text_of
 from .test_form_help_ids import assert_described_by_ids_exist
@@ -290,7 +291,7 @@ def test_the_organiser_makes_a_league_then_its_season_then_a_tournament_in_it(cl
     season.refresh_from_db()
     assert (season.name, season.slug, season.scoring) == ("Season 2026", "2026", "game-points")
     answer = client.post(reverse("competitions:league-edit", args=[club.slug, league.slug]), {"name": "Rapid"})
-    assert answer["Location"] == f"{_club_url(club)}#league-{league.slug}"
+    assert answer["Location"] == f"{_club_url(club)}leagues/{league.slug}/"
     assert League.objects.get(pk=league.pk).name == "Rapid"
 
 
@@ -328,3 +329,30 @@ def test_the_season_page_lists_drafts_to_its_organisers_only(client, club, organ
     assert "Quiet draft" in client.get(page).content.decode()
     client.force_login(make_player(username="nosy"))
     assert "Quiet draft" not in client.get(page).content.decode()
+
+
+def test_a_leagues_page_lists_its_seasons_with_their_leaders(client, club, organiser, make_player):
+    league = seasons.create_league(by=organiser, club=club, name="Rapid league", description="Fridays.")
+    old = seasons.create_season(by=organiser, league=league, name="2025", year=2025,
+                                starts_on=date(2025, 1, 1), ends_on=date(2025, 12, 31))
+    today = timezone.localdate()
+    seasons.create_season(by=organiser, league=league, name="This season", starts_on=today - timedelta(days=30),
+                          ends_on=today + timedelta(days=30))
+    ana, ben = make_player(username="ana", display_name="Ana A"), make_player(username="ben")
+    section = section_with([ana, ben], format="round-robin", club=club, tournament="Friday rapid", start=False)
+    Tournament.objects.filter(pk=section.tournament_id).update(season=old)
+    Standing.objects.create(section=section, user=ana, points=2, rank=1, final=True)
+    Standing.objects.create(section=section, user=ben, points=1, rank=2, final=True)
+    page_url = reverse("competitions:league", args=[club.slug, league.slug])
+    page = client.get(page_url).content.decode()
+    assert "<h1>Rapid league</h1>" in page and "Fridays." in page
+    assert page.index("This season") < page.index("2025")  # the latest first
+    assert page.count('class="badge">Now<') == 1 and page.index("Now<") < page.index("2025")
+    assert re.search(r"Won by: <a [^>]*>Ana A</a> \(2 points\)", page)
+    assert "1 tournament" in page and "No finished sections yet." in page
+    assert "New season" not in page  # organisers only
+    client.force_login(organiser)
+    assert "New season" in client.get(page_url).content.decode()
+    club_page = client.get(_club_url(club)).content.decode()
+    assert f'href="{page_url}"' in club_page
+    assert client.get(reverse("competitions:league", args=[club.slug, "no-such-league"])).status_code == 404
