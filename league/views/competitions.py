@@ -423,9 +423,9 @@ def section_edit(request: PlayerRequest, club_slug: str, tournament_slug: str, s
                                                 **_kept_to_the_minute(changes, the_section))
         except ServiceError as err:
             form.add_error(None, err.message)
-            if err.code == "would-exclude-entrants":  # point at the limits changed, in their (unfolded) group
+            if err.code == "would-exclude-entrants":  # point at the limits set or changed, in their (unfolded) group
                 for name in form.changed_data:
-                    if name in ELIGIBILITY_FIELDS:
+                    if name in ELIGIBILITY_FIELDS and form.cleaned_data.get(name) not in (None, "", False):
                         form.add_error(name, "This would leave out players already entered (see above).")
         else:
             messages.success(request, f"Section {saved.name} is saved.")

@@ -390,16 +390,19 @@ def test_the_edit_pages_are_the_creation_forms_filled_in(client, organiser, tour
 def test_the_section_form_saves_and_shows_a_refusal_beside_it(client, organiser, tournament, section, make_player):
     client.force_login(organiser)
     data = {key: value for key, value in _form_data(client, url("section-edit", section)).items()}
-    data.update(name="Evening", capacity="16")
+    data.update(name="Evening", capacity="16", rating_max="2500")
     answer = client.post(url("section-edit", section), data, follow=True)
     assert answer.redirect_chain == [(url("section", section), 302)]
     assert "Section Evening is saved." in answer.content.decode()
     section.refresh_from_db()
     assert (section.name, section.capacity) == ("Evening", 16)
     assert section.starts_at.second or section.starts_at.microsecond  # shown to the minute, kept to the second
-    assert not AuditEntry.objects.get(action="section.edit").details["changed"].keys() - {"name", "capacity"}
+    assert not AuditEntry.objects.get(action="section.edit").details["changed"].keys() - {"name", "capacity",
+                                                                                         "rating_max"}
     cs.register(section=section, user=make_player(username="grown"))
-    data.update(age_under="10")
+    data = form_fields(client.get(url("section-edit", section)).content.decode())
+    assert data["rating_max"] == "2500"
+    data.update(age_under="10", rating_max="")  # a limit cleared is not pointed at: it leaves nobody out
     answer = client.post(url("section-edit", section), data)
     page = answer.content.decode()
     assert "This change would exclude 1 entered player (grown)" in page and 'role="alert"' in page
