@@ -39,3 +39,36 @@ class ClientFaultsAsWarnings(logging.Filter):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
         return True
+
+
+class OncePerOutage(logging.Filter):
+    """A failure logged again and again while it lasts, as one warning line when it
+    starts and one a minute while it goes on (with how many were held back), not a
+    traceback a second: channels_redis's pub/sub reader logs "Unexpected exception in
+    receive task" with its traceback every second while Redis is away (an outside probe
+    counted 18 in 17 s of outage). A pause of ``gap`` seconds ends an outage."""
+
+    def __init__(self, messages: Iterable[str] = (), every: float = 60.0, gap: float = 10.0) -> None:
+        super().__init__()
+        self.messages, self.every, self.gap = frozenset(messages), every, gap
+        self.last_seen: float | None = None
+        self.last_logged = 0.0
+        self.held_back = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message not in self.messages:
+            return True
+        starts = self.last_seen is None or record.created - self.last_seen > self.gap
+        self.last_seen = record.created
+        if not starts and record.created - self.last_logged < self.every:
+            self.held_back += 1
+            return False
+        error = record.exc_info[1] if record.exc_info else None
+        cause = f": {type(error).__name__}: {error}" if error is not None else ""
+        held = f" ({self.held_back} more since the last line)" if self.held_back and not starts else ""
+        record.msg, record.args = f"{message}{cause}{held}; repeats are logged once a minute while it lasts", ()
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info, record.exc_text = None, None
+        self.last_logged, self.held_back = record.created, 0
+        return True

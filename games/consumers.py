@@ -246,6 +246,10 @@ class GameConsumer(SafeJsonConsumer):
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self._send_state()
 
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        # The page's check that a quiet socket's server still answers (static/js/game.js).
+        await self.send_json({"type": "pong"})
+
     async def on_move(self, content: dict[str, Any]) -> None:
         ply = await self._call(_play, ply=content.get("ply"), move=content.get("move"), stale_state=True)
         if ply is not None:
@@ -273,6 +277,7 @@ class GameConsumer(SafeJsonConsumer):
 
     handlers: dict[str, Callable[[GameConsumer, dict[str, Any]], Any]] = {
         "sync": on_sync,
+        "ping": on_ping,
         "move": on_move,
         "resign": on_resign,
         "claim-timeout": on_claim_timeout,

@@ -439,6 +439,8 @@ LOGGING = {
             "tasks": sorted({entry["task"] for entry in CELERY_BEAT_SCHEDULE.values()}),
         },
         "client_faults": {"()": "config.log_filters.ClientFaultsAsWarnings"},
+        "redis_outage": {"()": "config.log_filters.OncePerOutage",
+                         "messages": ["Unexpected exception in receive task"]},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
@@ -447,5 +449,6 @@ LOGGING = {
         **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
         "uvicorn.error": {"filters": ["client_faults"]},
         "django.request": {"filters": ["client_faults"]},
+        "channels_redis.pubsub": {"filters": ["redis_outage"]},
     },
 }

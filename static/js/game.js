@@ -93,6 +93,12 @@
   let socket = null;
   let delay = 1000;
   let shownPly = -1;
+  // A server that hangs (rather than dies) never closes its sockets: a move it has not
+  // answered in MOVE_WAIT, or a ping after QUIET_FOR of silence not answered in PONG_WAIT,
+  // and the socket is taken for dead and a new one opened, whose state frame says
+  // whether the move counted. Reconnects back off from 1 s to MAX_DELAY (a clock runs).
+  const MOVE_WAIT = 5000, QUIET_FOR = 20000, PONG_WAIT = 5000, MAX_DELAY = 5000;
+  let sentPly = null, moveTimer = null, lastFrameAt = Date.now(), pingSentAt = null;
   // Picks in progress (Tactic-Toe plan, Nine-Square marks) survive re-renders of the
   // board caused by the other player's moves, as long as the phase is the same.
   let picks = [];
@@ -107,23 +113,59 @@
   }
 
   // -- the socket ------------------------------------------------------------------
+  function moveAnswered() { clearTimeout(moveTimer); moveTimer = null; sentPly = null; }
+
+  function offline() { connection.textContent = "Reconnecting…"; connection.className = "offline"; }
+
+  // Leave a socket that stopped answering (its events ignored from now on) for a new one.
+  function abandon(message) {
+    const old = socket;
+    socket = null; pingSentAt = null; clearTimeout(moveTimer); moveTimer = null;
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = null;
+      try { old.close(); } catch (e) { /* closing a dead socket: nothing to do */ }
+    }
+    offline();
+    if (message) showError(message);
+    connect();
+  }
+
+  setInterval(() => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (pingSentAt !== null) {
+      if (Date.now() - pingSentAt > PONG_WAIT) abandon("");
+    } else if (Date.now() - lastFrameAt > QUIET_FOR) {
+      pingSentAt = Date.now();
+      socket.send(JSON.stringify({ type: "ping" }));
+    }
+  }, 2500);
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${page.dataset.socket}`);
     socket.onopen = () => { delay = 1000; connection.textContent = "Live"; connection.className = "live"; };
     socket.onmessage = (event) => {
+      lastFrameAt = Date.now(); pingSentAt = null;  // any frame shows the server is there
       let frame;
       try { frame = JSON.parse(event.data); } catch (e) { return; }
       switch (frame.type) {
         case "state":
+          // After a reconnect: did the move that went unanswered count?
+          if (sentPly !== null) {
+            showError(frame.ply > sentPly ? "" : "Your last move did not reach the server: please play it again.");
+            moveAnswered();
+          }
+          // falls through: a state frame shows its board as an update does
         case "update":
           if (typeof frame.observers === "number") observers.textContent = frame.observers;
           if (typeof frame.board === "string") showBoard(frame);
+          if (frame.type === "update" && sentPly !== null && frame.ply > sentPly) moveAnswered();
           break;
         case "observers":
           observers.textContent = frame.count;
           break;
         case "ack":
+          moveAnswered();
           showError(""); // the board follows with the "update" every socket gets
           break;
         case "note": {
@@ -132,6 +174,7 @@
           break;
         }
         case "error":
+          moveAnswered();  // refused: its message says why (a stale ply's state follows)
           showError(frame.message || frame.code);
           break;
       }
@@ -143,8 +186,10 @@
         connection.textContent = "Disconnected"; connection.className = "offline";
         return;
       }
-      connection.textContent = "Reconnecting…"; connection.className = "offline";
-      setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
+      socket = null; pingSentAt = null; clearTimeout(moveTimer); moveTimer = null;
+      offline();
+      // A little jitter, so that the crowd of a restarted server does not come back at once.
+      setTimeout(connect, delay + Math.random() * 500); delay = Math.min(delay * 2, MAX_DELAY);
     };
   }
 
@@ -154,7 +199,12 @@
   }
 
   function sendMove(move) {
-    send({ type: "move", ply: currentPly(), move: move });
+    if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected; retrying…"); return; }
+    sentPly = currentPly();
+    send({ type: "move", ply: sentPly, move: move });
+    clearTimeout(moveTimer);
+    moveTimer = setTimeout(() => abandon("The server has not answered your move: reconnecting to see whether it counted…"),
+                           MOVE_WAIT);
   }
 
   // Swap in the board a frame brought. A frame at the same ply is applied (a game

@@ -357,3 +357,66 @@ def test_the_lobby_on_a_phone_and_a_laptop(people):
         expect(page.locator("#create-form")).to_be_visible()
         expect(page.locator("#finished-title")).to_be_visible()
         shoot(page, f"lobby-{name}")
+
+
+def test_a_move_a_hung_server_never_answers_is_checked_on_a_new_socket(people):
+    """A server that hangs never closes its sockets (an outside probe stopped one: the
+    page said "Live" with the move unconfirmed for as long as it was stopped). Here
+    Sam's socket goes silent after a move: the page opens a new one within seconds, and
+    its state says whether the move counted; a move that never reached the server is
+    called so, and can be played again."""
+    from playwright.sync_api import expect
+
+    sam, mei = people["sam"], people["mei"]
+    url = challenge(sam, "classic", "mei")
+    accept_from_lobby(mei, url)
+    silenced = {"socket": 0, "drop_move": False, "silent": False}
+    opened = []
+
+    def route(ws):  # Sam's game socket, through Playwright; the one numbered "socket" goes silent
+        opened.append(ws)
+        number, server = len(opened), ws.connect_to_server()
+
+        def from_page(message):
+            victim = number == silenced["socket"]
+            if victim and '"move"' in str(message):
+                silenced["silent"] = True
+                if silenced["drop_move"]:
+                    return  # lost on the way: the server never hears of it
+            server.send(message)
+
+        def from_server(message):
+            if not (number == silenced["socket"] and silenced["silent"]):
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    sam.route_web_socket(re.compile(r".*/ws/games/.*"), route)
+    sam.reload()
+    wait_live(sam, mei)
+    errors = sam.locator("#game-errors")
+
+    # The move is stored, but its answers never come back on that socket.
+    silenced.update(socket=len(opened), drop_move=False, silent=False)
+    square(sam, 5).click()
+    expect_square(mei, 5, "X")
+    for _ in range(100):  # within MOVE_WAIT (5 s) and a reconnect, a second socket
+        if len(opened) == 2:
+            break
+        sam.wait_for_timeout(100)
+    assert len(opened) == 2
+    expect_square(sam, 5, "X")  # shown from the new socket's state: it counted, nothing to say
+    expect(errors).to_have_text("")
+    expect(sam.locator("#connection")).to_have_text("Live")
+
+    # Mei replies; Sam's next move is lost on the way: the new socket's state says so.
+    square(mei, 1).click()
+    expect_square(sam, 1, "O")
+    silenced.update(socket=len(opened), drop_move=True, silent=False)
+    square(sam, 3).click()
+    expect(errors).to_have_text("Your last move did not reach the server: please play it again.", timeout=15_000)
+    expect_square(mei, 3, "empty")
+    square(sam, 3).click()  # played again, on a socket that answers
+    expect_square(mei, 3, "X")
+    assert len(opened) == 3

@@ -29,3 +29,42 @@ def test_a_refused_page_is_one_warning_line_without_the_exceptions_traceback(cap
         logger.warning("Forbidden (Permission denied): %s", "/clubs/x/new-tournament/", exc_info=exc)
     [record] = [r for r in caplog.records if r.name == "django.request"]
     assert record.exc_info is None and "Traceback" not in caplog.text
+
+
+def test_redis_away_is_a_warning_line_an_outage_and_a_minute_not_a_traceback_a_second(caplog, monkeypatch):
+    """channels_redis's pub/sub reader logs its failure with a traceback every second
+    while Redis is away; through the filter: one line when it starts, one a minute with
+    what was held back, and one again when a later outage starts."""
+    import time
+
+    logger = logging.getLogger("channels_redis.pubsub")
+    clock = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])  # LogRecord.created
+    monkeypatch.setattr(time, "time_ns", lambda: int(clock[0] * 1e9))
+
+    def fail_for(seconds: int) -> None:
+        for _ in range(seconds):
+            try:
+                raise ConnectionError("Error 111 connecting to 127.0.0.1:6392. Connection refused.")
+            except ConnectionError:
+                logger.exception("Unexpected exception in receive task")
+            clock[0] += 1
+
+    fail_for(130)  # one outage of 130 s
+    clock[0] += 600
+    fail_for(3)  # a later one
+    lines = [r for r in caplog.records if r.name == "channels_redis.pubsub"]
+    assert [r.levelname for r in lines] == ["WARNING"] * 4 and all(r.exc_info is None for r in lines)
+    assert [r.getMessage().split(";")[0] for r in lines] == [
+        "Unexpected exception in receive task: ConnectionError: Error 111 connecting to 127.0.0.1:6392. "
+        "Connection refused.",
+        "Unexpected exception in receive task: ConnectionError: Error 111 connecting to 127.0.0.1:6392. "
+        "Connection refused. (59 more since the last line)",
+        "Unexpected exception in receive task: ConnectionError: Error 111 connecting to 127.0.0.1:6392. "
+        "Connection refused. (59 more since the last line)",
+        "Unexpected exception in receive task: ConnectionError: Error 111 connecting to 127.0.0.1:6392. "
+        "Connection refused.",
+    ]
+    assert "Traceback" not in caplog.text
+    logger.warning("Something else")  # other records pass as they are
+    assert caplog.records[-1].getMessage() == "Something else"

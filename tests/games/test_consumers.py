@@ -270,6 +270,10 @@ async def test_observers_are_refused_anything_but_watching(make_player):
             assert (await sock.recv_type("error"))["code"] == "not-a-player", frame
     assert await db_snapshot(game_id) == before
     for sock in (signed_in, anonymous):
+        await sock.send({"type": "ping"})  # the page's check that a quiet socket's server is there
+        assert await sock.recv_type("pong") == {"type": "pong"}
+    assert await db_snapshot(game_id) == before
+    for sock in (signed_in, anonymous):
         await sock.close()
 
 
@@ -700,7 +704,7 @@ async def test_rock_paper_scissors_decider_throws_stay_secret_and_every_commitme
 
 # -- bad input ------------------------------------------------------------------------
 
-KNOWN_TYPES = {"move", "sync", "resign", "claim-timeout", "note"}
+KNOWN_TYPES = {"move", "sync", "ping", "resign", "claim-timeout", "note"}
 json_values = st.recursive(
     st.none()
     | st.booleans()
