@@ -186,6 +186,13 @@ def advance(game: Game) -> None:
             ):
                 seat_to_player[seat.number] = index
     winner = None if game.winner_seat is None else seat_to_player.get(game.winner_seat)
+    if game.variant == "rock-paper-scissors" and winner is None:
+        # A tie is thrown again inside the game, so a decider with no winner is one the
+        # clock ended (neither threw in time): it decides nothing, and throwing again
+        # would start a game every few minutes for two players who are not there.
+        match.status = Match.Status.ABORTED
+        match.save(update_fields=["status"])
+        return
     try:
         if match.kind == Match.Kind.OFFICIAL:
             official = TTTMatch.load(match.state)
@@ -195,7 +202,7 @@ def advance(game: Game) -> None:
         else:
             series = match_rules.MatchState.load(match.state)
             if series.pending_decision == "rock-paper-scissors" and game.variant == "rock-paper-scissors":
-                assert winner is not None  # a tie is thrown again inside the game
+                assert winner is not None  # a decider without one called the match off above
                 series = series.decide(winner, detail=f"won rock-paper-scissors (game {game.pk})")
             else:
                 series = series.record(winner, result=game.result, reason=game.end_reason)

@@ -14,11 +14,13 @@ the new state in the same transaction, and broadcast only after commit. The uniq
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -39,6 +41,8 @@ from .rules import RuleError, get_variant
 from .rules.ai import LEVELS as AI_LEVELS
 from .rules.ai import choose_move
 from .starting import Player
+
+logger = logging.getLogger(__name__)
 
 # -- creating and joining games -----------------------------------------------------
 
@@ -507,18 +511,29 @@ def flag_expired_clocks(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     ended = 0
     for game_id in selectors.games_out_of_time(now):
-        with transaction.atomic():
+        with _each_game_alone(game_id), transaction.atomic():
             game = sql.game(game_id, lock=True, skip_locked=True)
             if game is not None and game.status == Game.Status.ACTIVE and _flag_if_expired(game, now):
                 ended += 1
     for game_id in selectors.unanswered_challenges(now):
-        with transaction.atomic():
+        with _each_game_alone(game_id), transaction.atomic():
             game = sql.game(game_id, lock=True, skip_locked=True)
             if game is not None and game.status == Game.Status.OPEN:
                 idle_words = time_controls.duration_words(time_controls.idle_seconds())
                 _call_off(game, f"Nobody accepted the challenge within {idle_words}.")
                 ended += 1
     return ended
+
+
+@contextlib.contextmanager
+def _each_game_alone(game_id: int) -> Iterator[None]:
+    """One game's failure is logged and its transaction undone, and the sweep goes on: an
+    outside probe found one game's error (a decider ended without a winner) stopping
+    every time-out after it, every 5 s, for good."""
+    try:
+        yield
+    except Exception:
+        logger.exception("The clock sweep could not end game %s; it goes on with the others.", game_id)
 
 
 @transaction.atomic

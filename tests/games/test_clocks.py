@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.errors import ServiceError
 from accounts.models import Notice
 from games import rule_sets, selectors, services, time_controls
 from games.models import Game, Match, RuleSet
@@ -169,6 +170,46 @@ def test_the_rock_paper_scissors_decider_and_the_match_game_after_it_both_have_c
     assert sweep_at(game, 21) == 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and "ran out of time" in game.end_reason
+
+
+def test_a_decider_neither_player_throws_calls_the_match_off_and_the_sweep_goes_on(alice, bob):
+    """An outside probe: the decider drawn by the clock (no throw from either) stopped
+    the clock sweep at an assertion, every 5 s for good, and the games after it in the
+    sweep's list were never ended. Now the match is called off, and the sweep ends the
+    others."""
+    classic = rule_sets.create_rule_set(name="Plain", variant="classic", seconds_per_move=20)
+    older = started(services.create_game(creator=alice, rule_set=classic, opponent=bob), bob)
+    rules = rule_sets.create_rule_set(name="Thrown for", variant="classic", decider="rock-paper-scissors")
+    decider = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
+    assert decider.variant == "rock-paper-scissors"
+    later = max(selectors.deadline_for(g, s) for g in (older, decider) for s in g.seats_in_hand if s.number in g.to_move)
+    assert services.flag_expired_clocks(now=later + timedelta(seconds=1)) == 2
+    decider.refresh_from_db()
+    older.refresh_from_db()
+    assert (decider.result, older.status) == ("draw", Game.Status.FINISHED)
+    match = Match.objects.get(pk=decider.match_id)
+    assert match.status == Match.Status.ABORTED and match.games.count() == 1  # no second throw-off
+    with pytest.raises(ServiceError) as refused:  # asked by hand, an answer, not a 500
+        services.claim_timeout(game_id=decider.pk, user=alice)
+    assert refused.value.code == "game-over"
+
+
+def test_one_games_failure_does_not_stop_the_clock_sweep(alice, bob, monkeypatch, caplog):
+    classic = rule_sets.create_rule_set(name="Plain", variant="classic", seconds_per_move=20)
+    games = [started(services.create_game(creator=alice, rule_set=classic, opponent=bob), bob) for _ in range(3)]
+    broken = games[1].pk
+    real = services._flag_if_expired
+
+    def flag(game, now):
+        if game.pk == broken:
+            raise RuntimeError("a game the sweep cannot end")
+        return real(game, now)
+
+    monkeypatch.setattr(services, "_flag_if_expired", flag)
+    assert services.flag_expired_clocks(now=timezone.now() + timedelta(minutes=5)) == 2
+    assert sorted(Game.objects.filter(status=Game.Status.FINISHED).values_list("pk", flat=True)) == sorted(
+        g.pk for g in games if g.pk != broken)
+    assert f"could not end game {broken}" in caplog.text
 
 
 # -- the idle limit ---------------------------------------------------------------------------
