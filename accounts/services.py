@@ -377,14 +377,30 @@ def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> No
     _send_consent_request(consent, url_base)
 
 
+#: Unicode's control, format, private-use, surrogate and unassigned characters: nothing a
+#: reader sees, but a right-to-left override (U+202E) turns the text after a name around
+#: on the page and a zero-width space makes an empty-looking name (an outside probe).
+_UNSEEN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+#: The zero-width non-joiner and joiner: part of how Persian, Indic scripts and emoji write.
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
 def checked_display_name(name: str, *, user: User | None) -> str:
     """``name`` as stored (NFKC, single spaces, at most 60 characters), or refused when
-    it is empty, mixes scripts' look-alike letters (accounts.lookalikes), or is another
-    player's username or display name in any case: a name others see must not pass one
-    player off as another (docs/accounts.md, "Names")."""
+    it is empty or holds invisible characters (control, format), mixes scripts'
+    look-alike letters (accounts.lookalikes), or is another player's username or display
+    name in any case: a name others see must not pass one player off as another
+    (docs/accounts.md, "Names")."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())[:60]
     if not name:
         raise ServiceError("invalid-display-name", "A display name cannot be empty.")
+    hidden = [char for char in name if unicodedata.category(char) in _UNSEEN and char not in _JOINERS]
+    if hidden:
+        raise ServiceError("display-name-invisible", f"A display name cannot hold invisible or control characters "
+                                                     f"(here U+{ord(hidden[0]):04X}): letters, digits, spaces and "
+                                                     "punctuation only.")
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
+        raise ServiceError("invalid-display-name", "A display name needs at least one letter or digit.")
     if lookalikes.look_alike(name):
         raise ServiceError("display-name-look-alike", f"{name!r} {lookalikes.MIXED_SCRIPTS}")
     others_named = Q(username__iexact=name) | Q(profile__display_name__iexact=name)

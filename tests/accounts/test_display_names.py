@@ -103,3 +103,29 @@ def test_a_look_alike_username_is_refused_at_sign_up(client, olga):
                                 format="json")
     assert response.status_code == 400 and "one script" in str(response.json())
     assert list(User.objects.values_list("username", flat=True)) == ["olga"]
+
+
+@pytest.mark.parametrize("name", ["Mei \u202e1 point", "\u200b\u200b", "x\u0001\u001b[31mred", "Ana\u2066", "\ufeffSam"])
+def test_invisible_and_control_characters_are_refused(make_player, name):
+    player = make_player(username="anyone", display_name="Anyone")
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=player, display_name=name)
+    assert refused.value.code in ("display-name-invisible", "invalid-display-name")
+    player.profile.refresh_from_db()
+    assert player.profile.display_name == "Anyone"
+
+
+def test_joiners_that_scripts_and_emoji_need_are_kept(make_player):
+    player = make_player(username="anyone")
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # a zero-width non-joiner inside a Persian word
+    assert services.update_profile(user=player, display_name=persian).display_name == persian
+    family = "Kim \U0001f468\u200d\U0001f469\u200d\U0001f467"  # an emoji family: joiners between its people
+    assert services.update_profile(user=player, display_name=family).display_name == family
+
+
+def test_a_name_of_symbols_alone_is_still_a_name_but_not_of_marks_alone(make_player):
+    player = make_player(username="anyone")
+    assert services.update_profile(user=player, display_name="\u2605 Star \u2605").display_name == "\u2605 Star \u2605"
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=player, display_name="\u0301\u0301")  # combining accents with nothing under them
+    assert refused.value.code == "invalid-display-name"
