@@ -43,8 +43,10 @@ def refuse(refusal: refusals.Refusal | None) -> None:
 def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, season: Season | None = None,
                       description: str = "", rating_period: str = Tournament.RatingPeriod.GAME,
                       draft: bool = False) -> Tournament:
-    """A new tournament of ``club``; a draft stays hidden until registration opens."""
+    """A new tournament of ``club``, starting ahead (``check_start_ahead``); a draft stays
+    hidden until registration opens."""
     check_organiser(user=by, club=club)
+    check_start_ahead(starts_at, timezone.now())
     with transaction.atomic():
         tournament = cs.create_tournament(club=club, name=name, starts_at=starts_at, season=season,
                                           description=description, rating_period=rating_period, created_by=by)
@@ -54,6 +56,15 @@ def create_tournament(*, by: User, club: Club, name: str, starts_at: datetime, s
         audit.record(actor=by, action="tournament.create", target=tournament, club=club,
                      details={"name": tournament.name, "starts_at": starts_at.isoformat(), "draft": draft})
     return tournament
+
+
+def check_start_ahead(starts_at: datetime, now: datetime) -> None:
+    """Refuse a tournament's start that has passed: its page would read "registration
+    closed" with nothing played (an outside walkthrough), and no section could be added,
+    since a round 1 must be ahead (sections.check_round_one_ahead)."""
+    if starts_at <= now:
+        raise ServiceError("bad-start", f"The tournament would start at {starts_at:%a %d %b %Y, %H:%M} UTC, which "
+                                        "has passed: choose a time ahead.")
 
 
 @transaction.atomic
@@ -98,6 +109,8 @@ def edit_tournament(*, by: User, tournament: Tournament, now: datetime | None = 
     now = now or timezone.now()
     tournament = _locked_tournament(tournament)
     refuse(refusals.edit_tournament_refusal(tournament, by))
+    if changes.get("starts_at") not in (None, tournament.starts_at):
+        check_start_ahead(changes["starts_at"], now)
     changed = cs_sections.update_tournament(tournament, now=now, **changes)
     if changed:
         audit.record(actor=by, action="tournament.edit", target=tournament, club=tournament.club,

@@ -98,11 +98,14 @@ def test_a_tournament_edit_is_refused_as_creation_is_and_changes_nothing(organis
     refused(lambda: event_services.edit_tournament(by=organiser, tournament=tournament, rating_period="weekly"),
             "bad-rating-period")
     refused(lambda: event_services.edit_tournament(by=organiser, tournament=tournament, slug="x"), "bad-setting")
-    # Its section's round 1 would move into the past: refused in that section's name.
+    # A start that has passed, as at creation (its section's round 1 would move there too).
     past = refused(lambda: event_services.edit_tournament(by=organiser, tournament=tournament,
                                                           starts_at=timezone.now() - timedelta(hours=1)),
-                   "bad-schedule")
-    assert past.message.startswith("Open (its round 1 moves with the tournament's start): Round 1 would start")
+                   "bad-start")
+    assert past.message.startswith("The tournament would start at ") and "which has passed" in past.message
+    refused(lambda: event_services.create_tournament(by=organiser, club=tournament.club, name="Last year",
+                                                     starts_at=timezone.now() - timedelta(days=365)), "bad-start")
+    assert not Tournament.objects.filter(name="Last year").exists()
     tournament.refresh_from_db()
     section.refresh_from_db()
     assert (tournament.name, tournament.starts_at) == before and section.starts_at == before[1]
