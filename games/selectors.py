@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from accounts import players
 from accounts.models import User
 
 from . import sql, time_controls
@@ -261,12 +262,25 @@ def current_rule_sets() -> QuerySet[RuleSet]:
 
 def visible_challenges(viewer: Any) -> Q:
     """Which games a viewer may see listed: every game but a challenge to one player,
-    which only its two players see (docs/game-page.md, "Finding opponents")."""
+    which only its two players see (docs/game-page.md, "Finding opponents"), and a
+    child's open challenge, which only those who may reach the child see (as only they
+    may take it: services.accept_challenge)."""
     open_seat = Exists(Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level=""))
     shown = ~Q(status=Game.Status.OPEN) | Q(open_seat)
+    out_of_reach = _children_out_of_reach(viewer)
+    if out_of_reach:
+        shown &= ~Q(status=Game.Status.OPEN, created_by__in=out_of_reach)
     if viewer is not None and viewer.is_authenticated:
         shown |= Q(created_by=viewer.pk) | Q(Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer.pk)))
     return shown
+
+
+def _children_out_of_reach(viewer: Any) -> list[int]:
+    """The children with an open challenge whom ``viewer`` may not reach (few: one query
+    for them, then accounts.players.may_reach each)."""
+    makers = User.objects.filter(pk__in=Game.objects.filter(status=Game.Status.OPEN).values("created_by"),
+                                 guardian_consent__isnull=False)
+    return [maker.pk for maker in makers if not players.may_reach(viewer, maker)]
 
 
 def challenges_to(viewer: Any) -> QuerySet[Game]:

@@ -166,6 +166,10 @@ def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
     empty = [seat for seat in seats if seat.user_id is None and not seat.ai_level]
     invited = [seat for seat in seats if seat.user_id == user.pk]
     if empty:
+        maker = User.objects.filter(pk=game.created_by_id).first() if game.created_by_id else None
+        if maker is not None and not players.may_reach(user, maker):
+            raise ServiceError("clubmates-only", f"{maker.name} plays with a guardian's consent: only members of "
+                                                 "their clubs may take their open challenges.")
         seat = empty[0]
         seat.user = user
         seat.save(update_fields=["user"])

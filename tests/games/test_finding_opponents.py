@@ -102,6 +102,36 @@ def test_a_child_is_reached_by_club_mates_only_not_by_strangers_who_know_the_use
     assert services.create_game(creator=child, variant="classic", opponent=stranger).status == Game.Status.OPEN
 
 
+def test_a_childs_open_challenge_is_listed_to_and_taken_by_club_mates_only(make_player):
+    """An outside probe: a stranger could not challenge a child by name, but could take
+    the child's open challenge from the lobby. Now it is listed to, and taken by, those
+    who may reach the child; the child still takes anyone's open challenge."""
+    child = make_player(username="kiddo", born=date(timezone.now().year - 11, 1, 1), guardian_name="Parent",
+                        guardian_email="parent@example.com")
+    stranger, coach = make_player(username="stranger"), make_player(username="coach")
+    club = ClubFactory.create()
+    for user in (child, coach):
+        ClubMembership.objects.create(club=club, user=user)
+    open_game = services.create_game(creator=child, variant="classic")
+    adults_game = services.create_game(creator=stranger, variant="classic")
+
+    def listed(viewer):
+        return set(selectors.lobby_games(viewer)["open"].values_list("pk", flat=True))
+
+    assert listed(stranger) == {adults_game.pk} and listed(None) == {adults_game.pk}
+    assert listed(coach) == listed(child) == {open_game.pk, adults_game.pk}
+    api = client_for(stranger).get(GAMES, {"status": "open"}).json()
+    assert [g["id"] for g in api["results"]] == [adults_game.pk]
+    with pytest.raises(ServiceError) as refused:
+        services.accept_challenge(game_id=open_game.pk, user=stranger)
+    assert refused.value.code == "clubmates-only"
+    answer = client_for(stranger).post(f"{GAMES}{open_game.pk}/accept/", {}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "clubmates-only"
+    assert Game.objects.get(pk=open_game.pk).status == Game.Status.OPEN
+    assert services.accept_challenge(game_id=open_game.pk, user=coach).status == Game.Status.ACTIVE
+    assert services.accept_challenge(game_id=adults_game.pk, user=child).status == Game.Status.ACTIVE
+
+
 @pytest.mark.django_db
 def test_challenges_waiting_for_one_player_are_capped_per_challenger(alice, bob, carol):
     """The attacker probe sent one player 40 challenges in a few seconds."""
