@@ -60,6 +60,7 @@ def test_s1_choices_split_over_several_matchings_give_the_same_pairings(monkeypa
 
     monkeypatch.setattr(dutch._Pairer, "_field_budget", lambda self: budget)
     monkeypatch.setattr(dutch._Pairer, "_choice_fields", counted)
+    monkeypatch.setattr(dutch, "_unplayed_field", lambda ordered: None)  # first rounds through the matchings too
     for path in [p for p in _files(small=True) if int(p.name.split("-")[1][1:]) <= 40][:12]:
         test_every_round_is_the_reference_pairing(path)
     assert max(splits) > 1, "the fields never needed more than one matching: nothing was tested"
@@ -213,3 +214,29 @@ def test_a_pairing_score_with_virtual_points_says_so() -> None:
     assert explain.text(top.as_dict(), {}) == ("Both on 1 point (pairing scores: points plus the virtual points "
                                                "of an accelerated round).")
     assert reasons[frozenset((3, 4))].data == {"points": 0.0}
+
+
+@pytest.mark.parametrize("size", [*range(2, 42), 99, 100])
+def test_a_first_round_is_paired_as_the_matchings_pair_it(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unplayed field's shortcut (dutch._unplayed_field) against the matchings
+    themselves: the same pairs, colours and reasons, odd fields and even."""
+    players = [trf.Player(number=n, name=f"P{n}", rating=2400 - 7 * n) for n in range(1, size + 1)]
+    tournament = trf.Tournament([("XXR", "7"), ("XXC", "white1")], players)
+    quick = dutch.pair(tournament, 1)
+    monkeypatch.setattr(dutch, "_unplayed_field", lambda ordered: None)
+    assert dutch.pair(tournament, 1) == quick
+    assert len(quick) == (size + 1) // 2
+
+
+def test_a_field_with_rounds_behind_it_or_accelerated_takes_the_matchings() -> None:
+    players = [trf.Player(number=n, name=f"P{n}", rating=2400 - n) for n in range(1, 9)]
+    accelerated = trf.Tournament([("XXR", "7"), ("XXC", "white1"), ("192", "FIDE_DUTCH_BAKU")], players)
+    ordered = sorted(dutch._players(accelerated, 1, dutch.Points(), trf.declared(accelerated).virtual_points),
+                     key=lambda p: (-p.score, p.rank))
+    assert dutch._unplayed_field(ordered) is None
+    one_round = [trf.Player(number=n, name=f"P{n}", rating=2400 - n,
+                            rounds=[trf.Game(9 - n, "w" if n <= 4 else "b", "1" if n <= 4 else "0")])
+                 for n in range(1, 9)]
+    played = trf.Tournament([("XXR", "7"), ("XXC", "white1")], one_round)
+    ordered = sorted(dutch._players(played, 2, dutch.Points(), {}), key=lambda p: (-p.score, p.rank))
+    assert dutch._unplayed_field(ordered) is None
