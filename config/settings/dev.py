@@ -14,6 +14,10 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # `./dev run` collects static files; a bare `runplatform` still finds them (DEBUG or not:
 # whitenoise serves the finders' files itself).
 WHITENOISE_USE_FINDERS = True
+# A file edited while the server runs is served as it now is: without this, whitenoise
+# kept the old length and cut the new file short (an outside walkthrough lost game.js, and
+# with it a tournament move, after an edit). Production (prod.py) serves collected files.
+WHITENOISE_AUTOREFRESH = True
 
 
 def _machine_secret_key() -> str:
