@@ -3,6 +3,7 @@ notices, and finding players."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
@@ -86,6 +87,54 @@ def error_response(err: ServiceError, status_code: int = status.HTTP_400_BAD_REQ
     return Response(err.as_dict(), status=status_code)
 
 
+# -- a PATCH names what it cannot change, instead of ignoring it -----------------------------
+
+
+class FieldsRefused(ValidationError):
+    """400 with its own code (config.api.exception_handler answers ``error_code``, not
+    ``invalid``) and the refused fields, each with its reason, under ``fields``."""
+
+    def __init__(self, code: str, reasons: Mapping[str, str]) -> None:
+        super().__init__({name: [reason] for name, reason in reasons.items()}, code=code)
+        self.error_code = code
+
+
+#: Sent by a form of the browsable API beside its fields; not a field.
+FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+
+
+def refuse_unwritable(data: Any, writable: serializers.Serializer, *, shown: Iterable[str],
+                      reasons: Mapping[str, str], otherwise: str) -> None:
+    """Refuse a body naming a field ``writable`` does not take, before anything changes
+    (DRF drops such fields silently, so the request seemed to work): 400
+    ``read-only-field`` for a field of the answer (``shown``) that cannot be changed here,
+    with its reason (``reasons``, else ``otherwise``); 400 ``unknown-field`` for one the
+    resource does not have, saying which can be changed."""
+    if not isinstance(data, Mapping):
+        return  # not an object: the serializer says so
+    takes = [name for name, field in writable.fields.items() if not field.read_only]
+    known = set(shown)
+    extras = FORM_EXTRAS if hasattr(data, "getlist") else frozenset()
+    # The message puts the field's name first ("date_of_birth: This cannot ...").
+    fixed = {name: f"This cannot be changed here; {reasons.get(name, otherwise)}"
+             for name in data if name in known and name not in takes}
+    if fixed:
+        raise FieldsRefused("read-only-field", fixed)
+    unknown = {name: f"There is no such field to change here; these can be: {', '.join(takes)}."
+               for name in data if name not in known and name not in takes and name not in extras}
+    if unknown:
+        raise FieldsRefused("unknown-field", unknown)
+
+
+#: Why the profile's other fields cannot be changed through PATCH /me/ (docs/accounts.md).
+PROFILE_FIXED = {
+    "username": "a username is fixed at sign-up.",
+    "date_of_birth": "the date of birth is fixed after sign-up (the age rules stand on it), "
+                     "and staff correct a wrong one in the admin.",
+    "can_play": "it follows from the account (its age and any guardian's consent).",
+}
+
+
 class SignUpView(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_scope = "signup"  # per address (accounts/limits.py)
@@ -164,9 +213,17 @@ class MeView(APIView):
         profile = getattr(request.user, "profile", None) or Profile(user=request.user, display_name=request.user.username)
         return Response(ProfileSerializer(profile).data)
 
-    @extend_schema(request=ProfileSerializer, responses={200: ProfileSerializer, 400: ErrorSerializer})
+    @extend_schema(
+        request=ProfileSerializer,
+        responses={200: ProfileSerializer, 400: ErrorSerializer},
+        description="Change display_name and country. Any other field is refused, nothing changed: 400 "
+                    "read-only-field (username, date_of_birth: fixed after sign-up, staff correct it; can_play) "
+                    "or unknown-field, naming it in fields.",
+    )
     def patch(self, request):
         serializer = ProfileSerializer(data=request.data, partial=True)
+        refuse_unwritable(request.data, serializer, shown=serializer.fields, reasons=PROFILE_FIXED,
+                          otherwise="it is not yours to set.")
         serializer.is_valid(raise_exception=True)
         try:
             profile = services.update_profile(user=request.user, **serializer.validated_data)

@@ -58,7 +58,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     body: dict[str, Any]
     if isinstance(exc, exceptions.ValidationError):
-        body = {"code": "invalid", "message": _first_message(exc.detail)}
+        # A refusal of its own kind (accounts.api.FieldsRefused) keeps its code.
+        body = {"code": getattr(exc, "error_code", "invalid"), "message": _first_message(exc.detail)}
         if isinstance(exc.detail, dict):
             body["fields"] = exc.detail
     elif isinstance(exc, exceptions.APIException):

@@ -9,6 +9,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request
+from rest_framework.utils import html
 
 from accounts.errors import ServiceError
 
@@ -35,6 +36,26 @@ class TextField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+class TrueFalseField(serializers.BooleanField):
+    """JSON ``true`` or ``false``, as strictly typed as the whole numbers above: DRF's own
+    also took ``"yes"``, ``"on"``, ``"1"``, ``1`` and ``"True"`` for true. A form's body
+    (the browsable API's) has only text: there the text ``true`` or ``false`` stands for it."""
+
+    default_error_messages = {"invalid": "Give true or false (a JSON boolean, not text or a number).",
+                              "null": "Give true or false (a JSON boolean), not null."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        value = super().get_value(dictionary)
+        if html.is_html_input(dictionary) and value in ("true", "false"):
+            return value == "true"
+        return value
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 class TextChoiceField(serializers.ChoiceField):

@@ -23,6 +23,7 @@ from .base import (
     GameSerializer,
     MoveEntrySerializer,
     TextField,
+    TrueFalseField,
     WholeNumberField,
     load_game,
     payload_for,
@@ -99,7 +100,7 @@ class GameCreateSerializer(serializers.Serializer):
     seat = serializers.ChoiceField(
         choices=[0, 1], required=False, help_text="The challenger's seat when the rules let them choose."
     )
-    rated = serializers.BooleanField(
+    rated = TrueFalseField(
         required=False,
         default=False,
         help_text="Rated: the result moves both players' ratings (docs/ratings.md). Only between two "
@@ -121,9 +122,10 @@ class NoteSerializer(serializers.Serializer):
 
 
 def _status_filter(raw: str | None) -> list[str]:
-    if not raw:
+    """``?status=``: the statuses asked for; none (absent, empty, or only commas) is the default."""
+    wanted = [part.strip() for part in (raw or "").split(",") if part.strip()]
+    if not wanted:
         return [Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED]
-    wanted = [part.strip() for part in raw.split(",") if part.strip()]
     unknown = [s for s in wanted if s not in Game.Status.values]
     if unknown:
         raise ServiceError(

@@ -81,13 +81,15 @@ class RuleSetListCreateView(GamesAPIView):
         summary="House-rule sets (current versions unless all_versions=true)",
         parameters=[
             OpenApiParameter("variant", str, description="A variant slug."),
-            OpenApiParameter("all_versions", bool, description="Include superseded versions."),
+            OpenApiParameter("all_versions", bool, description="Include superseded versions (default, or empty: "
+                             "false)."),
         ],
         responses={200: RuleSetSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
         found = RuleSet.objects.select_related("created_by").order_by("name", "-version", "pk")
-        all_versions = request.query_params.get("all_versions", "false").lower()
+        # Empty is left out (docs/api.md), as an HTML form sends an empty field: false.
+        all_versions = (request.query_params.get("all_versions") or "false").lower()
         if all_versions not in ("true", "false", "1", "0"):
             raise ServiceError("bad-filter", f"all_versions is true or false; not {all_versions!r}.")
         if all_versions in ("false", "0"):

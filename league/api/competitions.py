@@ -18,9 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.api import refuse_unwritable
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest, signed_in_user
 from accounts.models import User
+from games.api.base import TrueFalseField  # JSON true or false, as the games' own writes take them
 from games.models import RuleSet
 from league import competitions as competition_services
 from league import exports
@@ -99,7 +101,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False, allow_null=True)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     rating_period = serializers.CharField(required=False, default=Tournament.RatingPeriod.GAME)
-    draft = serializers.BooleanField(required=False, default=False)
+    draft = TrueFalseField(required=False, default=False)
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -189,13 +191,13 @@ class SectionCreateSerializer(serializers.Serializer):
     variant = serializers.CharField(required=False, help_text="Without a rule set: this variant's standard rules.")
     format = serializers.ChoiceField(choices=Section.Format.choices)
     starts_at = serializers.DateTimeField(validators=[within_event_years], required=False)
-    rated = serializers.BooleanField(required=False, default=True)
+    rated = TrueFalseField(required=False, default=True)
     capacity = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     observer_policy = serializers.CharField(required=False)
     placements = serializers.CharField(required=False)
-    consolation = serializers.BooleanField(required=False)
-    third_place = serializers.BooleanField(required=False, write_only=True,
-                                           help_text='The old name: true is placements "third", false "none".')
+    consolation = TrueFalseField(required=False)
+    third_place = TrueFalseField(required=False, write_only=True,
+                                 help_text='The old name: true is placements "third", false "none".')
     grand_final = serializers.CharField(required=False)
     cycles = serializers.IntegerField(required=False, **SMALL)
     swiss_system = ServiceJudgedChoiceField(
@@ -210,7 +212,7 @@ class SectionCreateSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
-    streak_bonus = serializers.BooleanField(required=False)
+    streak_bonus = TrueFalseField(required=False)
     tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
     late_entry_rounds = serializers.IntegerField(required=False, **SMALL)
     round_interval = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
@@ -227,7 +229,7 @@ class SectionCreateSerializer(serializers.Serializer):
     max_age = serializers.IntegerField(required=False, allow_null=True, **SMALL)
     rating_min = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
     rating_max = serializers.IntegerField(required=False, allow_null=True, **WHOLE)
-    members_only = serializers.BooleanField(required=False)
+    members_only = TrueFalseField(required=False)
     groups = serializers.IntegerField(required=False, min_value=1, max_value=SMALL["max_value"])
     previous_stage = serializers.PrimaryKeyRelatedField(
         queryset=Section.objects.all(), required=False, allow_null=True,
@@ -381,6 +383,26 @@ def _as_conflict(call) -> Response | None:
     return None
 
 
+#: Why a tournament's other fields cannot be changed by PATCH (accounts.api.refuse_unwritable).
+TOURNAMENT_FIXED = {
+    "club": "a tournament stays in its club.",
+    "status": "it changes by the tournament's actions: open-registration, close-registration, start.",
+    "draft": "a draft is published by POST /api/v1/tournaments/{id}/open-registration/.",
+    "slug": "a tournament's address stays when it is renamed.",
+    "sections": "sections are changed at /api/v1/sections/{id}/.",
+}
+#: The same for a section's.
+SECTION_FIXED = {
+    "tournament": "a section stays in its tournament.",
+    "status": "it follows the section's rounds (POST /api/v1/sections/{id}/start/ starts it).",
+    "slug": "a section's address stays when it is renamed.",
+    "entries": "players enter at /api/v1/sections/{id}/entries/.",
+    "paused_at": "organisers pause and resume a section in the moderation console.",
+}
+#: Any other: the platform keeps it.
+SET_BY_THE_PLATFORM = "the platform sets it as the event runs."
+
+
 def _player_named(section: Section, username: str) -> Any:
     """The player an organiser names; unknown is refused as a non-member is (no name confirmed)."""
     player = User.objects.filter(username__iexact=username).first()
@@ -428,10 +450,13 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=TournamentUpdateSerializer, responses={200: TournamentSerializer, **EDIT_RESPONSES})
     def partial_update(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
         """Organisers, while none of its sections has started: change any of its details
-        (the checks of creation). A section whose round 1 was at the old start moves with it."""
+        (the checks of creation). A section whose round 1 was at the old start moves with it.
+        Any other field is refused, nothing changed: 400 ``read-only-field`` or ``unknown-field``."""
         tournament = self.get_object()
         _organisers_only(request, tournament.club)
         body = TournamentUpdateSerializer(data=request.data, partial=True)
+        refuse_unwritable(request.data, body, shown=[*TournamentSerializer().fields, "draft"],
+                          reasons=TOURNAMENT_FIXED, otherwise=SET_BY_THE_PLATFORM)
         body.is_valid(raise_exception=True)
         refused = _as_conflict(lambda: event_services.edit_tournament(by=request.user, tournament=tournament,
                                                                        **body.validated_data))
@@ -496,10 +521,13 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=SectionUpdateSerializer, responses={200: SectionSerializer, **EDIT_RESPONSES})
     def partial_update(self, request: PlayerAPIRequest, *args, **kwargs) -> Response:
         """Organisers, before round 1: change any setting of creation (the same checks). A
-        change that would leave entered players out is 409 ``would-exclude-entrants``."""
+        change that would leave entered players out is 409 ``would-exclude-entrants``. Any
+        other field is refused, nothing changed: 400 ``read-only-field`` or ``unknown-field``."""
         section = self.get_object()
         _organisers_only(request, section.tournament.club)
         body = SectionUpdateSerializer(data=request.data, partial=True, context={"request": request})
+        refuse_unwritable(request.data, body, shown=SectionSerializer().fields, reasons=SECTION_FIXED,
+                          otherwise=SET_BY_THE_PLATFORM)
         body.is_valid(raise_exception=True)
         refused = _as_conflict(lambda: event_services.edit_section(by=request.user, section=section,
                                                                    **body.validated_data))

@@ -46,12 +46,13 @@ class PerformanceSerializer(serializers.Serializer):
     rating = serializers.IntegerField()
 
 
-VARIANT = OpenApiParameter("variant", str, description="A variant slug (default classic).")
+VARIANT = OpenApiParameter("variant", str, description="A variant slug (default, or empty: classic).")
 
 
 def _variant_param(request: Request) -> str:
-    """The ``variant`` query parameter, checked: an unknown slug is a 400, not an empty list."""
-    variant = request.query_params.get("variant", "classic")
+    """The ``variant`` query parameter, checked: an unknown slug is a 400, not an empty list.
+    Empty is left out (docs/api.md), as an HTML form sends an empty field: classic."""
+    variant = request.query_params.get("variant") or "classic"
     if variant not in variant_slugs():
         raise ServiceError("unknown-variant", f"There is no variant {variant!r}: see GET /api/v1/variants/.")
     return variant
@@ -99,14 +100,14 @@ class PlayerHistoryView(generics.ListAPIView):
 
     serializer_class = RatingChangeSerializer
 
-    @extend_schema(parameters=[VARIANT, OpenApiParameter("list", str, description='"league" or "club-<id>".')])
+    @extend_schema(parameters=[VARIANT, OpenApiParameter("list", str, description='"league" (the default, or empty) or "club-<id>".')])
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         person = get_object_or_404(User, username=self.kwargs["username"])
         variant = _variant_param(self.request)
-        list_key = self.request.query_params.get("list", LEAGUE_LIST)
+        list_key = self.request.query_params.get("list") or LEAGUE_LIST  # empty: left out, the league's
         clubs = {club_list_key(pk) for pk in Club.objects.filter(own_rating_list=True).values_list("pk", flat=True)}
         if list_key != LEAGUE_LIST and list_key not in clubs:
             raise ServiceError("unknown-list", f'There is no rating list {list_key!r}: "league" or "club-<id>".')

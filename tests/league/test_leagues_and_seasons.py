@@ -5,7 +5,7 @@ league/views/seasons.py): the services' rules and refusals, who may, and the pag
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse

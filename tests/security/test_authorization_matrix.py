@@ -853,6 +853,7 @@ READ_ONLY_VIEWS: dict[str, Callable[[W], str]] = {
     "competitions:player-calendar": lambda w: "/clubs/calendar/" + "x" * 32 + ".ics",
     "competitions:club": lambda w: reverse("competitions:club", args=[w.club_a.slug]),
     "competitions:season": lambda w: reverse("competitions:season", args=[w.club_a.slug, "league", "season"]),
+    "competitions:league": lambda w: reverse("competitions:league", args=[w.club_a.slug, w.season_a.league.slug]),
     "competitions:tournament": lambda w: reverse("competitions:tournament", args=[w.club_a.slug, w.spring.slug]),
     "competitions:section": section_url("open_section", "section"),
     "competitions:section-standings-csv": section_url("open_section", "section-standings-csv"),
@@ -1073,7 +1074,9 @@ def test_fields_nobody_may_set_are_ignored_or_refused(world, db, csrf_checked):
         "date_of_birth": "2015-01-01", "display_name": "P", "username": "root", "is_staff": True,
         "is_superuser": True,
     }, format="json")
-    assert response.status_code == 200 and response.json()["date_of_birth"] == "1990-05-17"
+    # Refused, naming the field, rather than ignored (tests/config/test_api_probe_fixes.py).
+    assert response.status_code == 400 and response.json()["code"] == "read-only-field"
+    assert "date_of_birth" in response.json()["fields"]
     page = client_for("page", world, "player")
     response = send("page", page, "POST", reverse("accounts:profile"),
                     {"display_name": "P", "country": "GB", "date_of_birth": "2015-01-01", "is_staff": "on"})
