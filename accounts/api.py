@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from . import age, notices, players, presence, services
 from .backends import AwaitingConsent, ask_about_consent
 from .errors import ErrorSerializer, ServiceError
-from .limits import LiveRates, LockedOut, lockout_wait
+from .limits import LiveRates, LockedOut, ScopedThrottle, lockout_wait
 from .models import Notice, Profile
 
 
@@ -139,6 +139,23 @@ class SignUpView(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_scope = "signup"  # per address (accounts/limits.py)
 
+    def get_throttles(self) -> list[Any]:
+        self.throttles_asked = super().get_throttles()  # kept, to take back a refusal's hit
+        return self.throttles_asked
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ValidationError):
+            self._not_counted()
+        return super().handle_exception(exc)
+
+    def _not_counted(self) -> None:
+        """A refused sign-up is not counted in the sign-up limit, as on the page: the
+        sign-ups made are (a walkthrough's club room was shut out for an hour by its typos).
+        The signed-out writes' limit still counts it."""
+        for throttle in getattr(self, "throttles_asked", []):
+            if isinstance(throttle, ScopedThrottle):
+                throttle.refund()
+
     @extend_schema(request=SignUpSerializer, responses={201: ProfileSerializer, 400: ErrorSerializer})
     def post(self, request):
         serializer = SignUpSerializer(data=request.data)
@@ -152,6 +169,7 @@ class SignUpView(APIView):
                 consent_url_base=request.build_absolute_uri("/"),
             )
         except ServiceError as err:
+            self._not_counted()
             return error_response(err)
         body = ProfileSerializer(registration.user.profile).data
         body["needs_guardian_consent"] = registration.needs_guardian_consent

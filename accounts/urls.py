@@ -9,7 +9,9 @@ app_name = "accounts"
 
 urlpatterns = [
     # The same per-address counts as the API's sign-up and log-in (accounts/limits.py).
-    path("signup/", throttle_posts("signup")(views.signup), name="signup"),
+    # A refused form (a typo, a taken name) is not counted: the sign-ups made are.
+    path("signup/", throttle_posts("signup", refund_if=lambda response: response.status_code != 302)(views.signup),
+         name="signup"),
     path(
         "login/",
         # A log-in that succeeds (a redirect onwards) is not counted: failed ones are.
