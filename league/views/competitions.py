@@ -33,6 +33,9 @@ from league.models import Club, Entry, League, Season, Section, Tournament
 #: Seconds between refreshes of a section's live part while its socket is down (the
 #: fallback: the socket tells the page when to refresh, static/js/section-live.js).
 LIVE_REFRESH_SECONDS = 5
+#: A message's tag for "shown by the page beside the form that was sent, not at its top"
+#: (templates/base.html leaves such messages to the page; templates/league/section.html).
+IN_PLACE = "in-place"
 
 
 def _tournament(club_slug: str, slug: str, user) -> Tournament:
@@ -475,10 +478,14 @@ def section_delete(request: PlayerRequest, club_slug: str, tournament_slug: str,
 @require_POST
 def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
     """The organiser enters a member of the club (``action=enter``) or withdraws an entrant
-    (``action=withdraw``), by username; a refusal is shown in words, nothing changed."""
+    (``action=withdraw``), by username; a refusal is shown in words, nothing changed. The
+    answer is shown beside the form, where the organiser is looking (the section page's
+    "Enter a player" card, just above the players list, is where the page opens), not in
+    the messages at the top of the page."""
     the_section = _organised_section(request, club_slug, tournament_slug, section_slug)
     action, username = request.POST.get("action"), request.POST.get("username", "").strip()
     player = User.objects.filter(username__iexact=username).first() if username else None
+    beside = f"{IN_PLACE} {'withdraw-player' if action == 'withdraw' else 'enter-player'}"
     try:
         if not username:
             raise ServiceError("no-player", "Give the player's username.")
@@ -488,15 +495,15 @@ def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str
                                                  "an organiser enters the club's members; others register themselves.")
             entry = event_services.enter_player(by=request.user, section=the_section, user=player)
             checked = " and checked in" if entry.status == Entry.Status.CHECKED_IN else ""
-            messages.success(request, f"{player.username} is entered{checked}.")
+            messages.success(request, f"{player.username} is entered{checked}.", extra_tags=beside)
         elif action == "withdraw":
             if player is None:
                 raise ServiceError("not-entered", f"{username} is not entered in this section.")
             event_services.withdraw_player(by=request.user, section=the_section, user=player,
                                            reason=request.POST.get("reason", "")[:200])
-            messages.success(request, f"{player.username} is withdrawn.")
+            messages.success(request, f"{player.username} is withdrawn.", extra_tags=beside)
         else:
-            messages.error(request, "Unknown action.")
+            messages.error(request, "Unknown action.", extra_tags=beside)
     except ServiceError as err:
-        messages.error(request, err.message)
-    return redirect(reverse("competitions:section", args=[club_slug, tournament_slug, section_slug]) + "#section-players")
+        messages.error(request, err.message, extra_tags=beside)
+    return redirect(reverse("competitions:section", args=[club_slug, tournament_slug, section_slug]) + "#enter-player")

@@ -1,7 +1,10 @@
 """What the every-page browser test visits beyond the demo club (seed_demo): a game
 against the computer in each variant, a finished game to replay, a section of each
 format (started, so brackets and crosstables show), a league season and a guardian's
-consent link. Made through the services, in the platform's own database:
+consent link. One player has the longest name there is: a 150-letter username, its first
+60 letters the display name, one word, in the lobby's "In play" and "Open challenges", a
+game with Sam, every section's tables and Sam's notices, so that no page is made to scroll
+sideways by a name. Made through the services, in the platform's own database:
 
     python manage.py shell -c "from tests.browser.every_page_world import build; build()"
 
@@ -25,6 +28,8 @@ from league.models import Club, League, Season, Section, Tournament
 VARIANTS = ["classic", "t-tic-t-tac-toe", "tactic-toe", "tic-tac-two", "nine-square"]
 CLUB = "demo-noughts-crosses-club"
 PLAYERS = ["sam", "mei", "kofi", "lucia"]
+#: A username as long as may be (150 letters, no space); its display name is its first 60.
+LONG = ("Wolfeschlegelsteinhausenbergerdorff" * 5)[:150]
 
 
 def build_stages(organiser: User, players: list[User]) -> dict[str, str]:
@@ -68,6 +73,26 @@ def build() -> None:
     finished = game_services.create_game(creator=sam, variant="classic", ai_level="casual", creator_seat=0)
     game_services.resign(game_id=finished.pk, user=sam)
     paths["replay"] = f"/play/{finished.pk}/replay/"
+    # Rock-paper-scissors, decided: the page says what each threw.
+    throws = game_services.create_game(creator=sam, variant="rock-paper-scissors", opponent=people["mei"],
+                                       creator_seat=0)
+    game_services.accept_challenge(game_id=throws.pk, user=people["mei"])
+    for ply, (player, throw) in enumerate([(sam, "rock"), (people["mei"], "scissors")]):
+        game_services.submit_move(game_id=throws.pk, user=player, ply=ply, move={"throw": throw})
+    paths["game-rock-paper-scissors-decided"] = f"/play/{throws.pk}/"
+
+    # The longest name: a game with Sam in play (the lobby's "In play", a game page), a
+    # player page, and an entry in every format below.
+    long = account_services.register_player(username=LONG, password="tictactoe-demo", email="long@example.com",
+                                            date_of_birth=date(1990, 5, 17), country="GB").user
+    assert len(long.name) == 60 and " " not in long.name
+    people[LONG] = long
+    with_long = game_services.create_game(creator=sam, variant="classic", opponent=long, creator_seat=0)
+    game_services.accept_challenge(game_id=with_long.pk, user=long)
+    paths["game-long-name"] = f"/play/{with_long.pk}/"
+    # And a challenge from them waiting for Sam: the lobby's "... challenges you" and Sam's notice of it.
+    game_services.create_game(creator=long, variant="tic-tac-two", opponent=sam, creator_seat=1)
+    paths["player-long-name"] = f"/ratings/player/{LONG}/"
 
     club = Club.objects.get(slug=CLUB)
     league = League.objects.create(club=club, name="Club league", slug="club-league")
@@ -81,7 +106,7 @@ def build() -> None:
         extra: dict[str, Any] = {"arena_duration": timedelta(minutes=30)} if format == Section.Format.ARENA else {}
         section = event_services.create_section(by=organiser, tournament=tournament, name=label, format=format,
                                                 variant="classic", **extra)
-        for username in PLAYERS:
+        for username in [*PLAYERS, LONG]:
             entries.register(section=section, user=people[username])
         event_services.start_section(by=organiser, section=section)
         paths[f"section-{format}"] = f"/clubs/{CLUB}/{tournament.slug}/{section.slug}/"

@@ -1,8 +1,10 @@
 """No page scrolls sideways, on a phone (360, 390 and 430 px wide) as on a laptop
 (1280 px): every page of the platform, signed out, as a player, as an organiser and as
 the admin, in a real Chromium against the running platform (tests/browser/support.py).
-Wide tables and brackets scroll in their own box; the page itself never does. Every
-page also has a title of its own. Screenshots go to test-artifacts/screenshots/fit/.
+Wide tables and brackets scroll in their own box; the page itself never does, not even
+for the longest name a player can have (every_page_world.LONG: 60 letters, one word, in
+the lobby, a game, every section's tables, notices, a profile). Every page also has a
+title of its own. Screenshots go to test-artifacts/screenshots/fit/.
 
 A new page is one line in PAGES below."""
 
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.every_page_world import LONG
 from tests.browser.support import BROWSER_MARKS, SHOTS, TIMEOUT_MS, signed_in_pages
 from tests.processes import ROOT, free_port, platform_commands, running, scratch_database, wait_for_port
 
@@ -54,6 +57,8 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "{game-tactic-toe}"),
     ("sam", "{game-tic-tac-two}"),
     ("sam", "{game-nine-square}"),
+    ("sam", "{game-long-name}"),  # a player with a 60-letter name, one word
+    ("sam", "{game-rock-paper-scissors-decided}"),
     ("sam", "/learn/"),
     ("sam", "{lesson-t-tic-t-tac-toe}"),
     ("sam", "{replay}"),
@@ -80,6 +85,7 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "/ratings/nine-square/"),  # a tab with nobody rated yet
     ("sam", "/ratings/player/sam/"),
     ("sam", "/ratings/player/mei/"),
+    ("sam", "{player-long-name}"),
     ("sam", "/ratings/tic-tac-two/"),
     ("sam", "/ratings/club/demo-noughts-crosses-club/"),
     ("sam", "/players/?q=m"),
@@ -87,6 +93,9 @@ PAGES: list[tuple[str | None, str]] = [
     ("sam", "/accounts/notices/"),
     ("sam", "/clubs/calendar/"),
     ("sam", "/no-such-page/"),
+    (LONG, "/play/"),
+    (LONG, "/accounts/profile/"),
+    (LONG, "/accounts/notices/"),
     ("organiser", CLUB),
     ("organiser", CLUB + "new-tournament/"),
     ("organiser", CLUB + "demo-open/"),
@@ -145,7 +154,7 @@ def _overflow(page) -> dict:
 
 def _shot_name(who: str | None, width_name: str, path: str) -> str:
     slug = path.strip("/").replace("/", "_")[:80] or "home"
-    return f"{who or 'out'}-{width_name}-{slug}"
+    return f"{(who or 'out')[:16]}-{width_name}-{slug}"
 
 
 def test_no_page_scrolls_sideways(browser, world):
@@ -181,7 +190,7 @@ def test_no_page_scrolls_sideways(browser, world):
                 page.screenshot(path=str(shots / f"{_shot_name(who, width_name, template)}.png"), full_page=True)
                 fit = _overflow(page)
                 if fit["scrollWidth"] > fit["innerWidth"]:
-                    failures.append(f"{width_name}: {template} ({who or 'signed out'}) is {fit['scrollWidth']} px "
+                    failures.append(f"{width_name}: {template} ({(who or 'signed out')[:16]}) is {fit['scrollWidth']} px "
                                     f"wide in {fit['innerWidth']}: " + "; ".join(fit["culprits"]))
             titles.setdefault(page.title(), []).append(template)
         pages[None].context.close()  # the signed-in ones close with signed_in_pages
@@ -224,3 +233,64 @@ def test_the_menu_folds_behind_a_button_on_a_phone(browser, world):
         laptop = open_as("sam", {"width": 1280, "height": 800})
         expect(laptop.locator(".nav-toggle")).to_be_hidden()
         expect(laptop.locator("#nav-menu").get_by_role("link", name="Play", exact=True)).to_be_visible()
+
+        # The longest name in the menu, opened on the narrowest phone and in the laptop's bar: one line, cut short,
+        # whole in the link's title; the page no wider.
+        for width, widest in ((360, 360), (1280, 14 * 17)):
+            page = open_as(LONG, {"width": width, "height": 800})
+            page.goto("/play/")
+            if width < 600:
+                page.locator(".nav-toggle").click()
+            me = page.locator("#nav-menu .nav-me")
+            expect(me).to_be_visible()
+            expect(page.locator("#nav-menu a[href='/accounts/profile/']")).to_have_attribute("title", LONG[:60])
+            box = me.bounding_box()
+            assert box and box["height"] <= 48 and box["width"] <= widest and box["x"] + box["width"] <= width, box
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
+            page.screenshot(path=str(SHOTS / "fit" / f"menu-long-name-{width}.png"))
+
+
+def test_the_tic_tac_two_board_is_as_wide_as_the_classic_one(browser, world):
+    """At 390 px the classic board takes the whole width (358 px); Tic Tac Two's took 262,
+    its room for the Shift arrows kept all the time. Now it takes the same width, its
+    squares square, and makes that room only while the arrows show. At 1280 px both are
+    24rem (408 px), the room beside the grid to spare."""
+    server, paths = world
+    with signed_in_pages(browser, server) as open_as:
+        for width, expected in ((390, 358), (1280, 24 * 17)):  # 24rem: the root's 17 px above 600 px
+            page = open_as("sam", {"width": width, "height": 860})
+            sizes = {}
+            for variant, grid in (("classic", "#board .grid-3"), ("tic-tac-two", "#board .t2-field .grid")):
+                page.goto(paths[f"game-{variant}"])
+                page.wait_for_load_state("networkidle")
+                box = page.locator(grid).bounding_box()
+                assert box is not None, variant
+                sizes[variant] = box
+                square = page.locator(f"{grid} .square").first.bounding_box()
+                assert square and abs(square["width"] - square["height"]) <= 1, (variant, square)
+            page.locator(".t2-stage").screenshot(path=str(SHOTS / "fit" / f"tic-tac-two-grid-{width}.png"))
+            for variant, box in sizes.items():
+                assert abs(box["width"] - expected) <= 1 and abs(box["height"] - expected) <= 1, (width, variant, box)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_organisers_entry_answers_where_they_look(browser, world):
+    """The organiser's "Enter a player" refused: the page opens at the form, the refusal
+    in it, in view, on a phone as on a laptop (it used to open at the players list below,
+    the refusal at the top of the page, off the screen)."""
+    from playwright.sync_api import expect
+
+    server, _ = world
+    with signed_in_pages(browser, server) as open_as:
+        for width in (390, 1280):
+            page = open_as("organiser", {"width": width, "height": 800})
+            page.goto(CLUB + "demo-open/open/")
+            page.fill("#id_enter_username", "nobody-at-all")
+            page.click("#enter-player button[value=enter]")
+            page.wait_for_url("**#enter-player")
+            refusal = page.locator("#enter-player .message.error")
+            expect(refusal).to_contain_text("nobody-at-all is not a member of Demo Noughts & Crosses Club")
+            expect(refusal).to_be_in_viewport()
+            expect(page.locator("#id_enter_username")).to_be_in_viewport()
+            expect(page.locator(".messages .message")).to_have_count(0)  # not said again at the top
+            page.screenshot(path=str(SHOTS / "fit" / f"enter-player-refused-{width}.png"))

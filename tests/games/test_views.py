@@ -49,7 +49,7 @@ class TestLobby:
 
         html = client_for(bob).get(reverse("games:lobby")).content.decode()
         assert f'aria-label="Accept game {open_game.pk}"' in html
-        assert f'aria-label="Watch game {active.pk}"' in html
+        assert f'aria-label="Play game {active.pk}"' in html  # Bob's own: to play, not to watch
         assert f'aria-label="Replay game {finished.pk}"' in html
         # The creator is not offered their own challenge.
         assert "Accept game" not in client_for(alice).get(reverse("games:lobby")).content.decode()
