@@ -67,18 +67,25 @@ def test_search_and_online_list_leave_out_children_and_closed_accounts(make_play
     assert players.online_players() == [adult]
 
 
-@pytest.mark.django_db
-def test_a_child_is_reached_by_club_mates_only_not_by_strangers_who_know_the_username(make_player, client):
-    """The walkthrough's find: a stranger who read a child's username in the lobby's lists
-    saw on their player page that they were online, and challenged them. Now only the
-    members of a club the child belongs to see either; the child's tournament games
-    (pairings, not challenges) are not affected."""
+def child_stranger_and_coach(make_player):
+    """An 11-year-old playing with a guardian's consent, a stranger, and a member of the
+    child's club."""
     child = make_player(username="kiddo", born=date(timezone.now().year - 11, 1, 1), guardian_name="Parent",
                         guardian_email="parent@example.com")
     stranger, coach = make_player(username="stranger"), make_player(username="coach")
     club = ClubFactory.create()
     for user in (child, coach):
         ClubMembership.objects.create(club=club, user=user)
+    return child, stranger, coach
+
+
+@pytest.mark.django_db
+def test_a_child_is_reached_by_club_mates_only_not_by_strangers_who_know_the_username(make_player, client):
+    """The walkthrough's find: a stranger who read a child's username in the lobby's lists
+    saw on their player page that they were online, and challenged them. Now only the
+    members of a club the child belongs to see either; the child's tournament games
+    (pairings, not challenges) are not affected."""
+    child, stranger, coach = child_stranger_and_coach(make_player)
     presence.socket_opened(user_id=child.pk, channel_name="c!kiddo")
     page_url = reverse("league:player", args=["kiddo"])
 
@@ -106,12 +113,7 @@ def test_a_childs_open_challenge_is_listed_to_and_taken_by_club_mates_only(make_
     """An outside probe: a stranger could not challenge a child by name, but could take
     the child's open challenge from the lobby. Now it is listed to, and taken by, those
     who may reach the child; the child still takes anyone's open challenge."""
-    child = make_player(username="kiddo", born=date(timezone.now().year - 11, 1, 1), guardian_name="Parent",
-                        guardian_email="parent@example.com")
-    stranger, coach = make_player(username="stranger"), make_player(username="coach")
-    club = ClubFactory.create()
-    for user in (child, coach):
-        ClubMembership.objects.create(club=club, user=user)
+    child, stranger, coach = child_stranger_and_coach(make_player)
     open_game = services.create_game(creator=child, variant="classic")
     adults_game = services.create_game(creator=stranger, variant="classic")
 
