@@ -141,12 +141,7 @@ def test_patching_what_may_change_still_works(api_world):
     ],
 )
 def test_patching_a_tournament_refuses_what_it_cannot_change(api_world, field, value, code):
-    tournament = api_world["tournament"]
-    path = f"/api/v1/tournaments/{tournament.pk}/"
-    body = error(client(api_world["owner"]).patch(path, {"name": "Renamed", field: value}, format="json"))
-    assert body["code"] == code and field in body["message"] and list(body["fields"]) == [field]
-    tournament.refresh_from_db()
-    assert tournament.name == "Open"
+    assert_patch_refused(api_world, "tournament", "tournaments", field, value, code, name_kept="Open")
 
 
 @pytest.mark.parametrize(
@@ -161,12 +156,18 @@ def test_patching_a_tournament_refuses_what_it_cannot_change(api_world, field, v
     ],
 )
 def test_patching_a_section_refuses_what_it_cannot_change(api_world, field, value, code):
-    section = api_world["section"]
-    path = f"/api/v1/sections/{section.pk}/"
+    assert_patch_refused(api_world, "section", "sections", field, value, code, name_kept="Main")
+
+
+def assert_patch_refused(api_world, kind: str, collection: str, field: str, value, code: str, *, name_kept: str):
+    """A PATCH of a rename with one field it cannot change: refused with ``code``, naming
+    the field, and the name is not changed either."""
+    row = api_world[kind]
+    path = f"/api/v1/{collection}/{row.pk}/"
     body = error(client(api_world["owner"]).patch(path, {"name": "Renamed", field: value}, format="json"))
     assert body["code"] == code and field in body["message"] and list(body["fields"]) == [field]
-    section.refresh_from_db()
-    assert section.name == "Main"
+    row.refresh_from_db()
+    assert row.name == name_kept
 
 
 def test_a_patch_refused_for_its_fields_is_still_for_organisers_only(api_world):
