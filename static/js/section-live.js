@@ -12,7 +12,7 @@
   const path = first.dataset.socket;
   const pollMs = 1000 * (Number(first.dataset.poll) || 5);
   const status = document.getElementById("section-connection");
-  let delay = 1000, poller = null, pending = null, done = false, pressed = false, held = false;
+  let delay = 1000, poller = null, pending = null, done = false, pressed = false, held = false, catchingUp = false;
 
   function refresh() {
     if (pressed) { held = true; return; }
@@ -39,6 +39,9 @@
     if (event.detail.elt.id !== "section-live") return;
     if (done) event.detail.shouldSwap = false;
     else if (pressed) { event.detail.shouldSwap = false; held = true; }
+    // "Live" once the catch-up refresh after a (re)connect lands (the swap follows in
+    // this same task): from then on the page is current, not merely connected.
+    else if (catchingUp) { catchingUp = false; show("Live", true); }
   });
   document.body.addEventListener("htmx:responseError", (event) => {
     if (event.detail.elt.id === "section-live" && event.detail.xhr.status === 404) gone("section", first.dataset.tournament);
@@ -77,7 +80,8 @@
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "following") {
-        delay = 1000; poll(false); show("Live", true); refresh();
+        delay = 1000; poll(false);
+        if (window.htmx) { catchingUp = true; refresh(); } else show("Live", true);
       } else if (frame.type === "update" && frame.event === "deleted") {
         gone(frame.what, frame.url);
         socket.close();
@@ -86,6 +90,7 @@
       }
     };
     socket.onclose = (event) => {
+      catchingUp = false;
       if (event.code === 4404) { if (!done) gone("section", first.dataset.tournament); return; }  // no such section: deleted while away
       if (done) return;
       poll(true);

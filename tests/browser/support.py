@@ -106,3 +106,12 @@ def wait_live(*pages: Any) -> None:
 
     for page in pages:
         expect(page.locator("#connection")).to_have_text("Live")
+
+
+def wait_section_current(*pages: Any) -> None:
+    """Each section page follows its socket and has caught up (its first refresh landed:
+    static/js/section-live.js), so no refresh is about to replace what a test measures."""
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(page.locator("#section-connection")).to_have_text("Live")
