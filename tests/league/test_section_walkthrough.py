@@ -213,8 +213,8 @@ def test_the_schedule_says_its_lengths_in_words(client, organiser, tournament):
                                           variant="classic", round_interval=timedelta(minutes=20))
     arena = event_services.create_section(by=organiser, tournament=tournament, name="Arena", format="arena",
                                           variant="classic", arena_duration=timedelta(hours=1, minutes=30))
-    assert "a round every 20 min" in text_of(client.get(url("section", swiss)).content.decode())
-    assert "runs 1 h 30 min" in text_of(client.get(url("section", arena)).content.decode())
+    assert "a round every 20 minutes" in text_of(client.get(url("section", swiss)).content.decode())
+    assert "runs 1 hour 30 minutes" in text_of(client.get(url("section", arena)).content.decode())
 
 
 # -- a long event's rounds ----------------------------------------------------------------
