@@ -18,7 +18,8 @@ LESSON = Lesson(
     steps=(
         Step(
             instruction=(
-                "You are X and you move first. Squares are numbered 1 to 9 from the top left. "
+                "You are X and you move first. Squares are numbered 1 to 9 from the top left: each shows its "
+                "number in its corner. "
                 "Take the centre, square 5: it lies on four lines, more than any other square."
             ),
             move=_cell(5),

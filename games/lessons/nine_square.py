@@ -44,10 +44,11 @@ LESSON = Lesson(
     steps=(
         Step(
             instruction=(
-                "Each turn the die says how many marks you place, anywhere on the nine boards (1 to 9 "
-                "from the top left). A three in a row on one board scores 1 point: you, X, have one on "
-                "board 1. The die shows 3: click three squares in a line on board 2 (top middle), then "
-                "Submit marks."
+                "Each turn the die says how many marks you place, anywhere on the nine boards (boards 1 to 9 "
+                "from the top left, and the squares of each board the same way: each square shows its "
+                "number in its corner). A three in a row on one board scores 1 point: you, X, have one on "
+                "board 1 (top left). The die shows 3: click three squares in a line on board 2 (top middle), "
+                "then Submit marks."
             ),
             move={"marks": [[2, 4], [2, 5], [2, 6]]},
             hint="Place your three marks in a line (a row, a column or a diagonal) on board 2, the top middle board.",
@@ -56,8 +57,8 @@ LESSON = Lesson(
         ),
         Step(
             instruction=(
-                "The coach rolled 2 and finished a diagonal on board 5: 1 point for O. You hold lines on "
-                "boards 1 and 2. Three boards in a row, each with a line of yours, add 3 points more. "
+                "The coach rolled 2 and finished a diagonal on board 5 (the centre board): 1 point for O. You "
+                "hold lines on boards 1 and 2 (top left and top middle). Three boards in a row, each with a line of yours, add 3 points more. "
                 "The die shows 3 again: make a line on board 3, the top right board."
             ),
             move={"marks": [[3, 1], [3, 5], [3, 9]]},
@@ -66,7 +67,7 @@ LESSON = Lesson(
         ),
     ),
     outro=(
-        "Boards 1, 2 and 3 each hold a line of yours: 3 lines and a 3-point bonus. Play on against "
+        "Boards 1, 2 and 3, the top row of boards, each hold a line of yours: 3 lines and a 3-point bonus. Play on against "
         "the coach if you like: the game ends when every square is marked or nothing more can score."
     ),
 )

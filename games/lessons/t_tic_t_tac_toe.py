@@ -27,7 +27,8 @@ LESSON = Lesson(
     steps=(
         Step(
             instruction=(
-                "A 5x5 board, squares 1 to 25 from the top left; three in a row wins, as long as no "
+                "A 5x5 board, squares 1 to 25 from the top left (each shows its number in its corner); "
+                "three in a row wins, as long as no "
                 "blockage separates the squares. You are X and move first: the first move must be a "
                 "letter. Take the centre, square 13."
             ),

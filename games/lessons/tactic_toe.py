@@ -19,7 +19,8 @@ LESSON = Lesson(
     steps=(
         Step(
             instruction=(
-                "Both players write a secret plan of three squares (1 to 9 from the top left), then "
+                "Both players write a secret plan of three squares (1 to 9 from the top left: each square "
+                "shows its number in its corner), then "
                 "the plans are played pair by pair: both first squares together, then both second "
                 "squares, then both third. In round 1 you may not use the centre 5, repeat a square "
                 "or plan a three in a row. Plan 2, 3, 7: click the squares in that order, then Submit "

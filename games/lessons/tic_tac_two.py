@@ -26,7 +26,8 @@ DRAFT = Lesson(
     steps=(
         Step(
             instruction=(
-                "A 4x4 grid, squares 1 to 16 from the top left: four in a row wins. First the draft: "
+                "A 4x4 grid, squares 1 to 16 from the top left (each shows its number in its corner): "
+                "four in a row wins. First the draft: "
                 "the players pick three special actions each, in turn, and each is used once. The coach "
                 "took Dibs Space. Take the Double card: it writes one extra X on a turn. Press its \u201cTake this card\u201d "
                 "button (or choose \u201cpick Double\u201d in the action list)."
@@ -110,7 +111,8 @@ GRID_FEATURES = Lesson(
         Step(
             instruction=(
                 "The draft is done: you hold Shift, Dibs Space and Intersect Space; the coach holds Double, "
-                "Swap and Wall. Your first turn is a letter only: write X on square 6."
+                "Swap and Wall. Your first turn is a letter only: write X on square 6 (each square shows its "
+                "number in its corner, 1 to 16 from the top left)."
             ),
             move=_write(6),
             hint="Click square 6 (second row, second square).",
@@ -175,7 +177,8 @@ WALL = Lesson(
         Step(
             instruction=(
                 "You hold Wall, Double and Swap. Walls stand on the borders between squares and block the row "
-                "or column they cross (never a diagonal). First turn, a letter only: write X on 5."
+                "or column they cross (never a diagonal). First turn, a letter only: write X on square 5 "
+                "(each square shows its number in its corner, 1 to 16 from the top left)."
             ),
             move=_write(5),
             hint="Click square 5 (second row, first square).",

@@ -149,3 +149,50 @@ def test_on_a_touch_phone_the_page_stays_on_the_board_after_each_move(sign_in):
     assert abs(after - before) < 40, (before, after)
     box = page.locator("#sq-5").bounding_box()
     assert box is not None and 0 <= box["y"] <= PHONE_390["height"] - box["height"], box
+
+
+#: One lesson of each variant (docs/lessons.md, "Square numbers").
+ONE_LESSON_PER_VARIANT = ("classic", "tactic-toe", "nine-square", "t-tic-t-tac-toe", "tic-tac-two")
+
+_NUMBERS = """() => [...document.querySelectorAll('#board .grid')].map(grid => [...grid.querySelectorAll('.square')].map(sq => {
+    const before = getComputedStyle(sq, '::before');
+    return {id: sq.id, label: sq.getAttribute('aria-label'), content: before.content,
+            width: parseFloat(before.width) || 0, height: parseFloat(before.height) || 0,
+            reset: getComputedStyle(grid).counterReset};
+}))"""
+
+
+def test_a_lesson_board_shows_each_squares_number_in_its_corner(sign_in):
+    """The steps name squares by number ("square 7"): every square of the learner's board
+    shows its number, counted in the squares' order, which is their numbering (row by
+    row; per small board in Nine-Square), for the eye only (the label already says it);
+    a board without the lesson panel (a real game) shows none."""
+    from playwright.sync_api import expect
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for viewport, name in ((LAPTOP, "1280"), (PHONE_390, "390")):
+        page = sign_in("kofi" if name == "1280" else "sam", viewport)
+        for slug in ONE_LESSON_PER_VARIANT:
+            start(page, slug)
+            expect(page.locator("#lesson-panel .lesson-count")).to_have_text(re.compile(r"Step 1 of \d+"))
+            assert "number in its corner" in BY_SLUG[slug].steps[0].instruction
+            grids = page.evaluate(_NUMBERS)
+            assert grids and all(grids), slug
+            for number_of_board, squares in enumerate(grids, 1):
+                prefix = f"sq-{number_of_board}-" if slug == "nine-square" else "sq-"
+                assert [sq["id"] for sq in squares] == [f"{prefix}{n}" for n in range(1, len(squares) + 1)], slug
+                for sq in squares:
+                    assert sq["reset"].startswith("lesson-square"), (slug, sq)
+                    # Shown (a box of its own), and out of the accessible name.
+                    assert sq["content"] == 'counter(lesson-square) / ""', (slug, sq)
+                    assert sq["width"] > 3 and 5 < sq["height"] < 20, (slug, sq)
+                # Two digits are wider than one: the counter has counted.
+                if len(squares) >= 10:
+                    assert squares[9]["width"] > squares[8]["width"] * 1.5, (slug, squares[8], squares[9])
+            square = page.locator("#board .grid .square").nth(4)
+            expect(square).to_have_accessible_name(square.get_attribute("aria-label") or "")
+            page.locator("#board").screenshot(path=str(SHOTS / f"lesson-{slug}-numbers-{name}.png"))
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        # Without the lesson panel (every real game's board) the squares show no number.
+        page.evaluate("document.querySelector('#lesson-panel').remove()")
+        assert {sq["content"] for grid in page.evaluate(_NUMBERS) for sq in grid} <= {"none", "normal"}
