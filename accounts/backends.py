@@ -8,7 +8,10 @@ password are right but the account is still waiting for its guardian's consent: 
 raises :class:`AwaitingConsent` instead of answering "no user". Nothing is said for a
 wrong password (no account is revealed), and since ``authenticate`` then ends with an
 exception rather than a failure, django-axes counts no failed log-in for the right
-password (docs/accounts.md, "Logging in before the guardian consents")."""
+password (docs/accounts.md, "Logging in before the guardian consents").
+
+A username is found in any case: "Sam" or "SAM" signs in as "sam" (``user_for_login``),
+one account per name in any case being what sign-up and the database allow."""
 
 from __future__ import annotations
 
@@ -28,6 +31,19 @@ class AwaitingConsent(Exception):
     def __init__(self, consent: GuardianConsent) -> None:
         super().__init__("awaiting-consent")
         self.consent = consent
+
+
+def user_for_login(username: str) -> User | None:
+    """The account a username typed at a log-in door names, in any case ("Sam" is "sam").
+    Names are stored in Unicode's compatibility form (``User.normalize_username``), so
+    the typed one is put in it too. Should the database hold names differing only by
+    case (made before sign-up compared them, or by the database's own case rules
+    disagreeing with another's), the exact spelling wins and otherwise nobody does."""
+    username = User.normalize_username(username)
+    found = list(User._default_manager.filter(username__iexact=username)[:10])
+    if len(found) == 1:
+        return found[0]
+    return next((user for user in found if user.username == username), None)
 
 
 def ask_about_consent(request: Any) -> None:
@@ -51,11 +67,10 @@ class ProfileModelBackend(ModelBackend):
         # with the closed account's case told apart after its right password.
         if username is None:
             username = kwargs.get(User.USERNAME_FIELD)
-        if username is None or password is None:
+        if not isinstance(username, str) or password is None:
             return None
-        try:
-            user = User._default_manager.get_by_natural_key(username)
-        except User.DoesNotExist:
+        user = user_for_login(username)
+        if user is None:
             User().set_password(password)  # as long as a known user's check (Django's #20760)
             return None
         if not user.check_password(password):

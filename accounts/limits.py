@@ -24,6 +24,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle, SimpleRateThrottle
 
+from .models import login_key
 from .unanswered import CACHE
 
 logger = logging.getLogger(__name__)
@@ -124,6 +125,22 @@ class LockedOut(exceptions.Throttled):
     def __init__(self, wait: int) -> None:
         super().__init__(detail=lockout_message(wait), code=self.default_code)
         self.wait = wait
+
+
+def axes_username(request: Any, credentials: Any) -> str | None:
+    """AXES_USERNAME_CALLABLE: the username a failed log-in is counted under, as sign-in
+    compares names (accounts.models.login_key: "Sam", "SAM" and "sam" are one count), so
+    a lockout cannot be sidestepped by typing the name in another case. axes' own
+    reading otherwise: the credentials given to ``authenticate``, else the posted form."""
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    if credentials:
+        username = credentials.get(field)
+    else:
+        username = getattr(request, "data", getattr(request, "POST", {})).get(field)
+    if not isinstance(username, str):
+        return None
+    # axes keeps it in a 255-character column; a name's case-folded form can be longer.
+    return login_key(username)[:255]
 
 
 def lockout_wait(request: Any) -> int:

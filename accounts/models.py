@@ -4,6 +4,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.deconstruct import deconstructible
 from django_countries.fields import CountryField
@@ -46,10 +47,30 @@ class User(AbstractUser):
         error_messages={"unique": "A user with that username already exists."},
     )
 
+    class Meta:
+        verbose_name = "user"  # AbstractUser's (its Meta is not one mypy's stubs can subclass)
+        verbose_name_plural = "users"
+        constraints = [
+            # One account per name in any case: sign-in finds "sam" when "Sam" is typed
+            # (accounts.backends), so "Sam" cannot be a second account. The services check
+            # first, with a sentence; this holds against two sign-ups at the same instant.
+            models.UniqueConstraint(
+                Lower("username"), name="accounts_user_username_any_case",
+                violation_error_message="A user with that username, in some other case, already exists.",
+            ),
+        ]
+
     @property
     def name(self) -> str:
         profile = getattr(self, "profile", None)
         return profile.display_name if profile and profile.display_name else self.username
+
+
+def login_key(username: str) -> str:
+    """A username as sign-in compares it, in Unicode's compatibility form (as usernames are
+    stored: ``User.normalize_username``) and case-folded: "Sam", "SAM" and "sam" are one.
+    The failed-login lockout counts under it (accounts.limits.axes_username)."""
+    return User.normalize_username(username).casefold()
 
 
 def default_email_notices() -> list[str]:

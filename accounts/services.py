@@ -25,7 +25,7 @@ from rest_framework.authtoken.models import Token
 from . import age, lookalikes, notices
 from .errors import ServiceError
 from .limits import client_ip  # the same client address as every abuse limit
-from .models import AgeScreenAnswer, GuardianConsent, Profile, User
+from .models import AgeScreenAnswer, GuardianConsent, Profile, User, login_key
 
 logger = logging.getLogger(__name__)
 
@@ -171,6 +171,23 @@ def consent_reason(screened: ScreenedAnswer) -> str:
     return reason
 
 
+def refuse_taken_username(username: str) -> None:
+    """400 ``username-taken`` for a name an account has, in any case: sign-in matches
+    "Sam" to "sam" (accounts.backends.user_for_login), so "Sam" is not a new name. A name
+    differing only by case says so, and which one is taken (usernames are public)."""
+    username = User.normalize_username(username)
+    taken = User.objects.filter(username__iexact=username).values_list("username", flat=True).first()
+    if taken is None:
+        return
+    if taken == username:
+        raise ServiceError("username-taken", "That username is taken; please choose another.")
+    raise ServiceError(
+        "username-taken",
+        f'That username is taken: usernames are the same in any case, and "{taken}" is another '
+        "player's. Please choose another.",
+    )
+
+
 def register_player(
     *,
     username: str,
@@ -201,8 +218,7 @@ def register_player(
         validate_username(username)
     except ValidationError as exc:
         raise ServiceError("invalid-username", " ".join(exc.messages)) from exc
-    if User.objects.filter(username__iexact=username).exists():
-        raise ServiceError("username-taken", "That username is taken; please choose another.")
+    refuse_taken_username(username)
     if decision.needs_guardian_consent:
         reason = consent_reason(screened)
         if not (guardian_name and guardian_email):
@@ -226,8 +242,7 @@ def _create_player(
     *, username: str, password: str, email: str, display_name: str, date_of_birth: date, country: str,
     active: bool, guardian_name: str, guardian_email: str, consent_url_base: str, notify_guardian: bool,
 ) -> Registration:
-    if User.objects.filter(username__iexact=username).exists():
-        raise ServiceError("username-taken", "That username is taken; please choose another.")
+    refuse_taken_username(username)
     try:
         validate_password(password, user=User(username=username, email=email))
     except ValidationError as exc:
@@ -465,7 +480,7 @@ def password_changed(*, user: User) -> None:
     (whoever reset it holds the account's e-mail). Django itself ends the other
     browser sessions: their session hash no longer matches."""
     Token.objects.filter(user=user).delete()
-    reset_lockouts(username=user.get_username())
+    reset_lockouts(username=login_key(user.get_username()))  # as axes counts it (accounts.limits)
 
 
 def _check_country_change(*, user: User, profile: Profile, country: str) -> None:

@@ -203,6 +203,8 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_ip"
+# The username counted as sign-in compares it: in any case ("Sam" and "sam" are one count).
+AXES_USERNAME_CALLABLE = "accounts.limits.axes_username"
 AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout_response"
 # A try during the lockout does not restart it, so "try again in N minutes" holds.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
