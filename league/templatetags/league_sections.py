@@ -4,6 +4,7 @@ the organiser's answers shown beside their forms: ``{% load league_sections %}``
 
 import copy
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -12,7 +13,7 @@ from django import template
 from games.models import RuleSet
 from games.templatetags.rule_words import house_rules
 from league.competitions import event_selectors
-from league.models import Section
+from league.models import Entry, Section
 
 register = template.Library()
 
@@ -73,6 +74,68 @@ def section_rule_lines(rule_set: RuleSet | None) -> list[str]:
     if rule_set.seconds_per_game:
         clock.append(f"Each player has {duration(rule_set.seconds_per_game)} for the whole game.")
     return [*lines[:-1], *clock, lines[-1]]
+
+
+#: The reasons the services store on a withdrawal they make without one given: the
+#: player's own (competitions.entries.withdraw), an organiser's (event_services.
+#: withdraw_player) and a missed check-in's (competitions.rounds.begin_section).
+WITHDREW, BY_ORGANISER, NO_CHECK_IN = "Withdrew.", "Withdrawn by the organiser.", "Did not check in."
+
+
+def withdrawn_words(entry: Entry) -> str:
+    """A withdrawn entry, said to its player in one sentence: who withdrew them and why,
+    never the stored reason repeating the status ("You withdrew: Withdrew."). A reason
+    someone typed is quoted as theirs (an organiser's, an arbiter's in the console, or the
+    player's own through the API: the entry does not say whose)."""
+    reason = entry.withdrawn_reason.strip()
+    if reason in ("", WITHDREW):
+        return "You withdrew from this section."
+    if reason == BY_ORGANISER:
+        return "The organiser withdrew you from this section."
+    if reason == NO_CHECK_IN:
+        return "You were withdrawn when round 1 started, as you had not checked in."
+    quoted = f"“{reason}”" if reason[-1] in ".!?" else f"“{reason}”."
+    return f"Your entry was withdrawn. The reason given: {quoted}"
+
+
+@dataclass(frozen=True)
+class EntryWords:
+    """The entry box's sentences: where the player stands (``status``, "" when the
+    check-in line says it) and why they may not enter (``refusal``, "" when they may)."""
+
+    status: str
+    refusal: str
+
+
+@register.simple_tag
+def entry_words(state: event_selectors.EntryState, section: Section,
+                check_in: event_selectors.CheckInView | None = None) -> EntryWords:
+    """The signed-in player's entry in sentences, each said once: a status word is not
+    its own reason, a withdrawal is not said again by the refusal to enter again, and a
+    check-in the check-in line confirms is not said above it too."""
+    entry = state.entry
+    refusal = state.refusal
+    if entry is None:
+        return EntryWords("", refusal)
+    if entry.status == Entry.Status.WITHDRAWN:
+        if state.register_refusal is not None and state.register_refusal.code == "already-entered":
+            # "You withdrew from this section after it started.": the status said the first half.
+            refusal = "You cannot enter again now that the section has started."
+        return EntryWords(withdrawn_words(entry), refusal)
+    seed = f" (seed {entry.seed})" if entry.seed else ""
+    if section.status == Section.Status.RUNNING:
+        status = f"You were knocked out{seed}." if entry.eliminated else f"You are playing in this section{seed}."
+    elif section.status == Section.Status.FINISHED:
+        status = f"You played in this section{seed}."
+    elif section.status == Section.Status.CANCELLED:
+        status = "You were entered; the section was cancelled."
+    elif check_in is not None and check_in.button == "done":
+        status = ""  # the check-in line: "You are checked in (...): you will be paired."
+    elif entry.status == Entry.Status.CHECKED_IN:
+        status = f"You are checked in{seed}."
+    else:
+        status = f"You are registered{seed}."
+    return EntryWords(status, refusal)
 
 
 @register.filter

@@ -143,7 +143,7 @@ def test_the_section_page_offers_check_in_while_open_and_counts_it_for_organiser
     client.post(url("section-entry", section), {"action": "check-in"})
     assert Entry.objects.get(section=section, user=entrant).status == Entry.Status.CHECKED_IN
     words = text_of(client.get(url("section", section)).content.decode())
-    assert "You are checked in (" in words and "you will be paired." in words and "Checked in ✓" in words
+    assert "✓ You are checked in (" in words and "you will be paired." in words
     client.force_login(organiser)
     words = text_of(client.get(url("section", section)).content.decode())
     assert "Check-in (organiser): 1 of 1 entrant checked in." in words

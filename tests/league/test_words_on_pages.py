@@ -6,6 +6,8 @@ reason; a Swiss bye's points said beside the player they lift; rating changes as
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,10 +15,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rule_sets as game_rule_sets
+from league import competitions as cs
 from league.competitions import event_services
+from league.models import Entry
 from league.templatetags.league_sections import duration, duration_words
+from tests.factories import make_section, players, section_with
 
-from .support import text_of, url
+from .support import run_decided, text_of, url
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +75,98 @@ def test_a_clock_of_odd_seconds_keeps_both_units(client, organiser, tournament):
                                             variant="classic", rule_set=clocked)
     page = text_of(client.get(url("section", section)).content.decode())
     assert "· 1 minute 30 seconds a game ·" in page and "Each player has 1 minute 30 seconds for the whole game." in page
+
+
+
+# -- 2. an entry's state in one sentence -----------------------------------------------------
+
+
+def _entry_box(client, section) -> str:
+    """The words of the signed-in player's entry box on the section page."""
+    page = client.get(url("section", section)).content.decode()
+    box = re.search(r'<section class="card entry-box".*?</section>', page, re.S)
+    assert box is not None
+    return html.unescape(text_of(box.group(0))).strip()
+
+
+def test_a_player_who_withdrew_is_told_so_once(client, club, organiser, make_player):
+    """It said "You withdrew: Withdrew." (the stored reason is the status again)."""
+    player = make_player(username="mei")
+    section = make_section(club, organiser, format="swiss", players=[player])
+    client.force_login(player)
+    assert _entry_box(client, section).startswith("Your entry You are registered. ")
+    client.post(url("section-entry", section), {"action": "withdraw"})
+    box = _entry_box(client, section)
+    assert box == "Your entry You withdrew from this section. Register"
+
+
+def test_a_player_the_organiser_withdrew_is_told_who(client, club, organiser, make_player):
+    player = make_player(username="mei")
+    section = make_section(club, organiser, format="swiss", players=[player])
+    client.force_login(organiser)
+    client.post(url("section-players", section), {"action": "withdraw", "username": "mei"})
+    assert Entry.objects.get(section=section, user=player).status == Entry.Status.WITHDRAWN
+    client.force_login(player)
+    assert _entry_box(client, section) == "Your entry The organiser withdrew you from this section. Register"
+
+
+@pytest.mark.parametrize(("reason", "said"), [
+    ("Ill", "Your entry was withdrawn. The reason given: “Ill”."),
+    ("Left the club.", "Your entry was withdrawn. The reason given: “Left the club.”"),
+])
+def test_a_reason_given_is_quoted_once(client, club, organiser, make_player, reason, said):
+    player = make_player(username="mei")
+    section = make_section(club, organiser, format="swiss", players=[player])
+    event_services.withdraw_player(by=organiser, section=section, user=player, reason=reason)
+    client.force_login(player)
+    assert _entry_box(client, section) == f"Your entry {said} Register"
+
+
+def test_a_player_who_did_not_check_in_is_told_why_they_are_out(client, make_player, eager_celery):
+    """It said "You withdrew: Did not check in." to a player who had withdrawn nobody."""
+    late, *others = players(make_player, 3)
+    section = section_with([late, *others], format="swiss", start=False,
+                           check_in_opens_at=timezone.now() - timedelta(minutes=5))
+    for player in others:
+        cs.check_in(section=section, user=player)
+    cs.start_round(section_id=section.pk, number=1, force=True)
+    client.force_login(late)
+    box = _entry_box(client, section)
+    assert box == ("Your entry You were withdrawn when round 1 started, as you had not checked in. "
+                   "Registration is closed: this section is under way.")
+
+
+def test_a_player_who_withdrew_mid_event_is_not_told_twice(client, make_player, eager_celery):
+    """With late entries open the refusal to enter again said "You withdrew from this
+    section after it started." under the status that had just said so."""
+    leaver, *others = players(make_player, 4)
+    section = section_with([leaver, *others], format="swiss", late_entry_rounds=2)
+    cs.withdraw(section=section, user=leaver)
+    client.force_login(leaver)
+    box = _entry_box(client, section)
+    assert box == ("Your entry You withdrew from this section. "
+                   "You cannot enter again now that the section has started.")
+
+
+def test_a_player_in_play_and_after(client, make_player, eager_celery):
+    """Mid-event "You are registered (seed 2)." read as if nothing had started."""
+    first, second = players(make_player, 2)
+    section = section_with([first, second], format="round-robin")
+    seed = Entry.objects.get(section=section, user=first).seed
+    client.force_login(first)
+    assert _entry_box(client, section).startswith(f"Your entry You are playing in this section (seed {seed}). ")
+    run_decided(section)
+    assert _entry_box(client, section) == f"Your entry You played in this section (seed {seed})."
+
+
+def test_a_checked_in_player_is_told_once_with_a_tick(client, club, organiser, make_player):
+    """It said "You are checked in.", "You are checked in (...): you will be paired." and
+    "Checked in ✓", one under the other."""
+    player = make_player(username="mei")
+    section = make_section(club, organiser, format="swiss", players=[player],
+                           check_in_opens_at=timezone.now() - timedelta(minutes=5))
+    client.force_login(player)
+    client.post(url("section-entry", section), {"action": "check-in"})
+    box = _entry_box(client, section)
+    assert box.startswith("Your entry ✓ You are checked in (") and box.endswith("): you will be paired. Withdraw")
+    assert box.count("checked in") == 1
