@@ -71,7 +71,13 @@ def panel_context(game: Game, seat: int | None, moves: list[dict[str, Any]]) -> 
         sum(1 for m in moves if m["seat"] == lesson.learner_seat and m["ply"] > len(lesson.setup)),
         len(lesson.steps),
     )
-    after = next_lesson(lesson.slug)
+    complete = done == len(lesson.steps)
+    # The next lesson is the first the learner has not finished (after this one, going
+    # round); read only once this one is complete, the only time the panel offers it.
+    after = None
+    if complete:
+        learner = next((s.user_id for s in game.seats_in_hand if s.number == lesson.learner_seat), None)
+        after = next_lesson(lesson.slug, lesson_service.finished_lessons(learner))
     return {
         "lesson": lesson,
         "steps": [{"number": n, "instruction": step.instruction, "done": n <= done, "current": n == done + 1}
@@ -79,7 +85,8 @@ def panel_context(game: Game, seat: int | None, moves: list[dict[str, Any]]) -> 
         "current": lesson.steps[done] if done < len(lesson.steps) else None,
         "number": done + 1,
         "total": len(lesson.steps),
-        "complete": done == len(lesson.steps),
+        "complete": complete,
         "next": after,
+        "all_done": complete and after is None,
         "variant_name": get_variant(lesson.variant).display_name,
     }

@@ -99,6 +99,16 @@ def progress_of(user: User | Any) -> dict[str, LessonProgress]:
     return {p.lesson: p for p in LessonProgress.objects.filter(user=user)}
 
 
+def finished_lessons(user_id: int | None) -> set[str]:
+    """The slugs of the lessons the player has finished (their progress rows with
+    ``completed_at``: a lesson once done stays done)."""
+    if user_id is None:
+        return set()
+    return set(
+        LessonProgress.objects.filter(user_id=user_id, completed_at__isnull=False).values_list("lesson", flat=True)
+    )
+
+
 def unfinished_games_of(user: User | Any) -> dict[str, int]:
     """Lesson slug -> the id of the player's unfinished lesson game."""
     if user is None or not user.is_authenticated:

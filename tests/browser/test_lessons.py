@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from games.lessons import BY_SLUG, LESSONS, same_move
+from games.lessons import BY_SLUG, LESSONS, next_lesson, same_move
 from tests.browser.support import BROWSER_MARKS, LAPTOP, wait_live
 
 pytestmark = BROWSER_MARKS
@@ -93,8 +93,18 @@ def test_every_lesson_to_its_end(sign_in):
         expect(page.locator(f"#lesson-{lesson.slug} .lesson-state")).to_have_text("Not started")
     shot(page, "learn-index-1280", full=True)
 
+    finished: set[str] = set()
     for lesson in LESSONS:
         play_lesson(page, lesson.slug, shots=f"lesson-{lesson.slug}-in-progress-1280")
+        finished.add(lesson.slug)
+        # The next lesson offered is the first not finished; after the last, none is left.
+        after = next_lesson(lesson.slug, finished)
+        if after is not None:
+            expect(page.locator(".lesson-next button")).to_have_text(f"Next lesson: {after.title}")
+        else:
+            expect(page.locator("#lesson-all-done")).to_have_text("✓ All lessons done.")
+            expect(page.locator(".lesson-next button")).to_have_count(0)
+            expect(page.locator(".lesson-next a.button")).to_have_text(re.compile("^Play a real game of "))
         shot(page, f"lesson-{lesson.slug}-complete-1280", full=True)
 
     page.goto("/learn/")

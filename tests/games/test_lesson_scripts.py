@@ -144,8 +144,7 @@ def test_every_variant_has_a_lesson_and_they_follow_one_another():
     assert {lesson.variant for lesson in LESSONS} == {
         "classic", "tactic-toe", "nine-square", "t-tic-t-tac-toe", "tic-tac-two"
     }
-    assert next_lesson(LESSONS[0].slug) is LESSONS[1]
-    assert next_lesson(LESSONS[-1].slug) is None
+    assert next_lesson(LESSONS[0].slug, set()) is LESSONS[1]
     assert all(1 <= len(lesson.steps) <= 10 for lesson in LESSONS)
     # "Next lesson: <title>" tells them apart, Tic Tac Two's three lessons too.
     assert len({lesson.title for lesson in LESSONS}) == len(LESSONS)
@@ -175,3 +174,18 @@ def test_the_t_tic_t_tac_toe_lessons_last_step_names_every_other_win_it_has():
     assert others, "the step would need no note"
     listed = ", ".join(str(s) for s in others[:-1]) + f" and {others[-1]}"
     assert f"({listed} would each make three in a row too)" in last.instruction
+
+
+def test_the_next_lesson_is_the_first_not_finished_after_this_one_going_round():
+    """The walkthrough's find: "Next lesson" offered the next lesson in the page's order
+    even when the player had finished it."""
+    slugs = [lesson.slug for lesson in LESSONS]
+    first, second, third, *_, last = slugs
+    assert next_lesson(first, set()).slug == second
+    assert next_lesson(first, {first, second}).slug == third
+    # After the last lesson it goes round to the first not finished.
+    assert next_lesson(last, {last}).slug == first
+    assert next_lesson(last, {first, last}).slug == second
+    # Finished or not, the lesson just played is never offered again.
+    assert next_lesson(second, set(slugs) - {second}) is None
+    assert next_lesson(second, set(slugs)) is None

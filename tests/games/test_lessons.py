@@ -238,3 +238,41 @@ def test_a_lesson_under_way_can_be_started_again(client, learner):
     assert response["Location"] == f"/play/{second.pk}/"
     # Without "again" the game under way is resumed.
     assert client.post("/learn/nine-square/")["Location"] == f"/play/{second.pk}/"
+
+
+def _finished(user, *slugs: str) -> None:
+    from django.utils import timezone
+
+    for slug in slugs:
+        LessonProgress.objects.create(user=user, lesson=slug, steps_done=len(BY_SLUG[slug].steps),
+                                      completed_at=timezone.now())
+
+
+def test_the_next_lesson_offered_is_the_first_the_learner_has_not_finished(learner):
+    """The walkthrough's find: "Next lesson" offered the lesson after this one on the
+    page even when the learner had finished it."""
+    _finished(learner, "tactic-toe", "nine-square")  # the 2nd and 3rd lessons
+    game = _play_lesson(lesson_service.start_lesson(user=learner, slug="classic"), learner)
+    board = pushed_board(game.pk, learner)
+    assert f"Next lesson: {BY_SLUG['t-tic-t-tac-toe'].title}</button>" in board
+    assert 'action="/learn/t-tic-t-tac-toe/"' in board and "All lessons done" not in board
+
+
+def test_after_the_last_lesson_the_next_goes_round_to_the_first_not_finished(learner):
+    _finished(learner, "classic")
+    game = _play_lesson(lesson_service.start_lesson(user=learner, slug="tic-tac-two-wall"), learner)
+    board = pushed_board(game.pk, learner)
+    assert f"Next lesson: {BY_SLUG['tactic-toe'].title}</button>" in board
+
+
+def test_with_every_lesson_finished_the_panel_says_so_and_offers_a_real_game(client, learner):
+    _finished(learner, *(lesson.slug for lesson in LESSONS if lesson.slug != "classic"))
+    game = _play_lesson(lesson_service.start_lesson(user=learner, slug="classic"), learner)
+    for board in (pushed_board(game.pk, learner), _logged_in_page(client, learner, game.pk)):
+        assert "All lessons done." in board and "Next lesson" not in board
+        assert '<a class="button" href="/play/?variant=classic">Play a real game of Classic Tic Tac Toe</a>' in board
+
+
+def _logged_in_page(client, user, game_id: int) -> str:
+    client.force_login(user)
+    return client.get(f"/play/{game_id}/").content.decode()
