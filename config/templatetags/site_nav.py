@@ -26,12 +26,26 @@ def address(url_name: str) -> str:
     return _address(url_name, get_script_prefix(), get_urlconf())
 
 
+def _section_of(context: template.Context) -> str | None:
+    """The menu item (URL name) the page belongs to where its address does not say it: a
+    guided lesson is played on a game page (/play/<id>/, and replayed on its replay), but
+    it is part of Learn, not Play (docs/lessons.md)."""
+    if getattr(context.get("game"), "lesson", ""):
+        return "games:learn"
+    return None
+
+
 @register.simple_tag(takes_context=True)
 def nav_href(context: template.Context, url_name: str) -> SafeString:
     """`href="..."`, with ` aria-current="page"` on the link to this very page and
     ` aria-current="true"` on the link to the section it is in (/clubs/ on a
-    tournament's page)."""
+    tournament's page; Learn on a lesson's game page)."""
     target = address(url_name)
+    section = _section_of(context)
+    if section is not None:
+        if url_name == section:
+            return format_html('href="{}" aria-current="true"', target)
+        return format_html('href="{}"', target)
     request = context.get("request")
     path = request.path if request is not None else None  # the error pages render without one
     if path == target:

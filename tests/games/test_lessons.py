@@ -276,3 +276,19 @@ def test_with_every_lesson_finished_the_panel_says_so_and_offers_a_real_game(cli
 def _logged_in_page(client, user, game_id: int) -> str:
     client.force_login(user)
     return client.get(f"/play/{game_id}/").content.decode()
+
+
+def test_a_lessons_pages_are_under_learn_in_the_menu_not_play(client, learner):
+    """The walkthrough's find: a lesson's page (a game page, /play/<id>/) marked Play in
+    the site menu as the section you are in; it belongs to Learn. A real game stays Play."""
+    learn, play = '<a href="/learn/" aria-current="true">Learn</a>', '<a href="/play/" aria-current="true">Play</a>'
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    page = _logged_in_page(client, learner, game.pk)
+    assert learn in page and '<a href="/play/">Play</a>' in page and play not in page
+    _play_lesson(game, learner)
+    replay = client.get(f"/play/{game.pk}/replay/").content.decode()
+    assert learn in replay and play not in replay
+    real = services.create_game(creator=learner, variant="classic", ai_level="casual", creator_seat=0)
+    page = client.get(f"/play/{real.pk}/").content.decode()
+    assert play in page and '<a href="/learn/">Learn</a>' in page
+    assert '<a href="/learn/" aria-current="page">Learn</a>' in client.get("/learn/").content.decode()
