@@ -681,6 +681,39 @@ class StandingRow:
     #: The place the table shows: the rank, or for a knockout the place once decided (None: open)
     place: int | None = None
     still_in: bool = False  # a knockout: not knocked out yet
+    #: (round number, points) of each bye that scored: points with no game, said beside the
+    #: player (``bye_note``), since they can rank a player above others who won more games
+    byes: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def bye_note(self) -> str:
+        """"1 point from a bye in round 3", "2 points from byes in rounds 2 and 7"; "" for none."""
+        if not self.byes:
+            return ""
+        rounds = [str(number) for number, _ in self.byes]
+        which = f"a bye in round {rounds[0]}" if len(rounds) == 1 else \
+            f"byes in rounds {', '.join(rounds[:-1])} and {rounds[-1]}"
+        return f"{points_words(sum(points for _, points in self.byes))} from {which}"
+
+
+def points_words(points: float) -> str:
+    """Points as people write them: "1 point", "½ point", "1½ points", "2 points"."""
+    whole = int(points)
+    half = points - whole >= 0.5
+    number = f"{whole or ''}½" if half else f"{whole}"
+    return f"{number} point{'' if points <= 1 else 's'}"
+
+
+def scored_byes(section: Section) -> dict[int, list[tuple[int, float]]]:
+    """user id -> (round number, points) of each bye that scored (a round with no
+    opponent: an odd field's, or a late entrant's), in round order."""
+    byes: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for user_id, number, points in (
+        PairingPlayer.objects.filter(round__section=section, opponent__isnull=True, points__gt=0)
+        .order_by("round__number").values_list("user_id", "round__number", "points")
+    ):
+        byes[user_id].append((number, points or 0.0))  # (points__gt=0: never None)
+    return byes
 
 
 def tiebreak_columns(section: Section) -> list[TiebreakColumn]:
@@ -709,6 +742,8 @@ class StandingsKey:
     won_column: bool
     #: A knockout's table: Place and Standing instead of points (StandingRow.status)
     knockout: bool = False
+    #: Why a bye's points can rank a player above others who won more games ("": nobody had one)
+    byes: str = ""
 
 
 def _meaning_in_key(column: TiebreakColumn) -> str:
@@ -729,12 +764,29 @@ KNOCKOUT_KEY = [
 KNOCKOUT_ORDER = "Players are listed by how far they got: those still in first, then by the round they went out in."
 
 
-def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False) -> StandingsKey:
+def byes_key(rows: list[StandingRow]) -> str:
+    """Under a table where someone had a bye (StandingRow.bye_note says whose, under their
+    name): a bye scores without a game, so it can rank a player above others who won more
+    games. "" when nobody had one."""
+    worth = {points for row in rows for _, points in row.byes}
+    if not worth:
+        return ""
+    scores = ("1 point, as a win does" if worth == {1.0} else "½ point, as a draw does" if worth == {0.5}
+              else "points")
+    return (f"A bye (sitting out a round when the number of players is odd) scores {scores}, without a game: "
+            f"so a player who had one can rank above players who won more games (the bye is said under their "
+            f"name).")
+
+
+def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False,
+                  rows: list[StandingRow] | None = None) -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
     ``streaks``: a row shows an arena's 🔥 (on a winning streak); ``knockout``: the
-    table of a bracket, by progress (no points)."""
+    table of a bracket, by progress (no points); ``rows``: the table's (a bye among them
+    is explained)."""
     if knockout:
         return StandingsKey(list(KNOCKOUT_KEY), KNOCKOUT_ORDER, True, knockout=True)
+    byes = byes_key(rows or [])
     won_column = all(column.name != "wins" for column in columns)
     entries = [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
                      "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
@@ -746,7 +798,7 @@ def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knock
         entries.append(("D, L", "Games drawn and lost over the board (games won: Wins)"))
     labels = [column.label for column in columns]
     order = f"Players level on points are ranked by {', then '.join(labels)}." if labels else ""
-    return StandingsKey(entries, order, won_column)
+    return StandingsKey(entries, order, won_column, byes=byes)
 
 
 def knockout_progress(section: Section) -> dict[int, Progress] | None:
@@ -779,6 +831,7 @@ def standings(section: Section) -> list[StandingRow]:
     on_fire = {row.user_id for row in live or () if row.on_fire}
     progress = knockout_progress(section)
     names = [column.name for column in tiebreak_columns(section)]
+    byes = scored_byes(section) if progress is None else {}  # a knockout's table shows no points
     rows = []
     for row in core.standings(section):
         mine = progress.get(row.user_id) if progress is not None else None
@@ -787,7 +840,8 @@ def standings(section: Section) -> list[StandingRow]:
             row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
             row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
             row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire,
-            status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in)))
+            status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in),
+            byes=byes.get(row.user_id, [])))
     return rows
 
 

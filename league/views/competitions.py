@@ -110,7 +110,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
-            tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket),
+            tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket,
+            rows=standings),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
         # The latest rounds only, unless asked for all (?rounds=all): an arena's waves run to hundreds.

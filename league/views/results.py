@@ -52,11 +52,12 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
     context: dict[str, Any] = {"club": section.tournament.club, "tournament": section.tournament, "section": section,
                "podium": result}
     if result is not None:
+        standings = event_selectors.standings(section)
         context.update(
-            standings=event_selectors.standings(section),
+            standings=standings,
             tiebreak_columns=event_selectors.tiebreak_columns(section),
             standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section),
-                                                        knockout=format_of(section).has_bracket),
+                                                        knockout=format_of(section).has_bracket, rows=standings),
             card_description=_card_description(result),
         )
     return render(request, "league/results.html", context)

@@ -17,11 +17,12 @@ from django.utils import timezone
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import event_services
-from league.models import Entry
+from league.competitions.event_selectors import StandingRow
+from league.models import Entry, PairingPlayer
 from league.templatetags.league_sections import duration, duration_words
 from tests.factories import make_section, players, section_with
 
-from .support import run_decided, text_of, url
+from .support import decide, run_decided, text_of, url
 
 pytestmark = pytest.mark.django_db
 
@@ -170,3 +171,50 @@ def test_a_checked_in_player_is_told_once_with_a_tick(client, club, organiser, m
     box = _entry_box(client, section)
     assert box.startswith("Your entry ✓ You are checked in (") and box.endswith("): you will be paired. Withdraw")
     assert box.count("checked in") == 1
+
+
+# -- 3. a bye's points said beside the player -------------------------------------------------
+
+
+def _standings_rows(page: str) -> list[str]:
+    table = re.search(r'<table class="standings".*?</table>', page, re.S)
+    assert table is not None
+    return [html.unescape(text_of(row)).strip() for row in re.findall(r"<tr>.*?</tr>", table.group(0), re.S)[1:]]
+
+
+def test_a_swiss_bye_is_said_beside_the_player_and_in_the_key(client, make_player, eager_celery):
+    """A bye scores a win's point with no game: its player could stand above players who
+    had won games, and nothing on the page said why."""
+    field = players(make_player, 3)
+    section = section_with(field, format="swiss", rounds=2)
+    bye = PairingPlayer.objects.get(round__section=section, round__number=1, opponent__isnull=True)
+    decide(section)
+    page = client.get(url("section", section)).content.decode()
+    rows = _standings_rows(page)
+    had_bye = next(row for row in rows if bye.user.name in row)
+    assert f"{bye.user.name} 1 point from a bye in round 1 1 " in had_bye
+    assert sum("from a bye" in row for row in rows) == 1
+    key = html.unescape(text_of(re.search(r'<div class="table-key.*?</div>', page, re.S).group(0)))
+    assert ("A bye (sitting out a round when the number of players is odd) scores 1 point, as a win does, without "
+            "a game: so a player who had one can rank above players who won more games (the bye is said under "
+            "their name).") in key
+    run_decided(section)
+    results = client.get(url("section-results", section)).content.decode()
+    assert "from a bye in round 1" in text_of(results) and "A bye (sitting out a round" in text_of(results)
+
+
+def test_a_table_without_byes_says_nothing_of_them(client, make_player, eager_celery):
+    section = section_with(players(make_player, 4), format="swiss", rounds=2)
+    assert decide(section) == 2
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "from a bye" not in page and "A bye (sitting out" not in page
+
+
+def test_the_bye_note_in_words():
+    def row(byes):
+        return StandingRow(1, None, 0.0, [], 0, 0, 0, 0, None, False, byes=byes)  # type: ignore[arg-type]
+    assert row([]).bye_note == ""
+    assert row([(3, 1.0)]).bye_note == "1 point from a bye in round 3"
+    assert row([(3, 0.5)]).bye_note == "½ point from a bye in round 3"
+    assert row([(2, 1.0), (7, 1.0)]).bye_note == "2 points from byes in rounds 2 and 7"
+    assert row([(1, 0.5), (4, 1.0), (6, 1.0)]).bye_note == "2½ points from byes in rounds 1, 4 and 6"
