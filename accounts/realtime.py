@@ -112,7 +112,7 @@ _open_by_address: Counter[str] = Counter()
 CLOSE_TOO_MANY = CLOSE_RATE_LIMITED  # too many sockets from one address
 
 
-def _socket_address(scope: dict[str, Any]) -> str | None:
+def socket_address(scope: dict[str, Any]) -> str | None:
     """The client's address as the throttles take it (accounts.limits.client_ip): behind
     NUM_PROXIES proxies, that many places from the right of X-Forwarded-For; else the
     peer's address. None when the server gives none (an in-process test socket)."""
@@ -159,7 +159,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
           answered (the socket's opening read) ends the same way, with ``try-again``:
           the client reconnects and reads the state afresh."""
 
-        address = _socket_address(scope)
+        address = socket_address(scope)
         counted = False
 
         def release_address() -> None:

@@ -20,10 +20,10 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.broadcast import LOCAL_CHANNELS, SERVING
 from accounts.errors import ServiceError
-from accounts.realtime import SafeJsonConsumer
+from accounts.realtime import SafeJsonConsumer, socket_address
 
 from . import boards, database, observing, resync, selectors, services, sql
-from .models import Game, Observer, PrivateNote  # reads only: services write
+from .models import Game, PrivateNote  # reads only: services write
 from .realtime import game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
@@ -60,7 +60,7 @@ class ObserverCounts:
         await asyncio.sleep(OBSERVER_COUNT_SECONDS)
         self.due.discard(game_id)  # a change from now on makes another frame
         try:
-            count = await database.run(_observer_count, game_id=game_id)
+            count = await database.run(observing.observer_count, game_id=game_id)
             await layer.group_send(game_group(game_id), {"type": "game.observers", "count": count})
         except Exception as exc:  # a count is no move: the next change or a sync corrects it
             logger.warning("observer count not sent: %r", exc)
@@ -111,11 +111,13 @@ class State(NamedTuple):
     status: str
 
 
-def _open(*, game_id: int, user: Any, channel_name: str, board_mode: bool = False) -> tuple[State | None, Any]:
+def _open(*, game_id: int, user: Any, channel_name: str, board_mode: bool = False,
+          address: str | None = None) -> tuple[State | None, Any]:
     """Everything a new socket needs, in one trip to the database: (its state, None),
     or (None, the refusal) when there is no such game or a watch gate says no.
     Someone without a seat is recorded as an observer here, before the count is taken,
-    so the state's count includes them."""
+    so the state's count includes them. ``address``: the client's, which names a viewer
+    not signed in (games/observing.py, ``viewer_key``)."""
     try:
         game = selectors.load_game(game_id)
     except Game.DoesNotExist:
@@ -123,15 +125,12 @@ def _open(*, game_id: int, user: Any, channel_name: str, board_mode: bool = Fals
     seat = services.seat_of(game, user)
     observers = None
     if seat is None:
-        refusal = observing.check_watch(game=game, user=user)  # moderation's watch gates
+        viewer = observing.viewer_key(user=user, address=address, channel_name=channel_name)
+        refusal = observing.check_watch(game=game, user=user, viewer=viewer)  # moderation's watch gates
         if refusal is not None:
             return None, refusal
-        observers = observing.observer_joined(game_id=game_id, user=user, channel_name=channel_name)
+        observers = observing.observer_joined(game_id=game_id, user=user, channel_name=channel_name, address=address)
     return _state(game=game, seat=seat, user=user, board_mode=board_mode, observers=observers), None
-
-
-def _observer_count(*, game_id: int) -> int:
-    return Observer.objects.filter(game_id=game_id).count()
 
 
 def _reload_state(*, game_id: int, user: Any, board_mode: bool) -> State:
@@ -151,7 +150,7 @@ def _state(*, game: Game, seat: int | None, user: Any, board_mode: bool, observe
     else:
         payload = selectors.game_payload(game, seat)
         frame = {"type": "state", "ply": payload["ply"], "view": payload["view"], "game": payload}
-    frame["observers"] = _observer_count(game_id=game.pk) if observers is None else observers
+    frame["observers"] = observing.observer_count(game_id=game.pk) if observers is None else observers
     if seat is not None:
         # A player's own notes come back with their state, to nobody else.
         note = PrivateNote.objects.filter(game_id=game.pk, author_id=user.pk).values_list("text", flat=True)
@@ -185,7 +184,8 @@ class GameConsumer(SafeJsonConsumer):
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
         state, refusal = await database.run(
-            _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name, board_mode=self.board_mode
+            _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name, board_mode=self.board_mode,
+            address=socket_address(self.scope),
         )
         if state is None:  # no such game, or moderation's watch gates (games/observing.py)
             await self._leave_groups()

@@ -224,12 +224,19 @@ class Move(models.Model):
 
 
 class Observer(models.Model):
-    """Someone watching a game now (one row per open socket)."""
+    """Someone watching a game now (one row per open socket; a viewer with several tabs
+    has several rows, counted once: ``viewer``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="observers")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
     channel_name = models.CharField(max_length=200, unique=True)
+    #: Who is watching, as counted against a cap and in the live count: "user:<id>" signed
+    #: in, else "address:<client address>", else (no address known) "socket:<channel>".
+    viewer = models.CharField(max_length=240, default="")
     joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "viewer"], name="observer_game_viewer")]
 
     def __str__(self) -> str:
         return f"{self.user or 'guest'} watching game {self.game_id}"

@@ -47,10 +47,11 @@ class WatchRefusal:
     close_code: int = CLOSE_WATCH_REFUSED
 
 
-#: A gate gets the game (with its rules, as the consumer holds it) and the viewer (a
-#: User or AnonymousUser) and answers None (no objection) or a WatchRefusal. Gates run
-#: in a sync context: they may query, and on every observer's connect, so cheaply.
-WatchGate = Callable[["Game", Any], WatchRefusal | None]
+#: A gate gets the game (with its rules, as the consumer holds it), the viewer (a User or
+#: AnonymousUser) and, for a socket, its viewer key (``viewer_key``; None for an HTTP
+#: read, which no cap limits), and answers None (no objection) or a WatchRefusal. Gates
+#: run in a sync context: they may query, and on every observer's connect, so cheaply.
+WatchGate = Callable[["Game", Any, "str | None"], WatchRefusal | None]
 
 _gates: dict[str, WatchGate] = {}
 
@@ -64,10 +65,11 @@ def unregister_watch_gate(name: str) -> None:
     _gates.pop(name, None)
 
 
-def check_watch(*, game: Game, user: Any) -> WatchRefusal | None:
+def check_watch(*, game: Game, user: Any, viewer: str | None = None) -> WatchRefusal | None:
     """The first refusal this viewer gets, or None: they may watch. A challenge to one
     player is its two players' own until it is accepted, a lesson its learner's own
-    always; then the registered gates ask."""
+    always; then the registered gates ask. ``viewer``: the socket's viewer key (None: an
+    HTTP read)."""
     if game.status == Game.Status.OPEN and not any(
         seat.user_id is None and not seat.ai_level for seat in game.seats_in_hand
     ):
@@ -76,7 +78,7 @@ def check_watch(*, game: Game, user: Any) -> WatchRefusal | None:
     if game.lesson:  # listed nowhere, and a learner's mistakes are their own
         return WatchRefusal("private-lesson", "A lesson is its learner's own: it cannot be watched.")
     for gate in list(_gates.values()):
-        refusal = gate(game, user)
+        refusal = gate(game, user, viewer)
         if refusal is not None:
             return refusal
     return None
@@ -90,18 +92,20 @@ def kick_message(*, code: str = "kicked", message: str) -> dict[str, Any]:
 def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | None:
     """Whether a viewer may read a game over HTTP (its page, board, replay, the API):
     the same gates as a socket for anyone without a seat, except the cap, which counts
-    open observer sockets (the page's own socket is refused when it is full)."""
+    the viewers of open sockets (the page's own socket is refused when it is full)."""
     if seat is not None:
         return None
-    refusal = check_watch(game=game, user=user)
-    if refusal is None or refusal.close_code == CLOSE_OBSERVERS_FULL:
-        return None
-    return refusal
+    return check_watch(game=game, user=user)  # no viewer key: no cap
 
 
 # -- who is watching: observer rows ----------------------------------------------------
 # One row per open socket of someone not seated: bookkeeping for the live count and
-# for moderation (who is watching), not game state.
+# for moderation (who is watching), not game state. Counted by viewer, not by socket:
+# a visitor with five tabs open is one observer, and cannot fill a cap of five alone
+# (an outside probe did, anonymously). Decision: a signed-in viewer is their account;
+# anyone else is their address (as the throttles take it), so a club room behind one
+# address counts once. That errs towards letting people in, which a cap on a
+# room's screens should; a cap meant to be strict belongs with "signed-in".
 
 
 # Two queries per connect and per disconnect (a write and a count), each on its own
@@ -119,11 +123,36 @@ def view_refusal(*, game: Game, user: Any, seat: int | None) -> WatchRefusal | N
 OBSERVER_SWEEP_AFTER = timedelta(seconds=10)
 
 
-def observer_joined(*, game_id: int, user: Any, channel_name: str) -> int:
-    """Record a watching socket; the number of observers now."""
+def viewer_key(*, user: Any, address: str | None, channel_name: str) -> str:
+    """Who a socket's viewer is, for counting (``Observer.viewer``)."""
+    if user.is_authenticated:
+        return f"user:{user.pk}"
+    if address:
+        return f"address:{address}"
+    return f"socket:{channel_name}"  # no address given (an in-process test socket)
+
+
+def observer_count(*, game_id: int) -> int:
+    """How many viewers watch the game now (each counted once, whatever their tabs)."""
+    return Observer.objects.filter(game_id=game_id).values("viewer").distinct().count()
+
+
+def cap_reached(*, game_id: int, cap: int, viewer: str) -> bool:
+    """Whether ``viewer`` may not join for the cap: it is reached, and they are not
+    watching already (another tab of theirs is counted, so this one costs nothing)."""
+    if Observer.objects.filter(game_id=game_id, viewer=viewer).exists():
+        return False
+    return observer_count(game_id=game_id) >= cap
+
+
+def observer_joined(*, game_id: int, user: Any, channel_name: str, address: str | None = None) -> int:
+    """Record a watching socket (from the client's ``address``); the number of observers now."""
     # A channel name is recorded once: by its own socket's connect.
-    Observer.objects.create(game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name)
-    return Observer.objects.filter(game_id=game_id).count()
+    viewer = viewer_key(user=user, address=address, channel_name=channel_name)
+    Observer.objects.create(
+        game_id=game_id, user=user if user.is_authenticated else None, channel_name=channel_name, viewer=viewer
+    )
+    return observer_count(game_id=game_id)
 
 
 def observer_left(*, channel_name: str) -> None:
@@ -153,7 +182,7 @@ def sweep_stale_observers(*, older_than: timedelta = OBSERVER_SWEEP_AFTER) -> in
         counts = dict(
             Observer.objects.filter(game_id__in=games)
             .values("game_id")
-            .annotate(n=Count("pk"))
+            .annotate(n=Count("viewer", distinct=True))
             .values_list("game_id", "n")
         )
         for game_id in games:

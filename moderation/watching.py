@@ -10,8 +10,8 @@ from django.db import connection
 from django.db.models import Q
 
 from games import sql
-from games.models import Game, Observer
-from games.observing import CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED, WatchRefusal
+from games.models import Game
+from games.observing import CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED, WatchRefusal, cap_reached
 from league.models import ClubMembership, Pairing, Section, Tournament
 
 from .models import ClubRuleSet, ObserverBan, ObserverPolicy, WatchPolicy
@@ -121,11 +121,12 @@ def active_ban(*, user: Any, game: Game, place: WatchPlace) -> ObserverBan | Non
     return ObserverBan.objects.filter(scope, user=user, lifted_at__isnull=True).order_by("-created_at").first()
 
 
-def watch_gate(game: Game, user: Any) -> WatchRefusal | None:
+def watch_gate(game: Game, user: Any, viewer: str | None = None) -> WatchRefusal | None:
     """games.observing gate: None lets the viewer watch; a refusal closes the socket.
-    For anyone not signed in (most observers) two queries: the place, the policy rows."""
+    For anyone not signed in (most observers) two queries: the place, the policy rows.
+    ``viewer``: the socket's viewer key, for the cap (None: an HTTP read, never capped)."""
     place = watch_place(game)
-    refusal = _refusal(game, user, place)
+    refusal = _refusal(game, user, place, viewer)
     # The club's moderators (and superusers) always watch: they moderate. Asked only to
     # overrule a refusal, so a viewer let in anyway costs no query for it.
     if refusal is not None and user.has_perm("league.moderate_club", place.club_id):
@@ -133,7 +134,7 @@ def watch_gate(game: Game, user: Any) -> WatchRefusal | None:
     return refusal
 
 
-def _refusal(game: Game, user: Any, place: WatchPlace) -> WatchRefusal | None:
+def _refusal(game: Game, user: Any, place: WatchPlace, viewer: str | None) -> WatchRefusal | None:
     """The ban, the policy or the cap that keeps ``user`` out, whoever they are."""
     signed_in = bool(getattr(user, "is_authenticated", False))
     if signed_in:
@@ -144,7 +145,7 @@ def _refusal(game: Game, user: Any, place: WatchPlace) -> WatchRefusal | None:
     refusal = _policy_refusal(policy, user, signed_in, place)
     if refusal is not None:
         return refusal
-    if policy.cap is not None and Observer.objects.filter(game=game).count() >= policy.cap:
+    if policy.cap is not None and viewer is not None and cap_reached(game_id=game.pk, cap=policy.cap, viewer=viewer):
         return WatchRefusal(
             "observers-full",
             f"This game has its most observers ({policy.cap}) watching; try again later.",

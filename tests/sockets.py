@@ -39,12 +39,15 @@ async def players(make_player: Any, n: int = 2) -> list[Any]:
 
 
 async def connect(game_id: int, user: Any = None, *, headers: list[tuple[bytes, bytes]] | None = None,
-                  path: str | None = None) -> WebsocketCommunicator:
-    """A game's socket, connected (by token when a user is given)."""
+                  path: str | None = None, address: str | None = None) -> WebsocketCommunicator:
+    """A game's socket, connected (by token when a user is given; from ``address`` when
+    given, as a server names its peer: a test socket has none)."""
     extra = list(headers or [])
     if user is not None:
         extra.append((b"authorization", f"Token {await token_for(user)}".encode()))
     communicator = WebsocketCommunicator(application, path or f"/ws/games/{game_id}/", headers=[*extra, HOST, ORIGIN])
+    if address is not None:
+        communicator.scope["client"] = [address, 50000]  # read when the application starts, at connect
     connected, _ = await communicator.connect()
     assert connected
     return communicator

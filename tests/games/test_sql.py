@@ -148,3 +148,25 @@ def test_observer_rows_are_recorded_counted_and_forgotten(make_player):
     observing.observer_left(channel_name="chan.a")
     observing.observer_left(channel_name="chan.a")  # gone already: nothing to do, no error
     assert list(Observer.objects.filter(game=game).values_list("channel_name", flat=True)) == ["chan.b"]
+
+
+def test_observers_are_counted_by_viewer_not_by_socket(make_player):
+    """A second tab is the same observer: an account, else an address, else a socket."""
+    from django.contrib.auth.models import AnonymousUser
+
+    p0, p1, watcher = make_player(), make_player(), make_player()
+    game = services.create_game(creator=p0, variant="classic", opponent=p1)
+    nobody = AnonymousUser()
+    joins = [
+        (watcher, "10.0.0.1", 1), (watcher, "10.0.0.2", 1),  # one account from two places
+        (nobody, "10.0.0.1", 2), (nobody, "10.0.0.1", 2),  # one address, two tabs
+        (nobody, None, 3), (nobody, None, 4),  # no address known: each socket its own
+    ]
+    for n, (user, address, count) in enumerate(joins):
+        assert observing.observer_joined(game_id=game.pk, user=user, channel_name=f"chan.{n}", address=address) == count
+    assert not observing.cap_reached(game_id=game.pk, cap=4, viewer="address:10.0.0.1")  # counted already
+    assert observing.cap_reached(game_id=game.pk, cap=4, viewer="address:10.0.0.3")
+    observing.observer_left(channel_name="chan.2")
+    assert observing.observer_count(game_id=game.pk) == 4  # chan.3 still holds the address
+    observing.observer_left(channel_name="chan.3")
+    assert observing.observer_count(game_id=game.pk) == 3

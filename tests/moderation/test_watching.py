@@ -95,6 +95,50 @@ async def test_the_cap_refuses_one_observer_too_many(world_tx, make_player):
     await (await expect_watching(w.game_a.pk, None)).close()
 
 
+async def expect_watching_from(game_id: int, user: Any, address: str) -> tuple[Socket, int]:
+    """A socket watching from ``address``, and the observer count its state frame gives."""
+    socket = Socket(await connect(game_id, user, address=address))
+    frame = await socket.recv_type("state")
+    assert frame["game"]["you"] is None
+    return socket, frame["observers"]
+
+
+async def test_the_cap_counts_viewers_not_their_tabs(world_tx, make_player):
+    """An outside probe filled a cap alone, with one tab a place. Counted by viewer: a
+    signed-in account, else an address."""
+    w = world_tx
+    await database_sync_to_async(set_policy)(w, game=w.game_a, policy="anyone", cap=2)
+    tabs = []
+    for _ in range(3):  # one visitor, three tabs: one observer
+        socket, count = await expect_watching_from(w.game_a.pk, None, "203.0.113.7")
+        tabs.append(socket)
+        assert count == 1
+    for _ in range(2):  # a member with two tabs (from wherever): the second observer
+        socket, count = await expect_watching_from(w.game_a.pk, w.member_a, "198.51.100.9")
+        tabs.append(socket)
+        assert count == 2
+    # Full: another address is refused, and so is another account from the first address.
+    socket = Socket(await connect(w.game_a.pk, None, address="203.0.113.8"))
+    frame = await socket.recv_type("error")
+    assert frame["code"] == "observers-full" and "(2)" in frame["message"]
+    await socket.close()
+    outsider = await database_sync_to_async(make_player)(username="outsider")
+    socket = Socket(await connect(w.game_a.pk, outsider, address="203.0.113.7"))
+    assert (await socket.recv_type("error"))["code"] == "observers-full"
+    await socket.close()
+    # A viewer already counted may open yet another tab.
+    socket, count = await expect_watching_from(w.game_a.pk, None, "203.0.113.7")
+    assert count == 2
+    await socket.close()
+    # The visitor closes every tab: their place is free.
+    for tab in tabs[:3]:
+        await tab.close()
+    socket, count = await expect_watching_from(w.game_a.pk, None, "203.0.113.8")
+    assert count == 2
+    for tab in [socket, *tabs[3:]]:
+        await tab.close()
+
+
 async def test_a_banned_user_is_refused_with_the_reason_until_lifted(world_tx):
     from moderation import services
 
