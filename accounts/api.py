@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from . import age, notices, players, presence, services
 from .backends import AwaitingConsent, ask_about_consent
-from .errors import ErrorSerializer, ServiceError
+from .errors import FORM_EXTRAS, ErrorSerializer, FieldsRefused, ServiceError
 from .limits import LiveRates, LockedOut, ScopedThrottle, lockout_wait
 from .models import Notice, Profile
 
@@ -88,19 +88,6 @@ def error_response(err: ServiceError, status_code: int = status.HTTP_400_BAD_REQ
 
 
 # -- a PATCH names what it cannot change, instead of ignoring it -----------------------------
-
-
-class FieldsRefused(ValidationError):
-    """400 with its own code (config.api.exception_handler answers ``error_code``, not
-    ``invalid``) and the refused fields, each with its reason, under ``fields``."""
-
-    def __init__(self, code: str, reasons: Mapping[str, str]) -> None:
-        super().__init__({name: [reason] for name, reason in reasons.items()}, code=code)
-        self.error_code = code
-
-
-#: Sent by a form of the browsable API beside its fields; not a field.
-FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 
 
 def refuse_unwritable(data: Any, writable: serializers.Serializer, *, shown: Iterable[str],

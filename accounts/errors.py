@@ -3,7 +3,10 @@ shape in the API, every error's (config/api.py renders them, config/schema.py do
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 
 
 class ServiceError(Exception):
@@ -25,3 +28,27 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField()
     message = serializers.CharField()
+
+
+# -- a request names what it cannot set, instead of it being ignored ----------------------------
+
+
+class FieldsRefused(ValidationError):
+    """400 with its own code (config.api.exception_handler answers ``error_code``, not
+    ``invalid``) and the refused fields or query parameters, each with its reason, under
+    ``fields``."""
+
+    def __init__(self, code: str, reasons: Mapping[str, str]) -> None:
+        super().__init__({name: [reason] for name, reason in reasons.items()}, code=code)
+        self.error_code = code
+
+
+#: Sent by a form of the browsable API beside its fields; not a field.
+FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+
+
+def refuse_value(name: str, value: str, allowed: Iterable[str]) -> None:
+    """400 ``bad-filter`` for a query parameter given a value outside its set, naming the
+    parameter and the values it takes (config.api.Pagination, every list)."""
+    values = ", ".join(allowed)
+    raise FieldsRefused("bad-filter", {name: f"One of {values}; not {value!r}."})

@@ -14,7 +14,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from accounts.errors import ServiceError
+from accounts.errors import ServiceError, refuse_value
 from games.rules import RuleError
 
 _Default = TypeVar("_Default", bound=int | None)
@@ -76,14 +76,24 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 class Pagination(LimitOffsetPagination):
-    """``?limit=&offset=`` on every list, in range or refused with 400 ``invalid``.
+    """``?limit=&offset=`` on every list, in range or refused with 400 ``invalid``; and
+    every filter of the list that takes one of a fixed set (an ``enum`` in the schema,
+    config.schema.FIXED_SETS) given one of it, or refused with 400 ``bad-filter`` naming
+    the parameter and its values. An empty value is the filter left out (docs/api.md).
 
     DRF's own silently falls back on a bad value and passes any offset to the database,
     where one past 64 bits is a 500 (SQLite overflow, PostgreSQL "bigint out of range").
+    A filter outside its set was an empty list, as if nothing matched (an outside probe's
+    ``/api/v1/tournaments/?status=bogus``). A view that checks a filter itself (the
+    ratings' ``variant``: ``unknown-variant``) has done so by now, with its own code.
     """
 
     max_limit = 1000
     max_offset = 1_000_000_000
+
+    def paginate_queryset(self, queryset, request, view=None):
+        check_filters(request)
+        return super().paginate_queryset(queryset, request, view)
 
     def get_limit(self, request) -> int | None:
         return self._bounded(request, self.limit_query_param, 1, self.max_limit, self.default_limit)
@@ -108,6 +118,20 @@ class Pagination(LimitOffsetPagination):
             low, high = bounds[parameter["name"]]
             parameter["schema"].update(minimum=low, maximum=high)
         return parameters
+
+
+def check_filters(request) -> None:
+    """Each query parameter the request's operation documents with a set of values
+    (config.operations) is one of them, or empty (left out)."""
+    from .operations import operation_for  # not at import: DRF loads this module early
+
+    operation = operation_for(request)
+    if operation is None:
+        return
+    for name, allowed in operation.choices.items():
+        for value in request.query_params.getlist(name):
+            if value != "" and value not in allowed:
+                refuse_value(name, value, allowed)
 
 
 # -- errors outside DRF's views: URLs that match nothing, requests refused early ----------

@@ -6,6 +6,8 @@ this class while the API modules' views are being defined."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
 from accounts.errors import ErrorSerializer
@@ -25,9 +27,46 @@ COMMON_ERRORS = {
 BODY_ERRORS = {"415": "Unsupported media type: send JSON."}
 
 
+
+
+def _variants() -> list[str]:
+    from games.rules import variant_slugs
+
+    return variant_slugs()
+
+
+def _tournament_statuses() -> list[str]:
+    from league.models import Tournament
+
+    return list(Tournament.Status.values)
+
+
+#: Query filters that take one of a fixed set but are declared as plain text by their
+#: views: the schema gives each its set (an ``enum``), and every list is held to the sets
+#: of its schema (config.api.Pagination; docs/api.md, "Lists"). By the operation's id and
+#: the parameter's name; a ``variant`` filter, on any list, is a variant's slug. An outside
+#: probe's ``?status=bogus`` was an empty list, as if no tournament had that status.
+FIXED_SETS: dict[tuple[str, str], Callable[[], list[str]]] = {
+    ("v1_tournaments_list", "status"): _tournament_statuses,
+}
+ANY_LIST_FIXED_SETS: dict[str, Callable[[], list[str]]] = {"variant": _variants}
+
+
 class AutoSchema(SpectacularAutoSchema):
     """drf-spectacular's, plus the error responses every operation can give, so the
-    schema is true for all of them (tests/test_api_fuzz.py holds the API to it)."""
+    schema is true for all of them (tests/test_api_fuzz.py holds the API to it), and the
+    set of values of each filter that takes one (``FIXED_SETS``)."""
+
+    def _get_parameters(self):
+        parameters = super()._get_parameters()
+        operation_id = self.get_operation_id()
+        for parameter in parameters:
+            if parameter.get("in") != "query" or "enum" in parameter.get("schema", {}):
+                continue
+            values = FIXED_SETS.get((operation_id, parameter["name"])) or ANY_LIST_FIXED_SETS.get(parameter["name"])
+            if values is not None:
+                parameter["schema"] = {**parameter["schema"], "enum": values()}
+        return parameters
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
