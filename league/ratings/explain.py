@@ -9,7 +9,7 @@ come from the same functions the engine calls (``elo.expected``, ``elo.initial_r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import elo
 from .periods import ELO_INITIAL_GAMES, GLICKO2, GLICKO2_PROVISIONAL_RD
@@ -23,6 +23,11 @@ GLICKO = "glicko2"
 
 @dataclass(frozen=True)
 class Explanation:
+    """A change in words. ``text`` is the whole sentence ("Rating 1512 → 1536 (+24): K =
+    40, ..."); the pages show the move as figures ("1512 → 1536 (+24)", ``signed``), the
+    word "provisional" beside it when the rating after is, then ``why``: the sentence
+    without the figures said twice."""
+
     kind: str
     rating_before: int
     rating_after: int
@@ -35,6 +40,15 @@ class Explanation:
     percentage: int | None = None
     dp: int | None = None
     games_to_go: int | None = None
+    #: The explanation after the move's figures (``text`` without its head)
+    why: str = ""
+    #: The rating after the change is provisional (the stored change's own flag, when known)
+    provisional: bool = False
+
+    @property
+    def signed(self) -> str:
+        """The change with its sign always shown: "+16", "−13", "±0"."""
+        return signed(self.delta)
 
 
 def _score_words(score: float) -> str:
@@ -47,12 +61,21 @@ def _num(value: float) -> str:
     return f"{whole}½" if value - whole == 0.5 else f"{value:g}"
 
 
-def _signed(delta: int) -> str:
+def signed(delta: int) -> str:
+    """A whole change with its sign always shown, a true minus for a loss: "+16", "−13", "±0"."""
     return f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
 
 
+def _signed_tenths(value: float) -> str:
+    """A worked-out share to a tenth, signed as the change is: "+13.2", "−13.2", "0.0"."""
+    tenths = f"{abs(value):.1f}"
+    if tenths == "0.0":
+        return tenths
+    return f"+{tenths}" if value > 0 else f"−{tenths}"
+
+
 def _head(before: int, after: int) -> str:
-    return f"Rating {before} → {after} ({_signed(after - before)})"
+    return f"Rating {before} → {after} ({signed(after - before)})"
 
 
 def established(*, rating_before: float, rating_after: float, opponent: str, opponent_rating: float,
@@ -62,17 +85,17 @@ def established(*, rating_before: float, rating_after: float, opponent: str, opp
     period's sum, rounded, moves the rating once."""
     before, after = round(rating_before), round(rating_after)
     expected = elo.expected(rating_before, opponent_rating)
-    text = (f"{_head(before, after)}: K = {k}, expected score {expected:.2f} against {opponent} "
-            f"({round(opponent_rating)}), scored {_score_words(score)}.")
+    share = _signed_tenths(k * (score - expected))
+    game = (f"K = {k}, expected score {expected:.2f} against {opponent} ({round(opponent_rating)}), scored "
+            f"{_score_words(score)}: {k} × ({score:g} − {expected:.2f}) = {share}")
     if period_games > 1:
-        share = k * (score - expected)
-        text = (f"{_head(before, after)} over {period_name or 'the tournament'}'s {period_games} games, rated "
-                f"together at its end. This game: K = {k}, expected score {expected:.2f} against {opponent} "
-                f"({round(opponent_rating)}), scored {_score_words(score)}: {k} × ({score:g} − {expected:.2f}) "
-                f"= {share:+.1f}.")
+        why = (f"Over {period_name or 'the tournament'}'s {period_games} games, rated together at its end. "
+               f"This game: {game}.")
+        text = f"{_head(before, after)} o{why[1:]}"
     else:
-        text += f" {k} × ({score:g} − {expected:.2f}) = {k * (score - expected):+.1f}, rounded."
-    return Explanation(ESTABLISHED, before, after, after - before, text, k=k, expected=expected)
+        why = f"{game}, rounded to {signed(after - before)}."
+        text = f"{_head(before, after)}: {why}"
+    return Explanation(ESTABLISHED, before, after, after - before, text, k=k, expected=expected, why=why)
 
 
 def provisional(*, rating_before: float, rating_after: float, results: Sequence[tuple[float, float]],
@@ -83,11 +106,10 @@ def provisional(*, rating_before: float, rating_after: float, results: Sequence[
     played = len(results)
     total = sum(score for _, score in results)
     if elo.initial_rating(results) is None:
-        text = (f"Provisional, no estimate yet: FIDE's first rating needs a score above zero, so the rating "
-                f"stays at the starting {elo.HYPOTHETICAL_OPPONENT} after {played} game{'s' * (played != 1)} "
-                f"without a point.")
-        return Explanation(PROVISIONAL, before, after, after - before, text,
-                           games_to_go=max(1, ELO_INITIAL_GAMES - played))
+        why = (f"No estimate yet: FIDE's first rating needs a score above zero, so the rating stays at the "
+               f"starting {elo.HYPOTHETICAL_OPPONENT} after {played} game{'s' * (played != 1)} without a point.")
+        return Explanation(PROVISIONAL, before, after, after - before, f"Provisional, n{why[1:]}",
+                           games_to_go=max(1, ELO_INITIAL_GAMES - played), why=why, provisional=True)
     opponents = [rating for rating, _ in results] + [elo.HYPOTHETICAL_OPPONENT] * 2
     counted = total + 1.0  # the two hypothetical draws
     average = sum(opponents) / len(opponents)
@@ -96,18 +118,18 @@ def provisional(*, rating_before: float, rating_after: float, results: Sequence[
     capped = " (capped at 2200)" if after == elo.INITIAL_CAP and average + dp > elo.INITIAL_CAP else ""
     working = (f"the average of the opponents' ratings, counting two imaginary {elo.HYPOTHETICAL_OPPONENT} "
                f"opponents drawn with, is {average:.0f}; a score of {_num(counted)} of {len(opponents)} "
-               f"({percentage}%) adds {dp:+d}: {average:.0f} {'+' if dp >= 0 else '−'} {abs(dp)} = {after}{capped}")
+               f"({percentage}%) adds {signed(dp) if dp else 0}: {average:.0f} {'+' if dp >= 0 else '−'} {abs(dp)} = {after}{capped}")
     if now_established:
-        text = (f"{_head(before, after)}. First rating set from the first {played} games, as FIDE estimates an "
-                f"unrated player's first rating: {working}. From the next game on, K and the expected score move it.")
-        return Explanation(FIRST_RATING, before, after, after - before, text, average=average,
-                           percentage=percentage, dp=dp, games_to_go=0)
+        why = (f"First rating set from the first {played} games, as FIDE estimates an unrated player's first "
+               f"rating: {working}. From the next game on, K and the expected score move it.")
+        return Explanation(FIRST_RATING, before, after, after - before, f"{_head(before, after)}. {why}",
+                           average=average, percentage=percentage, dp=dp, games_to_go=0, why=why)
     to_go = max(1, ELO_INITIAL_GAMES - played)
-    text = (f"{_head(before, after)}. Provisional: the first rating is estimated from the results so far, as "
-            f"FIDE estimates an unrated player's first rating: {working}. It becomes established after "
-            f"{ELO_INITIAL_GAMES} games with a score above zero ({to_go} more).")
-    return Explanation(PROVISIONAL, before, after, after - before, text, average=average,
-                       percentage=percentage, dp=dp, games_to_go=to_go)
+    why = (f"The first rating is estimated from the results so far, as FIDE estimates an unrated player's first "
+           f"rating: {working}. It becomes established after {ELO_INITIAL_GAMES} games with a score above zero "
+           f"({to_go} more).")
+    return Explanation(PROVISIONAL, before, after, after - before, f"{_head(before, after)}. Provisional: t{why[1:]}",
+                       average=average, percentage=percentage, dp=dp, games_to_go=to_go, why=why, provisional=True)
 
 
 def glicko(*, rating_before: float, rating_after: float, rd_before: float | None, rd_after: float | None,
@@ -116,10 +138,12 @@ def glicko(*, rating_before: float, rating_after: float, rd_before: float | None
     game moves it."""
     before, after = round(rating_before), round(rating_after)
     spread = f" ±{rd_before:.0f} → ±{rd_after:.0f}" if rd_before is not None and rd_after is not None else ""
-    text = (f"{_head(before, after)}{spread}: Glicko-2, against {opponent} ({round(opponent_rating)}), scored "
-            f"{_score_words(score)}. The ± is the rating's uncertainty: the wider it is, the further one game "
-            f"moves the rating; it is provisional while above ±{GLICKO2_PROVISIONAL_RD:.0f}.")
-    return Explanation(GLICKO, before, after, after - before, text)
+    game = (f"Glicko-2, against {opponent} ({round(opponent_rating)}), scored {_score_words(score)}. The ± is the "
+            f"rating's uncertainty: the wider it is, the further one game moves the rating; it is provisional "
+            f"while above ±{GLICKO2_PROVISIONAL_RD:.0f}.")
+    why = f"Uncertainty{spread}: {game}" if spread else game
+    return Explanation(GLICKO, before, after, after - before, f"{_head(before, after)}{spread}: {game}", why=why,
+                       provisional=rd_after is not None and rd_after > GLICKO2_PROVISIONAL_RD)
 
 
 @dataclass(frozen=True)
@@ -157,17 +181,19 @@ def explain_history(changes: Sequence[StoredChange], *, period_names: dict[str, 
         first_games.extend((c.opponent_rating, c.score) for c in unrated)
         for change in group:
             if change.system == GLICKO2:
-                result.append(glicko(rating_before=change.rating_before, rating_after=change.rating_after,
-                                     rd_before=change.rd_before, rd_after=change.rd_after, opponent=change.opponent,
-                                     opponent_rating=change.opponent_rating, score=change.score))
+                explained = glicko(rating_before=change.rating_before, rating_after=change.rating_after,
+                                   rd_before=change.rd_before, rd_after=change.rd_after, opponent=change.opponent,
+                                   opponent_rating=change.opponent_rating, score=change.score)
             elif change.k is None:
-                result.append(provisional(rating_before=change.rating_before, rating_after=change.rating_after,
-                                          results=list(first_games), now_established=not change.provisional))
+                explained = provisional(rating_before=change.rating_before, rating_after=change.rating_after,
+                                        results=list(first_games), now_established=not change.provisional)
             else:
-                result.append(established(
+                explained = established(
                     rating_before=change.rating_before, rating_after=change.rating_after, opponent=change.opponent,
                     opponent_rating=change.opponent_rating, score=change.score, k=change.k,
-                    period_games=len(group), period_name=names.get(change.period, "")))
+                    period_games=len(group), period_name=names.get(change.period, ""))
+            # The word "provisional" beside the figures follows the stored change, as the chart's points do.
+            result.append(replace(explained, provisional=change.provisional))
         if not any(c.provisional for c in group) and unrated:
             first_games = []  # established: the engine empties its first games
         i = j

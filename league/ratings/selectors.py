@@ -211,13 +211,13 @@ def history_chart(changes: list[RatingChange], *, limit: int = CHART_GAMES) -> C
     for i, change in enumerate(changes, start=1):
         px, py = x(i), y(change.rating_after)
         day = _date_words(_day(change.finished_at))
-        delta = round(change.rating_after) - round(change.rating_before)
-        signed = f"+{delta}" if delta > 0 else (f"−{-delta}" if delta < 0 else "±0")
+        before, after = round(change.rating_before), round(change.rating_after)
+        move = f"{before} → {after} ({explain.signed(after - before)})"  # as the list of changes writes it
         outcome = _OUTCOME.get(change.score, f"scored {change.score:g}")
         opponent = change.opponent.name
-        lines = (f"{day}: {change.rating_after:.0f} ({signed}){', provisional' if change.provisional else ''}",
+        lines = (f"{day}: {move}{', provisional' if change.provisional else ''}",
                  f"Game #{change.game_id}, {outcome} vs {opponent}")
-        title = (f"{day}: rating {change.rating_after:.0f} ({signed}) after game #{change.game_id}, {outcome} "
+        title = (f"{day}: rating {move} after game #{change.game_id}, {outcome} "
                  f"against {opponent}{', provisional' if change.provisional else ''}")
         tip_w = round(max(len(line) for line in lines) * _TIP_CHAR_WIDTH + 14, 1)
         tip_x = round(min(max(px - tip_w / 2, 2), _CHART_WIDTH - tip_w - 2), 1)

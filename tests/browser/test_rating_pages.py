@@ -62,7 +62,8 @@ def test_rating_pages_read_and_fit(sign_in, viewport):
     expect(chart).to_be_visible()
     point = chart.locator("a.chart-point").last
     title = point.locator("title").text_content()
-    assert re.match(r"\d{1,2} \w{3} \d{4}: rating \d+ \([+−±]\d+\) after game #\d+, won against Mei", title), title
+    assert re.match(r"\d{1,2} \w{3} \d{4}: rating \d+ → \d+ \([+−±]\d+\) after game #\d+, won against Mei",
+                    title), title
     tip = point.locator(".tip")
     expect(tip).to_be_hidden()
     point.locator(".hit").hover()
@@ -80,6 +81,8 @@ def test_rating_pages_read_and_fit(sign_in, viewport):
     expect(latest).to_contain_text(re.compile(r"K = 40, expected score 0\.\d\d against Mei"))
     latest.locator("a", has_text="Game #").click()
     note = page.locator(".game-rating-note")
-    expect(note).to_contain_text(re.compile(r"Rating \d+ → \d+ \(\+\d+\): K = 40, expected score 0\.\d\d against Mei"))
+    # The move in figures, its sign shown, then why (the figures not said twice).
+    expect(note).to_contain_text(re.compile(r"\d+ → \d+ \(\+\d+\)\s*K = 40, expected score 0\.\d\d against Mei"))
+    expect(note).not_to_contain_text(re.compile(r"Rating \d"))
     assert fits(page)
     shoot(page, f"ratings-game-{size}")

@@ -28,7 +28,7 @@ def test_a_first_game_shows_the_fide_estimate_worked_out():
 def test_a_loss_below_the_estimate_reads_as_a_minus_and_a_zero_score_has_no_estimate():
     low = explain.provisional(rating_before=1800, rating_after=elo.initial_rating([(1800, 1.0), (1600, 0.0)]) or 0,
                               results=[(1800, 1.0), (1600, 0.0)], now_established=False)
-    assert low.dp == 0 and "adds +0" in low.text  # 2 of 4 = 50%
+    assert low.dp == 0 and "adds 0: " in low.text  # 2 of 4 = 50%
     none = explain.provisional(rating_before=1800, rating_after=1800, results=[(1700, 0.0)], now_established=False)
     assert none.average is None and "needs a score above zero" in none.text
 
@@ -76,7 +76,7 @@ def test_a_tournament_period_explains_each_game_and_the_sum():
     mine = [_stored(e, period="t-1") for e in entries if e.player == "a"]
     first, second = explain.explain_history(mine, period_names={"t-1": "Autumn Cup"})
     assert "over Autumn Cup's 2 games" in first.text and "20 × (1 − 0.50) = +10.0" in first.text
-    assert "20 × (0.5 − 0.50) = +0.0" in second.text and first.rating_after == second.rating_after == 1610
+    assert "20 × (0.5 − 0.50) = 0.0." in second.text and first.rating_after == second.rating_after == 1610
 
 
 def test_glicko2_explains_the_deviation():

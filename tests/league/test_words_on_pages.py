@@ -19,8 +19,10 @@ from league import competitions as cs
 from league.competitions import event_services
 from league.competitions.event_selectors import StandingRow
 from league.models import Entry, PairingPlayer
+from league.ratings import explain
+from league.ratings import services as rating_services
 from league.templatetags.league_sections import duration, duration_words
-from tests.factories import make_section, players, section_with
+from tests.factories import finished_game, make_section, players, section_with
 
 from .support import decide, run_decided, text_of, url
 
@@ -218,3 +220,78 @@ def test_the_bye_note_in_words():
     assert row([(3, 0.5)]).bye_note == "½ point from a bye in round 3"
     assert row([(2, 1.0), (7, 1.0)]).bye_note == "2 points from byes in rounds 2 and 7"
     assert row([(1, 0.5), (4, 1.0), (6, 1.0)]).bye_note == "2½ points from byes in rounds 1, 4 and 6"
+
+
+# -- 4. rating changes as "1512 → 1528 (+16)" ------------------------------------------------
+
+
+@pytest.fixture
+def rated(make_player):
+    """ann wins her first game (a provisional estimate up), then loses two (no change:
+    the estimate stays); ben's first game is a loss (no estimate: ±0)."""
+    ann, ben, cat = (make_player(username=n) for n in ("ann", "ben", "cat"))
+    games = [finished_game(ann, ben), finished_game(cat, ann), finished_game(cat, ann)]
+    for game in games:
+        rating_services.rate_game(game_id=game.pk)
+    return {"ann": ann, "ben": ben, "games": games}
+
+
+def _changes(html_text: str) -> list[str]:
+    """The words of each rating change (the player page's list, the game page's note)."""
+    return [html.unescape(text_of(item)).strip()
+            for item in re.findall(r'<span class="rating-move">.*?<span class="rating-why">.*?</span>', html_text, re.S)]
+
+
+def test_a_change_reads_before_arrow_after_with_its_sign_once(client, rated):
+    """The player page said "-13 Rating 1693 → 1680 (−13): ...": the change twice, with two
+    different minus signs, and "0" with no sign for a change of nothing."""
+    page = client.get(reverse("league:player", args=["ben"])).content.decode()
+    assert _changes(page) == ["1800 → 1800 (±0) provisional No estimate yet: FIDE's first rating needs a score above "
+                              "zero, so the rating stays at the starting 1800 after 1 game without a point."]
+    page = client.get(reverse("league:player", args=["ann"])).content.decode()
+    changes = _changes(page)
+    assert len(changes) == 3
+    assert re.match(r"1800 → \d+ \(\+\d+\) provisional The first rating is estimated from the results so far",
+                    changes[-1])  # the oldest, last: newest first
+    for words in changes:
+        assert re.match(r"\d+ → \d+ \(([+−]\d+|±0)\) provisional [A-Z]", words), words
+        assert "Rating " not in words and words.count(" → ") == 1
+        assert not re.search(r"(^|[\s(])-\d", words), words  # a true minus, never a hyphen
+    # The list's heading says "provisional" in a word too (it showed a lone "P").
+    heading = html.unescape(text_of(re.search(r'<h2 id="list-1">.*?</h2>', page, re.S).group(0)))
+    assert re.fullmatch(r" ?Classic Tic Tac Toe · League: \d+ provisional ?", heading.replace("  ", " ")), heading
+
+
+def test_the_game_page_says_each_players_change_the_same_way(client, rated):
+    page = client.get(reverse("games:game", args=[rated["games"][0].pk])).content.decode()
+    note = re.search(r'<section class="game-rating-note".*?</section>', page, re.S)
+    assert note is not None
+    words = html.unescape(text_of(note.group(0))).replace(" :", ":")
+    assert re.search(r"ann \(League\): 1800 → \d+ \(\+\d+\) provisional The first rating is estimated", words)
+    assert "ben (League): 1800 → 1800 (±0) provisional No estimate yet:" in words
+    assert "Rating 1800" not in words
+
+
+def test_the_explanation_says_the_figures_once_and_signs_every_number():
+    e = explain.established(rating_before=1693, rating_after=1680, opponent="Sam", opponent_rating=1816, score=0.0,
+                            k=40)
+    assert (e.signed, e.rating_before, e.rating_after) == ("−13", 1693, 1680)
+    assert e.why == ("K = 40, expected score 0.33 against Sam (1816), scored 0 (a loss): 40 × (0 − 0.33) = −13.2, "
+                     "rounded to −13.")
+    assert e.text == f"Rating 1693 → 1680 (−13): {e.why}"
+    assert explain.signed(16) == "+16" and explain.signed(-13) == "−13" and explain.signed(0) == "±0"
+    glicko = explain.glicko(rating_before=1500, rating_after=1662, rd_before=350, rd_after=290, opponent="Sam",
+                            opponent_rating=1500, score=1.0)
+    assert glicko.provisional and glicko.why.startswith("Uncertainty ±350 → ±290: Glicko-2, against Sam (1500)")
+    settled = explain.glicko(rating_before=1500, rating_after=1510, rd_before=90, rd_after=88, opponent="Sam",
+                             opponent_rating=1500, score=1.0)
+    assert not settled.provisional
+
+
+def test_the_leaderboard_trend_and_the_chart_sign_every_change(client, rated):
+    board = html.unescape(text_of(client.get(reverse("league:leaderboard", args=["classic"])).content.decode()))
+    assert re.search(r"▼ −\d+", board) and "▼ -" not in board
+    assert "±0" in board  # ben: one game, rating unchanged
+    page = client.get(reverse("league:player", args=["ann"])).content.decode()
+    titles = re.findall(r"<title>([^<]+)</title>", page)[1:]
+    assert titles and all(re.search(r": rating \d+ → \d+ \(([+−]\d+|±0)\) after game #", t) for t in titles)
