@@ -250,8 +250,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",  # DRF's, answering deep nesting and lone surrogates with 400
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        # Each holds a POST's or PUT's body to the fields its operation documents (config.parsers).
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
     ],
     # Writes (POST, PUT, PATCH, DELETE) per user, or per address when signed out; sign-up
     # and log-in per address, stricter. Reads are not throttled. accounts/limits.py.
