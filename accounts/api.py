@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from . import age, notices, players, presence, services
 from .backends import AwaitingConsent, ask_about_consent
-from .errors import FORM_EXTRAS, ErrorSerializer, FieldsRefused, ServiceError
+from .errors import ErrorSerializer, ServiceError, refuse_fields
 from .limits import LiveRates, LockedOut, ScopedThrottle, lockout_wait
 from .models import Notice, Profile
 
@@ -92,25 +92,12 @@ def error_response(err: ServiceError, status_code: int = status.HTTP_400_BAD_REQ
 
 def refuse_unwritable(data: Any, writable: serializers.Serializer, *, shown: Iterable[str],
                       reasons: Mapping[str, str], otherwise: str) -> None:
-    """Refuse a body naming a field ``writable`` does not take, before anything changes
-    (DRF drops such fields silently, so the request seemed to work): 400
-    ``read-only-field`` for a field of the answer (``shown``) that cannot be changed here,
-    with its reason (``reasons``, else ``otherwise``); 400 ``unknown-field`` for one the
-    resource does not have, saying which can be changed."""
-    if not isinstance(data, Mapping):
-        return  # not an object: the serializer says so
-    takes = [name for name, field in writable.fields.items() if not field.read_only]
-    known = set(shown)
-    extras = FORM_EXTRAS if hasattr(data, "getlist") else frozenset()
-    # The message puts the field's name first ("date_of_birth: This cannot ...").
-    fixed = {name: f"This cannot be changed here; {reasons.get(name, otherwise)}"
-             for name in data if name in known and name not in takes}
-    if fixed:
-        raise FieldsRefused("read-only-field", fixed)
-    unknown = {name: f"There is no such field to change here; these can be: {', '.join(takes)}."
-               for name in data if name not in known and name not in takes and name not in extras}
-    if unknown:
-        raise FieldsRefused("unknown-field", unknown)
+    """A PATCH's check of its body (accounts.errors.refuse_fields, the one check every
+    write's body has): 400 ``read-only-field`` for a field of the answer (``shown``) that
+    cannot be changed here, with its reason (``reasons``, else ``otherwise``); 400
+    ``unknown-field`` for one the resource does not have, saying which can be changed."""
+    refuse_fields(data, takes=[name for name, field in writable.fields.items() if not field.read_only],
+                  shown=shown, reasons=reasons, otherwise=otherwise)
 
 
 #: Why the profile's other fields cannot be changed through PATCH /me/ (docs/accounts.md).

@@ -4,6 +4,7 @@ shape in the API, every error's (config/api.py renders them, config/schema.py do
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -45,6 +46,33 @@ class FieldsRefused(ValidationError):
 
 #: Sent by a form of the browsable API beside its fields; not a field.
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+
+
+def refuse_fields(data: Any, *, takes: Iterable[str], shown: Iterable[str], reasons: Mapping[str, str],
+                  otherwise: str, verb: str = "change") -> None:
+    """Refuse a body naming a field the request does not take (``takes``), before anything
+    is done (DRF drops such fields silently, so the request seemed to work): 400
+    ``read-only-field`` for a field of the answer (``shown``) that cannot be changed (or
+    set: ``verb``) here, with its reason (``reasons``, else ``otherwise``); 400
+    ``unknown-field`` for one the resource does not have, saying which can be. The one
+    check of a PATCH (accounts.api.refuse_unwritable) and of every other write's body
+    (config.parsers)."""
+    if not isinstance(data, Mapping):
+        return  # not an object: the serializer says so
+    takes = list(takes)
+    known = set(shown)
+    extras = FORM_EXTRAS if hasattr(data, "getlist") else frozenset()
+    # The message puts the field's name first ("date_of_birth: This cannot ...").
+    done = {"change": "changed"}.get(verb, verb)
+    fixed = {name: f"This cannot be {done} here; {reasons.get(name, otherwise)}"
+             for name in data if name in known and name not in takes}
+    if fixed:
+        raise FieldsRefused("read-only-field", fixed)
+    can = f"these can be: {', '.join(takes)}." if takes else "this request takes none."
+    unknown = {name: f"There is no such field to {verb} here; {can}"
+               for name in data if name not in known and name not in takes and name not in extras}
+    if unknown:
+        raise FieldsRefused("unknown-field", unknown)
 
 
 def refuse_value(name: str, value: str, allowed: Iterable[str]) -> None:
