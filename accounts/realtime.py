@@ -9,6 +9,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -105,10 +106,36 @@ async def release_channel(layer: Any, channel: str) -> None:
         await own._get_shard(channel).unsubscribe(channel)
 
 
-#: Open sockets per client address in this process (WEBSOCKET_MAX_PER_ADDRESS). A count
-#: per process, not in Redis: nothing to leak when a process dies, and the event loop is
-#: the only writer. N processes let an address hold N times the cap.
+@dataclass
+class FrameBudget:
+    """A token bucket: ``burst`` frames at once, refilled at ``rate`` a second."""
+
+    rate: float
+    burst: float
+    tokens: float = field(init=False)
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+#: Open sockets per client address in this process (WEBSOCKET_MAX_PER_ADDRESS), and the
+#: frames all of them may send together (WEBSOCKET_ADDRESS_FRAMES_PER_SECOND): without
+#: it, 100 sockets of one address each within its own rate asked 1,000 state reads a
+#: second between them, and other players' moves waited 0.3-1.2 s for their answer
+#: (docs/security.md). Per process, not in Redis: nothing to leak when a process dies,
+#: and the event loop is the only writer. N processes let an address have N times both.
 _open_by_address: Counter[str] = Counter()
+_frames_by_address: dict[str, FrameBudget] = {}
 CLOSE_TOO_MANY = CLOSE_RATE_LIMITED  # too many sockets from one address
 
 
@@ -129,18 +156,19 @@ def socket_address(scope: dict[str, Any]) -> str | None:
 class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
     """A JSON consumer that answers any bad frame with an error frame and stays open, and
     limits the frames a socket may send: a token bucket (WEBSOCKET_FRAME_BURST frames,
-    refilled at WEBSOCKET_FRAMES_PER_SECOND). A frame over the limit is dropped; the
-    first of a run gets a "rate-limited" error frame, and WEBSOCKET_FLOOD_FRAMES dropped
-    in a row close the socket with 4429. The check costs ~0.2 µs a frame (timeit, this
-    machine), nothing beside a move's milliseconds (docs/benchmarks-live.md)."""
+    refilled at WEBSOCKET_FRAMES_PER_SECOND), and another shared by all the sockets of its
+    client address (WEBSOCKET_ADDRESS_FRAME_BURST, WEBSOCKET_ADDRESS_FRAMES_PER_SECOND).
+    A frame over either limit is dropped; the first of a run gets a "rate-limited" error
+    frame, and WEBSOCKET_FLOOD_FRAMES dropped in a row close the socket with 4429. The
+    check costs ~0.2 µs a frame (timeit, this machine), nothing beside a move's
+    milliseconds (docs/benchmarks-live.md)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handshake_read = self.accepted = False
         self.frame_rate = settings.WEBSOCKET_FRAMES_PER_SECOND
-        self.frame_burst = float(settings.WEBSOCKET_FRAME_BURST)
-        self.frame_tokens = self.frame_burst
-        self.frame_stamp = time.monotonic()
+        self.frame_budget = FrameBudget(self.frame_rate, float(settings.WEBSOCKET_FRAME_BURST))
+        self.address_budget: FrameBudget | None = None  # its address's, shared (set in __call__)
         self.frames_dropped = 0  # in a row
         self.closed = False  # closed by either side: frames from now on reach nobody
 
@@ -171,6 +199,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
                 _open_by_address[address] -= 1
                 if not _open_by_address[address]:
                     del _open_by_address[address]
+                    _frames_by_address.pop(address, None)
 
         async def receiving() -> Any:
             message = await receive()
@@ -198,6 +227,9 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         if address is not None:
             _open_by_address[address] += 1
             counted = True
+            if settings.WEBSOCKET_ADDRESS_FRAMES_PER_SECOND:  # 0: no shared budget (the bench's one address)
+                self.address_budget = _frames_by_address.setdefault(address, FrameBudget(
+                    settings.WEBSOCKET_ADDRESS_FRAMES_PER_SECOND, float(settings.WEBSOCKET_ADDRESS_FRAME_BURST)))
         try:
             await super().__call__(scope, receiving, sending)
         except (TimeoutError, RedisError, OSError, ServiceError) as exc:
@@ -253,25 +285,24 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     def take_frame_token(self) -> bool:
-        now = time.monotonic()
-        tokens = min(self.frame_burst, self.frame_tokens + (now - self.frame_stamp) * self.frame_rate)
-        self.frame_stamp = now
-        if tokens >= 1.0:
-            self.frame_tokens = tokens - 1.0
-            self.frames_dropped = 0
-            return True
-        self.frame_tokens = tokens
-        return False
+        if not self.frame_budget.take():
+            return False
+        if self.address_budget is not None and not self.address_budget.take():
+            return False
+        self.frames_dropped = 0
+        return True
 
     async def drop_frame(self) -> None:
         self.frames_dropped += 1
         limit = settings.WEBSOCKET_FLOOD_FRAMES
         if self.frames_dropped == 1:
             await self.send_error(
-                "rate-limited", f"Too many frames: at most {self.frame_rate:g} a second; this one was dropped."
+                "rate-limited", f"Too many frames: at most {self.frame_rate:g} a second from a socket, "
+                f"{settings.WEBSOCKET_ADDRESS_FRAMES_PER_SECOND:g} from all of an address's together; "
+                "this one was dropped."
             )
         if self.frames_dropped == limit:
-            self.frame_rate = self.frame_tokens = 0.0  # closing: no frame is read from now on
+            self.frame_budget = FrameBudget(0.0, 0.0)  # closing: no frame is read from now on
             await self.close(code=CLOSE_RATE_LIMITED)
 
     async def send_error(self, code: str, message: str, **extra: Any) -> None:

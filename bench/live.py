@@ -401,6 +401,7 @@ def scratch_services(args: argparse.Namespace) -> Iterator[Scratch]:
         **({"DB_POOL_MAX": str(args.db_pool)} if args.db_pool else {}),
         LIVE_DB_PROCESSES=str(args.db_processes),
         WEBSOCKET_MAX_PER_ADDRESS="0",  # every screen of the bench comes from 127.0.0.1
+        WEBSOCKET_ADDRESS_FRAMES_PER_SECOND="0",
     )
     helper_netloc = f"{role}@{base.hostname}:{base.port or 5432}"
     helper_env = {

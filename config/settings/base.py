@@ -324,6 +324,10 @@ WEBSOCKET_MAX_MESSAGE_BYTES = env.int("WEBSOCKET_MAX_MESSAGE_BYTES", default=16 
 WEBSOCKET_FRAMES_PER_SECOND = env.float("WEBSOCKET_FRAMES_PER_SECOND", default=10.0)
 WEBSOCKET_FRAME_BURST = env.int("WEBSOCKET_FRAME_BURST", default=30)
 WEBSOCKET_FLOOD_FRAMES = env.int("WEBSOCKET_FLOOD_FRAMES", default=50)
+# And all the sockets of one client address together, in one server process: a club room
+# of 60 players moving every couple of seconds sends about 30 a second (0: no such limit).
+WEBSOCKET_ADDRESS_FRAMES_PER_SECOND = env.float("WEBSOCKET_ADDRESS_FRAMES_PER_SECOND", default=60.0)
+WEBSOCKET_ADDRESS_FRAME_BURST = env.int("WEBSOCKET_ADDRESS_FRAME_BURST", default=200)
 # Open sockets one client address may hold in one server process (0: no cap). Generous,
 # as a club hall behind one router shares an address and a page opens two or three.
 WEBSOCKET_MAX_PER_ADDRESS = env.int("WEBSOCKET_MAX_PER_ADDRESS", default=500)

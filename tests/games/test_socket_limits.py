@@ -155,3 +155,32 @@ async def test_behind_a_proxy_the_cap_counts_the_forwarded_address(make_player):
         assert (await c.connect())[0] is False
         await a.disconnect()
         await b.disconnect()
+
+
+async def test_the_sockets_of_one_address_share_a_frame_budget_and_others_are_not_affected(make_player):
+    """WEBSOCKET_ADDRESS_FRAMES_PER_SECOND: many sockets of one address, each within its
+    own rate, cannot together ask more than the address's budget (a probe's 100 sockets
+    asked 1,000 state reads a second and slowed every game); another address is served."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    with override_settings(WEBSOCKET_ADDRESS_FRAMES_PER_SECOND=0.001, WEBSOCKET_ADDRESS_FRAME_BURST=4):
+        sockets = [Socket(_from(game_id, "203.0.113.7")) for _ in range(3)]
+        for sock in sockets:
+            assert (await sock.ws.connect())[0]
+            await sock.recv_type("state")
+        answered = []
+        for sock in sockets * 2:  # six frames, each socket well within its own burst of 30
+            await sock.send({"type": "sync"})
+            frame = await sock.recv_type("state", skip=("observers", "error")) if len(answered) < 4 else None
+            answered.append(frame is not None)
+        assert answered == [True, True, True, True, False, False]
+        for sock in sockets[1:]:  # the fifth and sixth frames were dropped, with the error said
+            error = await sock.recv_type("error")
+            assert error["code"] == "rate-limited" and "an address" in error["message"]
+        other = Socket(_from(game_id, "198.51.100.4"))
+        assert (await other.ws.connect())[0]
+        await other.recv_type("state")
+        await other.send({"type": "sync"})
+        assert (await other.recv_type("state"))["ply"] == 0
+        for sock in [*sockets, other]:
+            await sock.close()
