@@ -1,6 +1,8 @@
 """A section's facts the pages say in words without a view of their own to compute them
-(templates/league/_section_facts.html), whose game links say "play" to its players, and
-the organiser's answers shown beside their forms: ``{% load league_sections %}``."""
+(templates/league/_section_facts.html): lengths as people say them (``|duration``), the
+rules and clock in sentences, the entry box's sentences (``entry_words``); whose game
+links say "play" to its players, and the organiser's answers shown beside their forms:
+``{% load league_sections %}``."""
 
 import copy
 from collections.abc import Iterable
@@ -98,6 +100,14 @@ def withdrawn_words(entry: Entry) -> str:
     return f"Your entry was withdrawn. The reason given: {quoted}"
 
 
+def _progress_words(words: str) -> str:
+    """A knockout table's standing said to the player: "still in the semi-finals",
+    "eliminated in round 1; you play for places 5 to 8" ("Still in: the semi-finals",
+    "Eliminated in round 1; plays for places 5 to 8" in the table)."""
+    words = words.replace("Still in: ", "still in ", 1).replace("; plays ", "; you play ")
+    return words[:1].lower() + words[1:]
+
+
 @dataclass(frozen=True)
 class EntryWords:
     """The entry box's sentences: where the player stands (``status``, "" when the
@@ -124,7 +134,11 @@ def entry_words(state: event_selectors.EntryState, section: Section,
         return EntryWords(withdrawn_words(entry), refusal)
     seed = f" (seed {entry.seed})" if entry.seed else ""
     if section.status == Section.Status.RUNNING:
-        status = f"You were knocked out{seed}." if entry.eliminated else f"You are playing in this section{seed}."
+        status = f"You are playing in this section{seed}."
+        progress = event_selectors.knockout_progress(section)  # a knockout: how far they have got
+        mine = progress.get(entry.user_id) if progress else None
+        if mine is not None:
+            status = f"You are {f'seed {entry.seed}: ' if entry.seed else ''}{_progress_words(mine.words)}."
     elif section.status == Section.Status.FINISHED:
         status = f"You played in this section{seed}."
     elif section.status == Section.Status.CANCELLED:

@@ -162,6 +162,19 @@ def test_a_player_in_play_and_after(client, make_player, eager_celery):
     assert _entry_box(client, section) == f"Your entry You played in this section (seed {seed})."
 
 
+def test_a_player_out_of_a_knockout_is_told_so(client, make_player, eager_celery):
+    field = players(make_player, 4)
+    section = section_with(field, format="single-elimination")
+    decide(section)  # the higher seeds win round 1
+    cs.sweep()  # the results (as the worker would record them)
+    seeds = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    loser, winner = max(field, key=lambda user: seeds[user.pk]), min(field, key=lambda user: seeds[user.pk])
+    client.force_login(loser)
+    assert _entry_box(client, section).startswith("Your entry You are seed 4: eliminated in the semi-finals. ")
+    client.force_login(winner)
+    assert _entry_box(client, section).startswith("Your entry You are seed 1: still in the final. ")
+
+
 def test_a_checked_in_player_is_told_once_with_a_tick(client, club, organiser, make_player):
     """It said "You are checked in.", "You are checked in (...): you will be paired." and
     "Checked in ✓", one under the other."""
