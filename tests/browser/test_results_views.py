@@ -49,12 +49,18 @@ def test_the_crosstable_and_the_standings_agree_on_the_bye(sign_in):
         row = crosstable.nth(i).locator("td")
         name = row.nth(0).inner_text().strip()
         points[name] = row.nth(-2).inner_text().strip()
-    table = {}
+    table, notes = {}, {}
     for i in range(3):
         cells = standings.nth(i).locator("td")
-        table[cells.nth(1).inner_text().strip()] = cells.nth(2).inner_text().strip()
+        name = cells.nth(1).locator("a").inner_text().strip()
+        table[name] = cells.nth(2).inner_text().strip()
+        notes[name] = cells.nth(1).locator(".bye-note").all_inner_texts()
     assert points == table
     assert sorted(points.values()) == ["0", "0", "1"]  # the bye counts at once, in both
+    # The standings say whose point came from the bye, under the name, and the key why it can rank them high.
+    (had_bye,) = (name for name, value in table.items() if value == "1")
+    assert notes == {name: ["1 point from a bye in round 1"] if name == had_bye else [] for name in table}
+    expect(organiser.locator("#st-key .byes-key")).to_contain_text("A bye (sitting out a round")
     shoot(organiser, "results-round-robin-laptop")
     organiser.set_viewport_size({"width": 390, "height": 844})
     shoot(organiser, "results-round-robin-phone")
