@@ -22,6 +22,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import parse_cookie
 from redis.exceptions import RedisError
 
+from . import json_numbers
 from .errors import ServiceError
 
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
@@ -272,7 +273,13 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            content = json.loads(text_data)
+            # Numbers as the API's bodies read them (accounts.json_numbers): an integer too
+            # long for Python was "not valid JSON", and 1e400, NaN and Infinity were read
+            # as floats no handler takes and no frame can echo (they are not JSON).
+            content = json_numbers.loads(text_data, where="the frame")
+        except json_numbers.NumberRefused as exc:
+            await self.send_error("bad-number", str(exc))
+            return
         except ValueError:
             await self.send_error("malformed-json", "That frame is not valid JSON.")
             return

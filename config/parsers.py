@@ -9,45 +9,16 @@ from __future__ import annotations
 
 import codecs
 import json
-import math
-import sys
 from typing import Any
 
 from rest_framework import exceptions, parsers
 from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]
-from rest_framework.utils import json as drf_json
 
+from accounts import json_numbers
 from accounts.errors import refuse_fields
 
 #: Why a field of the answer cannot be sent in the request that makes it.
 SET_BY_THE_PLATFORM = "it is in the answer, and the platform sets it."
-
-#: Past this size a JSON number is no finite float (sys.float_info.max, about 1.8e308).
-LARGEST = f"{sys.float_info.max:.1e}".replace("e+", "e")
-
-
-def _whole_number(text: str) -> int:
-    """A JSON integer. Python refuses to read one of more than 4,300 digits (its guard
-    against slow conversions) with a sentence about its own settings; say it plainly."""
-    try:
-        return int(text)
-    except ValueError as exc:
-        digits = sys.get_int_max_str_digits()
-        raise exceptions.ParseError(
-            f"A number in the body is too long: at most {digits:,} digits."
-        ) from exc
-
-
-def _number(text: str) -> float:
-    """A JSON number with a fraction or an exponent: one past the largest float (``1e400``)
-    was read as infinity, which no field takes ("Value must be valid JSON.")."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise exceptions.ParseError(
-            f"A number in the body is too large: past about {LARGEST} it is not a finite number."
-        )
-    return value
-
 
 class OnlyDocumentedFields:
     """A POST or PUT body holds only the fields its operation's schema documents
@@ -81,26 +52,28 @@ class JSONReader(parsers.JSONParser):
     """DRF's JSON parser, with bodies it lets through answered as bad input in words: one
     nested too deeply for Python's parser (a RecursionError, a 500 on every endpoint),
     one whose escapes make a lone surrogate (valid JSON, but no UTF-8 text: the error
-    message echoing it could not be sent, another 500), an integer too long for Python
-    to read (its message named ``sys.set_int_max_str_digits()``) and a number too large
-    to be finite (read as infinity)."""
+    message echoing it could not be sent, another 500), and the numbers
+    accounts.json_numbers refuses (the websockets' frames read the same way): an
+    integer too long for Python to read (its message named
+    ``sys.set_int_max_str_digits()``), a number too large to be finite (read as
+    infinity) and ``NaN`` or ``Infinity``, which are not JSON."""
 
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         # DRF's own parse, with the number readers above.
         encoding = get_encoding(parser_context or {})
+        readers = json_numbers.readers("the body")
+        if not self.strict:
+            readers.pop("parse_constant")
         try:
             decoded_stream = codecs.getreader(encoding)(stream)
-            data = json.load(
-                decoded_stream,
-                parse_constant=drf_json.strict_constant if self.strict else None,
-                parse_int=_whole_number,
-                parse_float=_number,
-            )
+            data = json.load(decoded_stream, **readers)
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except RecursionError as exc:
             raise exceptions.ParseError("JSON parse error - nested too deeply.") from exc
         except UnicodeEncodeError as exc:
             raise exceptions.ParseError("JSON parse error - unpaired surrogate character.") from exc
+        except json_numbers.NumberRefused as exc:
+            raise exceptions.ParseError(str(exc)) from exc
         except ValueError as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
         return data

@@ -220,6 +220,20 @@ def test_large_finite_numbers_still_reach_the_engine(api_world):
     assert answer["code"] != "parse_error"
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_no_json_numbers_in_a_body_as_in_a_frame(api_world, constant):
+    """The body's numbers are read as a websocket frame's (accounts.json_numbers;
+    tests/config/test_socket_numbers.py): one way, said the same way."""
+    game = api_world["game"]
+    body = '{"ply": 1, "move": {"cell": ' + constant + "}}"
+    answer = error(client(api_world["member"]).post(f"/api/v1/games/{game.pk}/moves/", body,
+                                                    content_type="application/json"))
+    assert answer == {"code": "parse_error",
+                      "message": f"{constant} in the body is not a JSON number: JSON has no NaN or Infinity."}
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
 # -- 5. booleans are JSON true or false ----------------------------------------------------------
 
 NOT_BOOLEANS = ["yes", "true", "True", "on", "1", 1, 0, "", None, [], {}]
