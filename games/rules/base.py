@@ -263,6 +263,14 @@ class Variant(ABC):
         """The move in the variant's notation, for game records."""
         return str(move)
 
+    def describe_move_line(self, move: Move, seat: Seat, view: Mapping[str, Any], ply: int) -> str:
+        """What move ``ply`` of ``seat`` did, in the words of the variant's rule text, for
+        the move list: which square by its number and its place, and for a move that moves
+        letters, from where to where (games/rules/words.py). ``view``: the board's view
+        now (what later moves revealed). ValueError, KeyError or TypeError for a move it
+        cannot read. This default is the notation."""
+        return self.describe_move(move)
+
     def describe_result(
         self, view: Mapping[str, Any], result: Mapping[str, Any], names: Sequence[str | None] | None = None
     ) -> str:

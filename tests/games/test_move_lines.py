@@ -13,7 +13,7 @@ import pytest
 from games import lesson_service, services
 from games.lessons import BY_SLUG
 from games.rules import get_variant
-from games.templatetags.game_lines import LINES, move_words
+from games.templatetags.game_lines import move_words
 from tests.sockets import pushed_board
 
 
@@ -124,10 +124,15 @@ def test_tic_tac_two_says_where_letters_went():
 def test_a_move_the_words_cannot_read_keeps_the_engines_notation():
     assert words("classic", {"cell": 12}) == "engine's"
     assert words("tic-tac-two", {"type": "shift", "line": "row", "index": 2, "direction": "up"}) == "engine's"
-    assert words("rock-paper-scissors", {"throw": "rock"}) == "engine's"  # a variant without its own words
+    # A variant without words of its own: its notation.
+    assert words("rock-paper-scissors", {"throw": "rock"}) == get_variant("rock-paper-scissors").describe_move({"throw": "rock"})
 
 
-@pytest.mark.parametrize("slug", sorted(LINES))
+#: The variants with words of their own (Variant.describe_move_line).
+WORDED = ("classic", "nine-square", "t-tic-t-tac-toe", "tactic-toe", "tic-tac-two")
+
+
+@pytest.mark.parametrize("slug", WORDED)
 def test_every_legal_move_of_random_games_has_its_own_words(slug):
     """Random games of each variant, special actions included: no move falls back to the
     engine's notation (the words read every move the engine takes)."""

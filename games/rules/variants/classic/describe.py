@@ -7,6 +7,7 @@ from typing import Any
 
 from ... import results
 from ...base import SEAT_NAMES, Preset
+from ...words import square_of, square_words
 
 PRESETS: tuple[Preset, ...] = (
     Preset("classic-standard", "classic", "Classic: standard rules", "Tic Tac Toe rules (X goes first)"),
@@ -51,3 +52,10 @@ def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: r
     if result.get("result") == "win" and line:
         return f"{head} with three in a row on {results.line_name(line, 3)}."
     return f"{head}: the grid is full and nobody has three in a row."
+
+
+# -- the move list's words (Variant.describe_move_line) --------------------
+
+def move_line(move: Mapping[str, Any], seat: int, view: Mapping[str, Any], ply: int) -> str:
+    """"Player One places an X in a space": placed X in square 5 (centre)."""
+    return f"placed {'XO'[seat]} in {square_words(square_of(move['cell'], 3), 3)}"

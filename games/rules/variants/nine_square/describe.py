@@ -7,6 +7,7 @@ from typing import Any
 
 from ... import results
 from ...base import Preset
+from ...words import and_list, place, square_of
 from . import scoring
 
 PRESETS: tuple[Preset, ...] = (
@@ -49,3 +50,22 @@ def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: r
     else:
         why = "; ".join(f"{letters[seat]} {scoring.in_words(scores[seat])}" for seat in (0, 1))
     return f"{head}: {why}. {end}".strip()
+
+
+# -- the move list's words (Variant.describe_move_line) --------------------
+
+def move_line(move: Mapping[str, Any], seat: int, view: Mapping[str, Any], ply: int) -> str:
+    """Marks placed (as many as the die said), by board: "placed 3 marks: board 2 (top
+    middle), squares 4 (middle left), 5 (centre) and 6 (middle right)"."""
+    marks = [(square_of(b, 3), square_of(s, 3)) for b, s in move["marks"]]
+    if not marks:
+        raise ValueError(marks)
+    boards: dict[int, list[int]] = {}
+    for board, square in marks:
+        boards.setdefault(board, []).append(square)
+    parts = []
+    for board, squares in boards.items():
+        named = and_list([f"{s} ({place(s, 3)})" for s in squares])
+        parts.append(f"board {board} ({place(board, 3)}), square{'s' if len(squares) > 1 else ''} {named}")
+    count = f"{len(marks)} mark{'s' if len(marks) != 1 else ''}"
+    return f"placed {count}: " + "; ".join(parts)

@@ -370,6 +370,9 @@ class TTicTTacToe(Variant):
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
 
+    def describe_move_line(self, move: Move, seat: Seat, view: Mapping[str, Any], ply: int) -> str:
+        return describe.move_line(move, seat, view, ply)
+
     def describe_result(self, view: Mapping[str, Any], result: Mapping[str, Any], names: Names = None) -> str:
         return describe.describe_result(view, result, names)
 

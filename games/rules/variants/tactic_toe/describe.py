@@ -7,6 +7,7 @@ from typing import Any
 
 from ... import results
 from ...base import Preset
+from ...words import place, square_of, square_words
 
 PRESETS: tuple[Preset, ...] = (
     Preset("tactic-toe-standard", "tactic-toe", "Tactic-Toe: standard rules", "Tactic-Toe rules"),
@@ -45,3 +46,27 @@ def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: r
             return f"Cat's game: the grid is full after round {round_no} and nobody has three in a row."
         return f"Cat's game: nobody has three in a row after round {round_no}."
     return results.default_sentence(view, result, names)
+
+
+# -- the move list's words (Variant.describe_move_line) --------------------
+
+#: What became of a planned square in its pair (the rounds' ``results``), in the text's words.
+PLAN_RESULTS = {"placed": "placed", "bounced": "bounced out", "invalid": "invalid (taken already)"}
+
+
+def move_line(move: Mapping[str, Any], seat: int, view: Mapping[str, Any], ply: int) -> str:
+    """A plan of three, in order, and once its round is revealed what each became:
+    "round 1 plan: square 2 (top middle), bounced out; then 3 (top right), placed; ..."."""
+    plan = [square_of(s, 3) for s in move["plan"]]
+    if len(plan) != 3:
+        raise ValueError(plan)
+    number = (ply + 1) // 2  # both plans of a round are its two moves
+    revealed = next((r for r in view.get("rounds") or () if r.get("round") == number), None)
+    parts = []
+    for i, square in enumerate(plan):
+        words = (square_words if i == 0 else lambda s, n: f"{s} ({place(s, n)})")(square, 3)
+        if revealed is not None:
+            result = revealed["pairs"][i]["results"][seat]
+            words += f", {PLAN_RESULTS.get(result, result)}"
+        parts.append(words if i == 0 else f"then {words}")
+    return f"round {number} plan: " + "; ".join(parts)
