@@ -13,6 +13,7 @@ from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-de
 
 from . import age, dispatch, passwords, services
 from .backends import AwaitingConsent, ask_about_consent
+from .errors import ServiceError
 from .models import Notice, User
 
 
@@ -52,7 +53,8 @@ class SignUpForm(forms.Form):
         help_text="Letters, digits and @/./+/-/_ only.",
     )
     display_name = forms.CharField(max_length=60, required=False, help_text="The name others see. Optional.")
-    email = forms.EmailField(required=False)
+    email = forms.EmailField(label="E-mail", required=False,  # the site's spelling, as on the profile
+                             error_messages={"invalid": "Enter a valid e-mail address."})
     password = forms.CharField(
         widget=forms.PasswordInput, min_length=8, strip=False,
         help_text="8 characters or more. Never sent back to the page: type it again after any error.",
@@ -64,6 +66,26 @@ class SignUpForm(forms.Form):
     # Asked neutrally: no hint of any cut-off age.
     date_of_birth = BirthDateField(widget=forms.DateInput(attrs={"type": "date"}))
     country = country_field()
+
+    # The names are checked with the other fields, so every field's problem is told at
+    # once, beside it; accounts.services.register_player checks them again.
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        try:
+            services.refuse_taken_username(username)
+        except ServiceError as err:
+            raise forms.ValidationError(err.message, code=err.code) from None
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = cleaned.get("display_name") or cleaned.get("username")  # none given: the username
+        if name and not self.has_error("display_name"):
+            try:
+                services.checked_display_name(name, user=None)
+            except ServiceError as err:
+                self.add_error("display_name", err.message)
+        return cleaned
 
 
 class LoginForm(auth_forms.AuthenticationForm):

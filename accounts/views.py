@@ -45,6 +45,33 @@ AGE_GATE_MAX_AGE = 60 * 60 * 24 * 365
 #: The guardian's section sent back with an error before the age could be read again.
 GUARDIAN_REASON = "You need a parent's or guardian's consent to use the service."
 
+#: The field a refusal of the services is about, so a page puts it beside that field, as
+#: the form's own errors are (templates/accounts/_field.html); any other refusal goes at
+#: the top of the form, with the form's errors that concern no one field.
+FIELD_OF = {
+    "invalid-username": "username",
+    "username-taken": "username",
+    "invalid-display-name": "display_name",
+    "display-name-invisible": "display_name",
+    "display-name-look-alike": "display_name",
+    "display-name-taken": "display_name",
+    "weak-password": "password",
+    "invalid-date-of-birth": "date_of_birth",
+    "country-needs-consent": "country",
+    "guardian-email-is-players": "guardian_email",
+}
+
+
+def refused(err: ServiceError, *forms_shown: Any) -> None:
+    """A service's refusal beside the field it is about, on whichever of the page's forms
+    has that field; at the top of the first form otherwise."""
+    field = FIELD_OF.get(err.code)
+    form = next((form for form in forms_shown if form.is_bound and field in form.fields), None)
+    if form is None:
+        forms_shown[0].add_error(None, err.message)
+    else:
+        form.add_error(field, err.message)
+
 
 def _browser_id(request: HttpRequest) -> tuple[str, bool]:
     """This browser's age-screen id, and whether it is new (to be set as a cookie)."""
@@ -95,10 +122,10 @@ def signup(request: HttpRequest) -> HttpResponse:
                 consent_url_base=request.build_absolute_uri("/"),
             )
         except ServiceError as err:
-            if err.code in ("guardian-consent-required", "guardian-email-is-players"):
+            if err.code == "guardian-consent-required":  # the next step, not an error
                 context.update(needs_guardian=True, reason=err.message)
             else:
-                form.add_error(None, err.message)
+                refused(err, form, guardian_form)
                 _show_guardian_if_needed(request, form, browser_id, context)
         else:
             if registration.needs_guardian_consent:
@@ -179,7 +206,7 @@ def profile(request: PlayerRequest) -> HttpResponse:
         try:
             profile = services.update_profile(user=request.user, **form.cleaned_data)
         except ServiceError as err:
-            form.add_error(None, err.message)
+            refused(err, form)
         else:
             messages.success(request, "Profile saved.")
     template = "accounts/profile.html#profile-card" if request.htmx else "accounts/profile.html"
@@ -199,7 +226,7 @@ def email_address(request: PlayerRequest) -> HttpResponse:
         try:
             services.set_email(user=request.user, email=form.cleaned_data["email"])
         except ServiceError as err:
-            form.add_error("email", err.message)
+            form.add_error("email", err.message)  # each of its refusals is about the address
         else:
             messages.success(request, "E-mail address saved." if request.user.email else "E-mail address removed.")
             return redirect("accounts:profile")
