@@ -26,7 +26,7 @@ from django.utils.html import format_html, format_html_join
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
 
-from . import ownership, rule_sets
+from . import ownership, rule_sets, time_controls
 from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
 from .rules import SEAT_NAMES, RuleError, get_variant, variant_slugs
 from .rules.describe import describe_options, preset, presets_for
@@ -257,9 +257,9 @@ def rules_in_words(rule_set: RuleSet, *, paired: bool = False) -> list[str]:
     elif rule_set.match_format == RuleSet.MatchFormat.OFFICIAL:
         lines.append("The official match: preliminaries and five games.")
     if rule_set.seconds_per_move:
-        lines.append(f"Each move must be made within {rule_set.seconds_per_move} seconds.")
+        lines.append(f"Each move must be made within {time_controls.duration_words(rule_set.seconds_per_move)}.")
     if rule_set.seconds_per_game:
-        lines.append(f"Each player has {rule_set.seconds_per_game} seconds for the whole game.")
+        lines.append(f"Each player has {time_controls.duration_words(rule_set.seconds_per_game)} for the whole game.")
     if paired and rule_set.decider == RuleSet.Decider.CHALLENGER:
         # A tournament has no challenger: its pairing names who moves first.
         lines.append("Player One is decided by: the pairing (its first player moves first).")

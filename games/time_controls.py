@@ -25,18 +25,21 @@ PACE_HELP = ("Quick: up to 1 min per move or 10 min per game. Correspondence: an
              "or a day or more per game. Longer: in between.")
 
 
-def duration_words(seconds: int) -> str:
-    """``seconds`` in the largest whole unit that fits: "30 s", "2 min", "1 h 30 min", "3 days"."""
-    days, rest = divmod(seconds, 24 * 3600)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [
-        f"{days} day{'s' if days != 1 else ''}" if days else "",
-        f"{hours} h" if hours else "",
-        f"{minutes} min" if minutes else "",
-        f"{secs} s" if secs else "",
-    ]
-    return " ".join(part for part in parts if part) or "0 s"
+#: The units a length is said in, largest first: (seconds in one, singular, plural, short).
+_UNITS = ((24 * 3600, "day", "days", ""), (3600, "hour", "hours", "h"), (60, "minute", "minutes", "min"),
+          (1, "second", "seconds", "s"))
+
+
+def duration_words(seconds: int, *, short: bool = False) -> str:
+    """A length as people say it: "3 minutes", "10 seconds", "1 minute 30 seconds",
+    "1 hour 30 minutes", "2 days" (not "180 s"). ``short``: a label's, where room is
+    scarce (the lobby's clock column): "3 min", "1 h 30 min", "2 days"."""
+    parts = []
+    for size, one, many, abbreviation in _UNITS:
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {abbreviation if short and abbreviation else one if count == 1 else many}")
+    return " ".join(parts) or ("0 s" if short else "0 seconds")
 
 
 def clock_text(ms: int) -> str:
@@ -57,9 +60,9 @@ def label(seconds_per_move: int | None, seconds_per_game: int | None) -> str:
     """The short label of a clock: "1 min per move", "5 min per game, 30 s per move", "No clock"."""
     parts = []
     if seconds_per_game:
-        parts.append(f"{duration_words(seconds_per_game)} per game")
+        parts.append(f"{duration_words(seconds_per_game, short=True)} per game")
     if seconds_per_move:
-        parts.append(f"{duration_words(seconds_per_move)} per move")
+        parts.append(f"{duration_words(seconds_per_move, short=True)} per move")
     return ", ".join(parts) if parts else "No clock"
 
 

@@ -1,10 +1,9 @@
 """A section's facts the pages say in words without a view of their own to compute them
 (templates/league/_section_facts.html): lengths as people say them (``|duration``), the
-rules and clock in sentences, the entry box's sentences (``entry_words``); whose game
+entry box's sentences (``entry_words``); whose game
 links say "play" to its players, and the organiser's answers shown beside their forms:
 ``{% load league_sections %}``."""
 
-import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -12,8 +11,7 @@ from typing import Any
 
 from django import template
 
-from games.models import RuleSet
-from games.templatetags.rule_words import house_rules
+from games.time_controls import duration_words
 from league.competitions import event_selectors
 from league.models import Entry, Section
 
@@ -32,50 +30,14 @@ def section_check_in(section: Section, user: Any) -> event_selectors.CheckInView
     return event_selectors.check_in_view(section, user)
 
 
-#: The units a length is said in, largest first: (seconds in one, singular, plural).
-_UNITS = ((24 * 3600, "day", "days"), (3600, "hour", "hours"), (60, "minute", "minutes"), (1, "second", "seconds"))
-
-
-def duration_words(seconds: int) -> str:
-    """A length as people say it: "3 minutes", "10 seconds", "1 minute 30 seconds",
-    "1 hour 30 minutes", "2 days" (not "180 s", "0:20:00" or "1 h 30 min")."""
-    parts = []
-    for size, one, many in _UNITS:
-        count, seconds = divmod(seconds, size)
-        if count:
-            parts.append(f"{count} {one if count == 1 else many}")
-    return " ".join(parts) or "0 seconds"
-
-
 @register.filter
 def duration(value: timedelta | int | None) -> str:
-    """Every length the league's pages show, in words (duration_words): a schedule's
+    """Every length the league's pages show, in words (games.time_controls.duration_words): a schedule's
     (a timedelta: "a round every 20 minutes") and a clock's (whole seconds: "3 minutes a
     game", "10 seconds a move"); "" for none."""
     if not value:
         return ""
     return duration_words(int(value.total_seconds()) if isinstance(value, timedelta) else int(value))
-
-
-@register.simple_tag
-def section_rule_lines(rule_set: RuleSet | None) -> list[str]:
-    """A section's rule set in sentences (games' describer, as paired in a tournament),
-    its clock said as people say it: "Each player has 3 minutes for the whole game.", not
-    "180 seconds". In the describer's order: the options and the match, the clock, then
-    who is Player One (its last line)."""
-    if rule_set is None:
-        return []
-    clockless = copy.copy(rule_set)
-    clockless.seconds_per_move = clockless.seconds_per_game = None
-    lines = house_rules(clockless, paired=True)
-    if not lines:
-        return []
-    clock = []
-    if rule_set.seconds_per_move:
-        clock.append(f"Each move must be made within {duration(rule_set.seconds_per_move)}.")
-    if rule_set.seconds_per_game:
-        clock.append(f"Each player has {duration(rule_set.seconds_per_game)} for the whole game.")
-    return [*lines[:-1], *clock, lines[-1]]
 
 
 #: The reasons the services store on a withdrawal they make without one given: the

@@ -260,7 +260,7 @@ def test_the_idle_limit_is_a_setting(alice, bob, settings):
     rules = rule_sets.create_rule_set(name="Take your time", variant="classic")
     game = play_one(started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob), (alice, bob))
     assert sweep_at(game, 3601) == 1
-    assert Game.objects.get(pk=game.pk).end_reason.endswith("did not move for 1 h.")
+    assert Game.objects.get(pk=game.pk).end_reason.endswith("did not move for 1 hour.")
 
 
 def test_a_challenge_nobody_accepts_is_called_off_after_the_idle_limit(alice):

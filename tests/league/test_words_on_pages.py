@@ -15,13 +15,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import rule_sets as game_rule_sets
+from games.time_controls import duration_words
 from league import competitions as cs
 from league.competitions import event_services
 from league.competitions.event_selectors import StandingRow
 from league.models import Entry, PairingPlayer
 from league.ratings import explain
 from league.ratings import services as rating_services
-from league.templatetags.league_sections import duration, duration_words
+from league.templatetags.league_sections import duration
 from tests.factories import finished_game, make_section, players, section_with
 
 from .support import decide, run_decided, text_of, url
