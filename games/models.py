@@ -156,6 +156,13 @@ class Game(models.Model):
         return f"Game {self.pk} ({self.variant})"
 
     @property
+    def on_first_step(self) -> bool:
+        """Whether no turn has begun since the game started: its first step, both halves of
+        a simultaneous one. Its time is the no-show grace's, charged to no clock ("The first
+        move may take up to 5 min ...; after it, the clock is 3 min per game")."""
+        return self.turn_started_at is not None and self.turn_started_at == self.started_at
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 

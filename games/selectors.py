@@ -41,23 +41,23 @@ def deadline_for(game: Game, seat: Seat) -> datetime | None:
     if game.status != Game.Status.ACTIVE or seat.number not in game.to_move or game.turn_started_at is None:
         return None
     rules = game.rule_set
-    return turn_deadline(started=game.turn_started_at, ply=game.ply, seconds_per_move=rules.seconds_per_move,
+    return turn_deadline(started=game.turn_started_at, first_step=game.on_first_step, seconds_per_move=rules.seconds_per_move,
                          seconds_per_game=rules.seconds_per_game, no_show_seconds=rules.no_show_seconds,
                          clock_ms=seat.clock_ms)
 
 
-def turn_deadline(*, started: datetime, ply: int, seconds_per_move: int | None, seconds_per_game: int | None,
+def turn_deadline(*, started: datetime, first_step: bool, seconds_per_move: int | None, seconds_per_game: int | None,
                   no_show_seconds: int, clock_ms: int | None) -> datetime | None:
     """When a seat to move since ``started`` runs out of time: the nearer of the per-move
-    limit and its game clock; before the first move, at least the no-show grace."""
+    limit and its game clock; on the game's first step, at least the no-show grace."""
     limits = []
     if seconds_per_move:
         limits.append(started + timedelta(seconds=seconds_per_move))
     if seconds_per_game and clock_ms is not None:
         limits.append(started + timedelta(milliseconds=clock_ms))
-    if ply == 0 and not limits:
+    if first_step and not limits:
         limits.append(started + timedelta(seconds=no_show_seconds))
-    elif ply == 0:
+    elif first_step:
         limits = [max(limit, started + timedelta(seconds=no_show_seconds)) for limit in limits]
     return min(limits) if limits else None
 
@@ -69,13 +69,13 @@ def idle_deadline(game: Game) -> datetime | None:
     if game.status != Game.Status.ACTIVE or game.turn_started_at is None:
         return None
     rules = game.rule_set
-    return idle_deadline_of(started=game.turn_started_at, ply=game.ply, seconds_per_move=rules.seconds_per_move,
+    return idle_deadline_of(started=game.turn_started_at, first_step=game.on_first_step, seconds_per_move=rules.seconds_per_move,
                             seconds_per_game=rules.seconds_per_game)
 
 
-def idle_deadline_of(*, started: datetime, ply: int, seconds_per_move: int | None,
+def idle_deadline_of(*, started: datetime, first_step: bool, seconds_per_move: int | None,
                      seconds_per_game: int | None) -> datetime | None:
-    if ply == 0 or seconds_per_move or seconds_per_game:
+    if first_step or seconds_per_move or seconds_per_game:
         return None
     return started + timedelta(seconds=time_controls.idle_seconds())
 
@@ -92,18 +92,19 @@ def games_out_of_time(now: datetime) -> list[int]:
     ):
         clocks.setdefault(game_id, {})[number] = clock_ms
     due = []
-    for game_id, ply, to_move, started, per_move, per_game, no_show in Game.objects.filter(**in_play).values_list(
-        "id", "ply", "to_move", "turn_started_at", "rule_set__seconds_per_move", "rule_set__seconds_per_game",
+    for game_id, game_started, to_move, started, per_move, per_game, no_show in Game.objects.filter(**in_play).values_list(
+        "id", "started_at", "to_move", "turn_started_at", "rule_set__seconds_per_move", "rule_set__seconds_per_game",
         "rule_set__no_show_seconds",
     ):
         if started is None:  # not so: the filter reads turn_started_at <= now
             continue
         seats = clocks.get(game_id, {})
+        first_step = started == game_started  # as Game.on_first_step
         ends = [
-            turn_deadline(started=started, ply=ply, seconds_per_move=per_move, seconds_per_game=per_game,
+            turn_deadline(started=started, first_step=first_step, seconds_per_move=per_move, seconds_per_game=per_game,
                           no_show_seconds=no_show, clock_ms=seats.get(number))
             for number in to_move
-        ] + [idle_deadline_of(started=started, ply=ply, seconds_per_move=per_move, seconds_per_game=per_game)]
+        ] + [idle_deadline_of(started=started, first_step=first_step, seconds_per_move=per_move, seconds_per_game=per_game)]
         if any(end is not None and end <= now for end in ends):
             due.append(game_id)
     return due

@@ -454,8 +454,11 @@ def _reveal(game: Game, moves: list[Move] | None) -> None:
 
 
 def _charge_clock(game: Game, seat: int, now: datetime) -> None:
-    """Take the time this turn took off the seat's game clock."""
-    if game.rule_set.seconds_per_game and game.turn_started_at:
+    """Take the time this turn took off the seat's game clock. Not the first step's: its
+    time is the no-show grace's (``Game.on_first_step``). Charged, a first move made 3½
+    minutes into a 5-minute grace left a 3-minute clock at 0:00, and its player lost on
+    time at once (an outside walkthrough, rated)."""
+    if game.rule_set.seconds_per_game and game.turn_started_at and not game.on_first_step:
         spent = int((now - game.turn_started_at).total_seconds() * 1000)
         Seat.objects.filter(game=game, number=seat).update(clock_ms=Greatest(F("clock_ms") - spent, 0))
         # The seats in hand feed the broadcast: keep them equal to the row just updated.
@@ -479,19 +482,20 @@ def _flag_if_expired(game: Game, now: datetime) -> bool:
         expired = sorted(game.to_move)
     if not expired:
         return False
-    if game.ply == 0:
-        game.rated = False  # no move at all: a no-show is a forfeit, unrated as ``forfeit`` makes it (FIDE)
+    no_show = game.on_first_step  # a seat that never came to the board (both halves of a simultaneous first step)
+    if no_show:
+        game.rated = False  # a no-show is a forfeit, unrated as ``forfeit`` makes it (FIDE)
     idle_words = time_controls.duration_words(time_controls.idle_seconds())
     if len(expired) == 2:
         reason = (f"The game was abandoned: neither player moved for {idle_words}." if abandoned
-                  else "Neither player showed up." if game.ply == 0 else "Both players ran out of time.")
+                  else "Neither player showed up." if no_show else "Both players ran out of time.")
         _finish(game, result="draw", winner=None, scores=None, reason=reason)
     else:
         loser = expired[0]
         if abandoned:
             reason = f"The game was abandoned: Player {loser + 1} did not move for {idle_words}."
         else:
-            reason = f"Player {loser + 1} {'did not show up' if game.ply == 0 else 'ran out of time'}."
+            reason = f"Player {loser + 1} {'did not show up' if no_show else 'ran out of time'}."
         _finish(game, result="win", winner=1 - loser, scores=None, reason=reason)
     return True
 

@@ -117,6 +117,8 @@ def test_in_a_simultaneous_step_only_the_seat_that_has_not_played_is_flagged(ali
     assert [s["running"] for s in payload["seats"]] == [True, True]
     html = Client().get(reverse("games:game", args=[game.pk])).content.decode()
     assert html.count('class="clock running') == 2
+    game = play_one(game, (alice, bob), seat=0)
+    game = play_one(game, (alice, bob), seat=1)  # the first step, both plans: a second step begins
     game = play_one(game, (alice, bob), seat=1)  # seat 1 writes its plan; seat 0 never does
     assert game.to_move == [0]
     payload = selectors.game_payload(selectors.load_game(game.pk), None)
@@ -126,6 +128,45 @@ def test_in_a_simultaneous_step_only_the_seat_that_has_not_played_is_flagged(ali
     assert sweep_at(game, wait + 1) == 1
     game.refresh_from_db()
     assert (game.result, game.winner_seat, game.end_reason) == ("win", 1, "Player 1 ran out of time.")
+
+
+def back_in_time(game: Game, seconds: float) -> Game:
+    """The game as if it had started, and its first step begun, ``seconds`` earlier."""
+    earlier = game.started_at - timedelta(seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(started_at=earlier, turn_started_at=earlier)
+    return selectors.load_game(game.pk)
+
+
+def test_the_first_move_is_not_charged_to_the_game_clock(alice, bob):
+    """An outside walkthrough: "The first move may take up to 5 min ...; after it, the
+    clock is 3 min per game", yet a first move 3½ minutes in left a 3-minute clock at
+    0:00, and its player lost on time at the opponent's reply (rated)."""
+    game = started(services.create_game(creator=alice, variant="classic", opponent=bob), bob)
+    assert game.rule_set.seconds_per_game == 180 and game.rule_set.no_show_seconds == 300
+    game = play_one(back_in_time(game, 210), (alice, bob))
+    clocks = {s.number: s.clock_ms for s in selectors.load_game(game.pk).seats_in_hand}
+    assert clocks == {0: 180_000, 1: 180_000}
+    assert sweep_at(game, 30) == 0
+    game = play_one(game, (alice, bob))  # the reply, at once: Player 1's clock is whole
+    assert game.status == Game.Status.ACTIVE
+    assert sweep_at(game, 179) == 0 and sweep_at(game, 181) == 1  # a full 3 minutes from here
+    game.refresh_from_db()
+    assert game.end_reason == "Player 1 ran out of time."
+    # The second move is charged as every later one: Player 2's clock is what it spent.
+    second = next(s for s in selectors.load_game(game.pk).seats_in_hand if s.number == 1)
+    assert 179_000 <= second.clock_ms <= 180_000
+
+
+def test_both_halves_of_a_simultaneous_first_step_have_the_no_show_grace(alice, bob):
+    """Both players' first plans are first moves: the one still to plan has the grace,
+    not the per-move limit, and one who never comes is a no-show (unrated)."""
+    game = started(services.create_game(creator=alice, variant="tactic-toe", opponent=bob, rated=True), bob)
+    game = play_one(back_in_time(game, 150), (alice, bob), seat=1)  # 2½ minutes in, past the 2-minute limit
+    assert game.to_move == [0]
+    assert sweep_at(game, 0) == 0  # still inside the 5-minute grace (the old rule flagged it here)
+    assert sweep_at(game, game.rule_set.no_show_seconds + 1) == 1
+    game.refresh_from_db()
+    assert (game.winner_seat, game.end_reason, game.rated) == (1, "Player 1 did not show up.", False)
 
 
 def test_when_both_seats_of_a_simultaneous_step_run_out_it_is_a_draw(alice, bob):
@@ -161,8 +202,9 @@ def test_the_rock_paper_scissors_decider_and_the_match_game_after_it_both_have_c
     first = services.accept_challenge(game_id=first.pk, user=bob)  # then each game of the match starts at once
     assert first.variant == "rock-paper-scissors" and first.rule_set.seconds_per_move == 30
     first = play_one(first, (alice, bob), seat=0)  # bob never throws
-    assert sweep_at(first, 29) == 0
-    assert sweep_at(first, 31) == 1
+    grace = first.rule_set.no_show_seconds  # a first throw is a first move: the no-show grace, not 30 s
+    assert sweep_at(first, grace - 1) == 0
+    assert sweep_at(first, grace + 1) == 1
     match = Match.objects.get(pk=first.match_id)
     game = match.games.order_by("-number_in_match").first()
     assert game.variant == "classic" and game.status == Game.Status.ACTIVE and game.rule_set == rules
