@@ -198,3 +198,31 @@ def explain_history(changes: Sequence[StoredChange], *, period_names: dict[str, 
             first_games = []  # established: the engine empties its first games
         i = j
     return result
+
+
+# -- why a game is unrated ---------------------------------------------------------------
+
+#: Every way a game ends unrated, in one place: league.ratings.selectors.game_rating_note
+#: finds which applies from the game and its pairing; these are its words.
+UNRATED_WORDS = {
+    "aborted": "the game was aborted before it began, and an aborted game is never rated.",
+    "withdrawal": "{player} withdrew from the tournament, so the game was decided by forfeit, "
+                  "and a forfeit is not rated (as FIDE rates no forfeits).",
+    "no-show": "{player} did not show up, so the game was decided by forfeit, "
+               "and a forfeit is not rated (as FIDE rates no forfeits).",
+    "unplayed": "a tournament game that ended before any move is scored as a forfeit, "
+                "and a forfeit is not rated (as FIDE rates no forfeits).",
+    "forfeit": "it was decided by forfeit, and a forfeit is not rated (as FIDE rates no forfeits).",
+    "unrated-section": "a game of an unrated tournament section, so it counts for no rating.",
+    "computer": "a game against the computer is never rated.",
+    "lesson": "a lesson is practice, and practice is never rated.",
+    "casual": "a casual game (it was created without the Rated box), so it counts for no rating.",
+}
+
+
+def unrated_words(why: str, *, player: str = "") -> str:
+    """The game page's line for an unrated game: "Unrated: " and its reason (``why``, a key
+    of UNRATED_WORDS; ``player``, who withdrew or did not show up, if known)."""
+    if why in ("withdrawal", "no-show") and not player:
+        why = "forfeit"
+    return "Unrated: " + UNRATED_WORDS[why].format(player=player)

@@ -20,6 +20,7 @@ from games.rules import RuleError, get_variant, variant_slugs
 from league.models import (
     LEAGUE_LIST,
     Club,
+    Entry,
     Pairing,
     PeriodGame,
     Rating,
@@ -286,25 +287,57 @@ class GameRatingNote:
     lines: list[RatingLine]
 
 
+def _unrated_why(game: Game) -> tuple[str, str]:
+    """Why a finished game is unrated: a key of explain.UNRATED_WORDS and the player it
+    names. A tournament game's reason is read from its pairing (how it was scored, who
+    withdrew), never guessed from its end reason's words."""
+    if game.lesson:
+        return "lesson", ""
+    if any(seat.user_id is None for seat in game.seats.all()):
+        return "computer", ""
+    pairings = Pairing.objects.select_related("section", "first", "second")
+    pairing = (pairings.filter(match_id=game.match_id) if game.match_id else pairings.filter(game=game)).first()
+    if pairing is not None:
+        by_result: dict[str, list[User | None]] = {
+            Pairing.Result.SECOND_FORFEIT_WIN: [pairing.first], Pairing.Result.FIRST_FORFEIT_WIN: [pairing.second],
+            Pairing.Result.DOUBLE_FORFEIT: [pairing.first, pairing.second]}
+        forfeited = by_result.get(pairing.result)
+        if forfeited is not None:
+            losers = [user for user in forfeited if user is not None]
+            withdrawn = [user for user in losers if Entry.objects.filter(
+                section=pairing.section, user=user, status=Entry.Status.WITHDRAWN).exists()]
+            if withdrawn:
+                return "withdrawal", withdrawn[0].name
+            no_show = [user for user in losers
+                       if any(flag.startswith(f"{user.username} did not show up") for flag in pairing.flags)]
+            if no_show or "did not show up" in game.end_reason:
+                return "no-show", (no_show or losers)[0].name if no_show or losers else ""
+            return "forfeit", ""
+        if not pairing.section.rated:
+            return "unrated-section", ""
+        return ("unplayed" if game.ply == 0 else "forfeit"), ""
+    if "show" in game.end_reason and game.on_first_step:  # "did not show up", "Neither player showed up."
+        loser = next((s for s in game.seats.all() if game.winner_seat is not None
+                      and s.number != game.winner_seat), None)
+        return "no-show", loser.user.name if loser is not None and loser.user is not None else ""
+    if "forfeit" in game.end_reason.lower():
+        return "forfeit", ""
+    return "casual", ""
+
+
 def game_rating_note(game: Game) -> GameRatingNote | None:
     """Each rating change of a finished game explained, or why it changed no rating
-    (casual, against the computer, a forfeit, aborted, waiting for its tournament)."""
+    (casual, against the computer, a lesson, a forfeit — a withdrawal, a no-show —,
+    an unrated section, aborted, waiting for its tournament): explain.unrated_words."""
     if game.status == Game.Status.ABORTED:
-        return GameRatingNote(False, "Unrated: the game was aborted before it began, and an aborted game is "
-                                     "never rated.", [])
+        return GameRatingNote(False, explain.unrated_words("aborted"), [])
     if game.status != Game.Status.FINISHED:
         return None
     if not game.rated:
-        if "forfeit" in game.end_reason.lower() or "did not show up" in game.end_reason:
-            why = "it was decided by forfeit, and a forfeit is not rated (as FIDE rates no forfeits)."
-        elif game.seats.filter(user__isnull=True).exists():
-            why = "a game against the computer is never rated."
-        else:
-            why = "a casual game (it was created without the Rated box), so it counts for no rating."
-        return GameRatingNote(False, f"Unrated: {why}", [])
+        why, player = _unrated_why(game)
+        return GameRatingNote(False, explain.unrated_words(why, player=player), [])
     if game.ply == 0 and Pairing.objects.filter(game=game).exists():  # services.rateable
-        return GameRatingNote(False, "Unrated: a tournament game that ended before any move is scored as a "
-                                     "forfeit, and a forfeit is not rated (as FIDE rates no forfeits).", [])
+        return GameRatingNote(False, explain.unrated_words("unplayed"), [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:
         link = PeriodGame.objects.filter(game_id=game.pk).select_related("period").first()
