@@ -90,6 +90,7 @@
   const errors = document.getElementById("game-errors");
   const connection = document.getElementById("connection");
   const observers = document.getElementById("observer-count");
+  const observersBox = document.getElementById("observers");
   let socket = null;
   let delay = 1000;
   let shownPly = -1;
@@ -117,6 +118,32 @@
 
   function offline() { connection.textContent = "Reconnecting…"; connection.className = "offline"; }
 
+  // The observer cap is reached (4429 after an "observers-full" error frame,
+  // docs/protocol.md): no fault to show in red, and nothing a quick retry would change.
+  // The board (from the page itself) stays; the reason stays in view with when the page
+  // tries again, every FULL_RETRY_MIN to FULL_RETRY_MIN + FULL_RETRY_SPREAD, at random so
+  // the viewers turned away together do not all come back together.
+  const FULL_RETRY_MIN = 15000, FULL_RETRY_SPREAD = 15000;
+  let waitingForPlace = false, refusal = null, fullMessage = "This game has as many observers as it allows.";
+  function waitForPlace() {
+    waitingForPlace = true;
+    const wait = FULL_RETRY_MIN + Math.random() * FULL_RETRY_SPREAD;
+    // Said once (an alert): the same words at each try are not announced again.
+    const words = `${fullMessage} This page tries again by itself every ${FULL_RETRY_MIN / 1000} to ` +
+      `${(FULL_RETRY_MIN + FULL_RETRY_SPREAD) / 1000} seconds.`;
+    if (errors.textContent !== words) errors.textContent = words;
+    errors.classList.add("is-waiting");
+    connection.textContent = "Waiting for a place to watch"; connection.className = "waiting";
+    observersBox.hidden = true;  // this page is not among them: its count would read 0
+    setTimeout(connect, wait);
+  }
+  function placeFound() {
+    waitingForPlace = false;
+    errors.textContent = ""; errors.classList.remove("is-waiting");
+    observersBox.hidden = false;
+    connection.textContent = "Live"; connection.className = "live";
+  }
+
   // Leave a socket that stopped answering (its events ignored from now on) for a new one.
   function abandon(message) {
     const old = socket;
@@ -143,13 +170,19 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}${page.dataset.socket}`);
-    socket.onopen = () => { delay = 1000; connection.textContent = "Live"; connection.className = "live"; };
+    socket.onopen = () => {
+      delay = 1000;
+      // Waiting for a place: the server may refuse again at once, so the page says "Live"
+      // only once its state frame shows it is in.
+      if (!waitingForPlace) { connection.textContent = "Live"; connection.className = "live"; }
+    };
     socket.onmessage = (event) => {
       lastFrameAt = Date.now(); pingSentAt = null;  // any frame shows the server is there
       let frame;
       try { frame = JSON.parse(event.data); } catch (e) { return; }
       switch (frame.type) {
         case "state":
+          if (waitingForPlace) placeFound();
           // After a reconnect: did the move that went unanswered count?
           if (sentPly !== null) {
             showError(frame.ply > sentPly ? "" : "Your last move did not reach the server: please play it again.");
@@ -175,19 +208,28 @@
         }
         case "error":
           moveAnswered();  // refused: its message says why (a stale ply's state follows)
-          showError(frame.message || frame.code);
+          refusal = frame.code;
+          // A full game's refusal is said by the close that follows, with when the page tries again.
+          if (frame.code !== "observers-full") showError(frame.message || frame.code);
+          else fullMessage = frame.message || fullMessage;
           break;
       }
     };
     socket.onclose = (event) => {
-      // 4403 (a ban or the observer policy) and 4410 (kicked or banned while watching)
-      // will not change by retrying: stop, and leave the reason the error frame gave.
-      if (event.code === 4403 || event.code === 4410) {
+      const refused = refusal; refusal = null;
+      // 4403 (a ban or the observer policy), 4410 (kicked or banned while watching) and
+      // 4404 (no such game) will not change by retrying: stop, and leave the reason the
+      // error frame gave.
+      if (event.code === 4403 || event.code === 4410 || event.code === 4404) {
+        waitingForPlace = false;
         connection.textContent = "Disconnected"; connection.className = "offline";
         return;
       }
       socket = null; pingSentAt = null; clearTimeout(moveTimer); moveTimer = null;
+      if (event.code === 4429 && refused === "observers-full") { waitForPlace(); return; }
       offline();
+      // 4429 without that refusal is the server's flood close: come back no sooner than MAX_DELAY.
+      if (event.code === 4429) delay = MAX_DELAY;
       // A little jitter, so that the crowd of a restarted server does not come back at once.
       setTimeout(connect, delay + Math.random() * 500); delay = Math.min(delay * 2, MAX_DELAY);
     };
