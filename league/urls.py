@@ -56,6 +56,7 @@ competition_urlpatterns = [
     path(_section, competition_views.section, name="section"),
     path(_section + "entry/", competition_views.section_entry, name="section-entry"),
     path(_section + "start/", competition_views.section_start, name="section-start"),
+    path(_section + "end/", competition_views.section_end, name="section-end"),
     path(_section + "edit/", competition_views.section_edit, name="section-edit"),
     path(_section + "delete/", competition_views.section_delete, name="section-delete"),
     path(_section + "players/", competition_views.section_players, name="section-players"),

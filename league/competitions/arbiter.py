@@ -18,9 +18,9 @@ from accounts.errors import ServiceError
 from league.formats import trf
 from league.models import Round, Section
 
-from . import selectors, trf_state
+from . import selectors, trf_state, unpairable
 from .formats import Board, format_of
-from .rounds import begin_section, boards_for
+from .rounds import begin_section, boards_for, players_at_start
 from .sections import locked_section
 
 
@@ -56,9 +56,17 @@ def preview_round(*, round_: Round, now: datetime | None = None) -> Preview:
     try:
         with transaction.atomic():
             section = Section.objects.select_related("tournament").get(pk=round_.section_id)
-            if round_.number == 1 and section.status == Section.Status.REGISTRATION and not begin_section(section, now):
-                raise _DryRun(None)
-            raise _DryRun(boards_for(section, round_, now))
+            if round_.number == 1 and section.status == Section.Status.REGISTRATION:
+                too_many = unpairable.swiss_rounds_refusal(section, players_at_start(section))
+                if too_many:
+                    raise ServiceError("too-many-rounds", too_many)
+                if not begin_section(section, now):
+                    raise _DryRun(None)
+            try:
+                boards = boards_for(section, round_, now)
+            except unpairable.UNPAIRABLE:
+                raise ServiceError("unpairable", unpairable.round_words(section, round_)) from None
+            raise _DryRun(boards)
     except _DryRun as done:
         if done.boards is None:
             raise ServiceError("too-few-players",

@@ -288,6 +288,10 @@ def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]
                         or refusals.pause_refusal(section)),
         OrganiserAction("resume", "Resume", refusals.organiser_refusal(user, section.tournament.club)
                         or refusals.resume_refusal(section)),
+        OrganiserAction("end", f"End after round {section.current_round}",
+                        refusals.organiser_refusal(user, section.tournament.club) or refusals.end_early_refusal(section),
+                        f"End {section.name} after round {section.current_round}? The standings after round "
+                        f"{section.current_round} become final and every player is told. This cannot be undone."),
     ]
 
 

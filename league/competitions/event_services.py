@@ -21,7 +21,7 @@ from games.models import RuleSet
 from league import competitions as cs
 from league.models import CalendarFeed, Club, Entry, Round, Season, Section, Tournament
 
-from . import audit, refusals
+from . import audit, operations, refusals
 from . import sections as cs_sections
 from .formats import format_of
 from .notices import broadcast_section
@@ -259,6 +259,17 @@ def start_section(*, by: User, section: Section, now: datetime | None = None) ->
                  details={"tournament": section.tournament_id, "round": round_.number,
                           "boards": round_.pairings.count()})
     return round_
+
+
+@transaction.atomic
+def end_section_early(*, by: User, section: Section, now: datetime | None = None) -> Section:
+    """The organiser ends a section whose next round cannot be paired after its last
+    completed round (operations.end_section_early), audited."""
+    refuse(refusals.organiser_refusal(by, section.tournament.club))
+    ended = operations.end_section_early(section_id=section.pk, now=now)
+    audit.record(actor=by, action="section.end-early", target=ended, club=section.tournament.club,
+                 reason=ended.ended_early, details={"tournament": ended.tournament_id, "round": ended.current_round})
+    return ended
 
 
 def start_tournament(*, by: User, tournament: Tournament, now: datetime | None = None) -> list[Round]:

@@ -92,6 +92,7 @@ def notify_section_finished(section: Section) -> None:
     url = results_url(section)
     places = {f.user_id: f for f in result.table}
     top = ", ".join(f"{f.rank}. {f.name}" + ("" if f.progress else f" ({f.points:g})") for f in result.table[:3])
+    early = f"{section.ended_early} " if section.ended_early else ""
     specs = []
     for user_id in section.entries.values_list("user_id", flat=True):
         mine = places.get(user_id)
@@ -104,7 +105,8 @@ def notify_section_finished(section: Section) -> None:
         specs.append(NoticeSpec(
             recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
             cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",
-            message=f"{tournament.name}: {section.name} is over. {result.headline()}. {yours} Final standings: {top}.",
+            message=f"{tournament.name}: {section.name} is over. {early}{result.headline()}. {yours} "
+                    f"Final standings: {top}.",
             url=url, data={"tournament": tournament.pk, "section": section.pk,
                            "place": mine.rank if mine else None, "players": len(result.table),
                            "points": mine.points if mine else None,

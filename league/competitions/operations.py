@@ -17,13 +17,13 @@ from games.models import Game, Match
 from league.models import Pairing, Round, Section
 from league.ratings import services as rating_services
 
-from . import refusals
+from . import refusals, unpairable
 from .formats import format_of
 from .notices import broadcast_section, notify_result_corrected
 from .pairings import games_of, score, stop_games
-from .results import after_result, update_standings
-from .rounds import pair_and_play
-from .scheduling import queue_arena_pairing, send_task
+from .results import after_result, finish_section, update_standings
+from .rounds import boards_for, pair_and_play
+from .scheduling import cancel_task, queue_arena_pairing, send_task
 from .sections import locked_section
 
 #: loser -> (result, first player's points, second player's points)
@@ -227,5 +227,35 @@ def repair_round(*, round_id: int, now: datetime | None = None) -> Round:
     round_.pairings.all().delete()  # their PairingPlayer rows go with them
     round_.status = Round.Status.PAIRING
     round_.save(update_fields=["status"])
-    pair_and_play(section, round_, now)
+    try:
+        boards = boards_for(section, round_, now)
+    except unpairable.UNPAIRABLE:  # raised: everything above is rolled back
+        raise ServiceError("unpairable", unpairable.round_words(section, round_)) from None
+    pair_and_play(section, round_, now, boards=boards)
     return round_
+
+
+@transaction.atomic
+def end_section_early(*, section_id: int, now: datetime | None = None) -> Section:
+    """End a section whose next round cannot be paired after its last completed round:
+    the rounds not started are deleted (and their beat tasks), the standings after that
+    round are final (prizes, the "is over" notices, the next stage), and the section says
+    why it ended early (``Section.ended_early``, on its page and in the notices)."""
+    now = now or timezone.now()
+    section = locked_section(section_id)
+    refusal = refusals.end_early_refusal(section)
+    if refusal is not None:
+        raise ServiceError(*refusal)
+    stuck = section.round_set.filter(status=Round.Status.SCHEDULED).exclude(unpairable="").order_by("number").first()
+    assert stuck is not None  # end_early_refusal refuses a section without one
+    last, planned = section.current_round, section.total_rounds or stuck.number
+    for round_ in section.round_set.filter(status=Round.Status.SCHEDULED).select_related("start_task"):
+        if round_.start_task is not None:
+            cancel_task(round_.start_task.name)
+        round_.delete()
+    section.total_rounds = last
+    section.ended_early = (f"Ended after round {last} of {planned}: round {stuck.number} could not be paired "
+                           f"(no pairing keeps FIDE's rules), so the standings after round {last} are final.")
+    section.save(update_fields=["total_rounds", "ended_early"])
+    finish_section(section, now)
+    return section

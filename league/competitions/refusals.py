@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from accounts.age import day_words
-from league.models import ClubMembership, Entry, Section, Tournament
+from league.models import ClubMembership, Entry, Pairing, Round, Section, Tournament
 
 from . import selectors
 from .formats import format_of
@@ -226,6 +226,12 @@ def start_section_refusal(section: Section, user: Any) -> Refusal | None:
         return Refusal("paused", f"{section.name} is paused: resume it first.")
     if selectors.active_entries(section).count() < 2:
         return Refusal("too-few-players", f"{section.name} needs at least two players to start.")
+    if section.rounds and section.format == Section.Format.SWISS and section.rounds >= selectors.active_entries(
+            section).count():
+        players = selectors.active_entries(section).count()
+        return Refusal("too-many-rounds", f"{section.name} cannot start: a Swiss of {section.rounds} rounds needs "
+                                          f"at least {section.rounds + 1} players (nobody meets anyone twice), and "
+                                          f"it has {players}. Edit it to {players - 1} rounds or fewer.")
     return None
 
 
@@ -327,6 +333,18 @@ def pause_refusal(section: Section) -> Refusal | None:
         return Refusal("section-over", "This section is over.")
     if section.paused_at is not None:
         return Refusal("already-paused", "This section is paused already.")
+    return None
+
+
+def end_early_refusal(section: Section) -> Refusal | None:
+    """A section ends early only when its next round cannot be paired (Round.unpairable)
+    and no game of it is still being played."""
+    if section.status != Section.Status.RUNNING:
+        return Refusal("section-not-running", f"{section.name} is not running: there is nothing to end early.")
+    if not section.round_set.filter(status=Round.Status.SCHEDULED).exclude(unpairable="").exists():
+        return Refusal("round-pairable", f"{section.name} ends early only when its next round cannot be paired.")
+    if section.pairings.exclude(status=Pairing.Status.FINISHED).exists():
+        return Refusal("games-in-play", f"{section.name} has games in play: it ends once they are over.")
     return None
 
 

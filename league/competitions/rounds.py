@@ -10,11 +10,12 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from accounts.errors import ServiceError
 from games.models import Game, Match
 from league.competitions import selectors
 from league.models import Entry, Pairing, Round, Section, Tournament
 
-from . import stages
+from . import stages, unpairable
 from .formats import TIMED_FORMATS, Board, format_of
 from .notices import announce_round, notify_players
 from .pairings import create_boards, create_games
@@ -50,13 +51,41 @@ def start_round(*, section_id: int, number: int, now: datetime | None = None, fo
         return None  # not published yet: the sweep starts the round once it is
     if number == 1 and stages.waiting(section):
         return None  # a later stage waits for the stage before it (the sweep tries again)
-    if number == 1 and section.status == Section.Status.REGISTRATION and not begin_section(section, now):
-        return round_
-    round_.status, round_.started_at = Round.Status.PAIRING, now
-    round_.save(update_fields=["status", "started_at"])
+    if round_.unpairable and not force and not (number == 1 and section.status == Section.Status.REGISTRATION):
+        return round_  # it could not be paired: the organisers decide (unpairable.py); "start now" tries again
+    if number == 1 and section.status == Section.Status.REGISTRATION:
+        too_many = unpairable.swiss_rounds_refusal(section, players_at_start(section))
+        if too_many:
+            return _cannot_pair(section, round_, too_many, now, force=force)
+        if not begin_section(section, now):
+            return round_
+    try:
+        boards = boards_for(section, round_, now)
+    except unpairable.UNPAIRABLE:
+        return _cannot_pair(section, round_, unpairable.round_words(section, round_), now, force=force)
+    round_.status, round_.started_at, round_.unpairable = Round.Status.PAIRING, now, ""
+    round_.save(update_fields=["status", "started_at", "unpairable"])
     section.current_round = max(section.current_round, number)
     section.save(update_fields=["current_round"])
-    pair_and_play(section, round_, now)
+    pair_and_play(section, round_, now, boards=boards)
+    return round_
+
+
+def players_at_start(section: Section) -> int:
+    """The players round 1 would pair: those entered, checked in when check-in is asked."""
+    entries = selectors.active_entries(section)
+    if section.check_in_opens_at is not None:
+        entries = entries.filter(status=Entry.Status.CHECKED_IN)
+    return entries.count()
+
+
+def _cannot_pair(section: Section, round_: Round, words: str, now: datetime, *, force: bool) -> Round:
+    """A round due that cannot be paired: refused in words to an organiser's "start now"
+    (nothing changed); else kept on the round, which the scheduler then leaves alone, and
+    the organisers told."""
+    if force:
+        raise ServiceError("unpairable", words)
+    unpairable.mark(section, round_, words, now)
     return round_
 
 
@@ -75,10 +104,11 @@ def boards_for(section: Section, round_: Round, now: datetime) -> list[Board]:
     ]
 
 
-def pair_and_play(section: Section, round_: Round, now: datetime) -> None:
+def pair_and_play(section: Section, round_: Round, now: datetime, *, boards: list[Board] | None = None) -> None:
     """Pair a round being paired by its format (or the arbiter), create its games, tell the
-    players, and close it at once when it holds only byes and forfeits."""
-    create_boards(section, round_, boards_for(section, round_, now), now)
+    players, and close it at once when it holds only byes and forfeits. ``boards``: the
+    pairing already made (else made here; unpairable.UNPAIRABLE when none can be)."""
+    create_boards(section, round_, boards_for(section, round_, now) if boards is None else boards, now)
     round_.status = Round.Status.IN_PLAY
     round_.save(update_fields=["status"])
     announce_round(section, round_)
@@ -177,8 +207,11 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     games whose pairing is not scored, arenas past their end. Run by beat; idempotent."""
     now = now or timezone.now()
     done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0}
+    # A round found unpairable is left to the organisers; but for a round 1 refused for its
+    # number of rounds, which the organiser's edit or more entries mend (checked, not paired).
     due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now, section__paused_at__isnull=True,
-                               section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING])
+                               section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING]).filter(
+        Q(unpairable="") | Q(number=1, section__status=Section.Status.REGISTRATION))
     for section_id, number in due.values_list("section_id", "number"):
         if start_round(section_id=section_id, number=number, now=now):
             done["rounds"] += 1

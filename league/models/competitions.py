@@ -217,6 +217,10 @@ class Section(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True, help_text="Set while the section is paused.")
     resumed_at = models.DateTimeField(null=True, blank=True,
                                       help_text="Last resume: the no-show grace counts from here.")
+    # Set when the organisers end a section early (a Swiss whose next round cannot be
+    # paired): what the finished section's page and notices say about it.
+    ended_early = models.CharField(max_length=300, blank=True,
+                                   help_text="Why the section ended before its last round, in words.")
     # Multi-stage events (docs/competitions.md, "Multi-stage events"): a later stage names
     # the earlier one and takes its top players when it finishes; it takes no registrations.
     previous_stage = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT,
@@ -290,6 +294,10 @@ class Round(models.Model):
         null=True, blank=True,
         help_text="The arbiter's pairings (from a TRF), used instead of the computed ones when the round starts: "
                   "a list of {board, first, second} user ids, second null for a bye.")
+    # Set when the round fell due and no pairing met the format's absolute rules: the
+    # scheduler leaves it to the organisers (end the section, or pair it by hand).
+    unpairable = models.CharField(max_length=400, blank=True,
+                                  help_text="Why the round could not be paired when it was due, in words.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "number"], name="one_round_per_number")]

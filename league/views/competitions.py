@@ -353,6 +353,22 @@ def section_start(request: PlayerRequest, club_slug: str, tournament_slug: str, 
     return redirect("competitions:section", club_slug, tournament_slug, section_slug)
 
 
+@login_required
+@require_POST
+def section_end(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
+    """End a section whose next round cannot be paired after its last completed round."""
+    the_club = _organised_club(request, club_slug)
+    the_section = get_object_or_404(Section.objects.select_related("tournament__club"), tournament__club=the_club,
+                                    tournament__slug=tournament_slug, slug=section_slug)
+    try:
+        ended = event_services.end_section_early(by=request.user, section=the_section)
+        messages.success(request, f"{ended.name} has ended after round {ended.current_round}: its standings are "
+                                  "final and every player has been told.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("competitions:section", club_slug, tournament_slug, section_slug)
+
+
 # -- organisers correct what they made: edit, delete, enter and withdraw players -------------
 
 

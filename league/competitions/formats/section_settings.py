@@ -140,9 +140,19 @@ BYE_POINTS = Setting(
     allowed=lambda value: Decimal(value) in BYE_POINTS_ALLOWED,
     refusal=("bad-bye-points", "A bye is worth 0, 0.5 or 1 point."), elsewhere=Elsewhere.CHECKED,
 )
+#: The most rounds a Swiss may declare: a round more than the players less one cannot be
+#: paired (nobody meets twice), so this is the rounds of a 100-player field played out;
+#: the start refuses more rounds than its own field allows (``swiss_rounds_refusal``).
+MOST_SWISS_ROUNDS = 99
 ROUNDS = Setting(
-    "rounds", "Swiss: rounds", help_text="Empty: the recommended number for the field.",
-    min_value=1, max_value=SMALL["max_value"], refusal=("bad-rounds", "A Swiss has at least one round."),
+    "rounds", "Swiss: rounds",
+    help_text=f"Empty: the recommended number for the field. At most the number of players less one "
+              f"(and {MOST_SWISS_ROUNDS}): more cannot be paired.",
+    min_value=1, max_value=MOST_SWISS_ROUNDS, allowed=lambda value: 1 <= value <= MOST_SWISS_ROUNDS,
+    refusal=("bad-rounds", f"A Swiss has 1 to {MOST_SWISS_ROUNDS} rounds (and fewer than its players)."),
+    with_others=lambda section: None if not (section.rounds and section.capacity and section.rounds >= section.capacity)
+    else ("too-many-rounds", f"With room for {section.capacity} players, a Swiss has at most "
+                             f"{section.capacity - 1} rounds: nobody meets anyone twice."),
     elsewhere=Elsewhere.REFUSED,
     elsewhere_refusal=("bad-rounds", "Only a Swiss sets its number of rounds; the other formats follow from the field."),
 )
