@@ -949,8 +949,9 @@ def _float_reason(ordered: list[_Player], high: _Player, low: _Player, virtual: 
 
 
 def _bye_reason(ordered: list[_Player], bye: _Player) -> Reason:
-    """Why ``bye`` has the pairing-allocated bye: the lowest-ranked eligible player of the
-    lowest score group that has one (``lowest``); a higher score, because the players
+    """Why ``bye`` has the pairing-allocated bye: the lowest-ranked player of the lowest
+    score group (``lowest``), or the lowest-ranked eligible one when every player ranked
+    below has had a bye or a forfeit win (``lowest-eligible``, C.04.1 d); a higher score, because the players
     below could not all be paired otherwise (``moved-up``, C5); in that group, but a
     lower-ranked player has played fewer games (``fewest-unplayed``, C9: the bye goes to
     the fewest unplayed games, and that player is named); else the group's other players
@@ -960,6 +961,8 @@ def _bye_reason(ordered: list[_Player], bye: _Player) -> Reason:
         return Reason("bye", (bye.number,), {"rule": "moved-up"})
     below = [p for p in eligible if p.score == bye.score and p.rank > bye.rank]
     if not below:
+        if ordered[-1] is not bye:  # every player ranked below (lower groups too) may not have it
+            return Reason("bye", (bye.number,), {"rule": "lowest-eligible", "forfeits": True})
         return Reason("bye", (bye.number,), {"rule": "lowest"})
     if below[-1].played_games < bye.played_games:
         return Reason("bye", (bye.number, below[-1].number), {"rule": "fewest-unplayed"})

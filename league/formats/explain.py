@@ -77,6 +77,10 @@ def text(reason: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     if code == "rematch":
         return f"{who[0]} and {who[1]} meet again: no other pairing was possible."
     if code == "bye":
+        if data["rule"] == "lowest-eligible":
+            had = "a bye or a win by forfeit" if data.get("forfeits") else "a bye"
+            return (f"{who[0]} has the bye: every player ranked below {who[0]} has had {had} and may not have it "
+                    f"again; {who[0]} is the lowest ranked who may.")
         why = {"lowest": "lowest ranked in the lowest score group who has not had one",
                "again": "everyone has had one; lowest ranked",
                "moved-up": "the players below could not all be paired otherwise",

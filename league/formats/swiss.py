@@ -394,6 +394,7 @@ def pair_round(
     if not ordered:
         return []
     ctx = _Ctx(ordered)
+    last = ordered[-1]  # the lowest-ranked player: a bye to anyone else needs its reason
     bye: SwissPlayer | None = None
     if len(ordered) % 2:
         bye = _choose_bye(ordered)
@@ -426,7 +427,10 @@ def pair_round(
         result.append(Pairing(first.id, second.id, board, reasons))
     if bye is not None:
         rule = "again" if bye.had_bye else "lowest" if bye is lowest else "moved-up"
-        result.append(Pairing(bye.id, None, len(result) + 1, [Reason("bye", (bye.id,), {"rule": rule})]))
+        data: dict[str, object] = {"rule": rule}
+        if rule == "lowest" and bye is not last:  # everybody ranked below has had one
+            data = {"rule": "lowest-eligible", "forfeits": False}
+        result.append(Pairing(bye.id, None, len(result) + 1, [Reason("bye", (bye.id,), data)]))
     return result
 
 

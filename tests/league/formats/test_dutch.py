@@ -137,6 +137,21 @@ def test_the_bye_reason_names_c9_when_a_lower_player_has_played_fewer_games() ->
         "Gustavo has the bye: Kwame, ranked below, has played fewer games")
 
 
+def test_the_bye_reason_says_so_when_every_lower_player_has_had_a_bye_or_a_forfeit_win() -> None:
+    """Round 3 of five: the 1-point group (2, 4, 5) has had a forfeit win or a bye each, so
+    the bye goes up to 3 of the 1½-point group. It said "lowest ranked in the lowest score
+    group who has not had one", and 3 was not in the lowest score group (a walkthrough)."""
+    event = _event([_line(1, "   3 w =", "   2 b +"), _line(2, "   4 b +", "   1 w -"),
+                    _line(3, "   1 b =", "   5 w 1"), _line(4, "   2 w -", "0000 - U"),
+                    _line(5, "0000 - U", "   3 b 0")], 5)
+    (bye,) = [p for p in dutch.pair(event, 3) if p.black is None]
+    assert bye.white == 3
+    assert bye.reasons[0].data == {"rule": "lowest-eligible", "forfeits": True}
+    assert explain.text(bye.reasons[0].as_dict(), {3: "Sam"}) == (
+        "Sam has the bye: every player ranked below Sam has had a bye or a win by forfeit and may not have it "
+        "again; Sam is the lowest ranked who may.")
+
+
 def test_a_float_from_a_group_whose_only_mate_was_met_says_rematch() -> None:
     """1 and 2 drew in round 1 and are the only ones on half a point: each floats down
     because they have met, which the reason names (it said "so that the rest of the group

@@ -77,7 +77,11 @@ def test_the_bye_reason_follows_the_bye_rule():
     players = [S(n, i) for i, n in enumerate(["ana", "ben", "cy", "di", "ed"])]
     players[4].had_bye = True
     (bye,) = [p for p in swiss.pair_round(players) if p.is_bye]
-    assert bye.first == "di" and bye.reasons[0].data["rule"] == "lowest"
+    assert bye.first == "di" and bye.reasons[0].data["rule"] == "lowest-eligible"
+    # Ed, ranked below, has had one: the reason says so.
+    assert words(bye.reasons) == [
+        "Di has the bye: every player ranked below Di has had a bye and may not have it again; Di is the lowest "
+        "ranked who may."]
 
 
 def test_a_rematch_as_last_resort_is_said():
