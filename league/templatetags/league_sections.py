@@ -115,6 +115,19 @@ def entry_words(state: event_selectors.EntryState, section: Section,
 
 
 @register.filter
+def rounds_words(section: Section) -> str:
+    """The section's number of rounds after its format, before its start too: " · 5 rounds"
+    (counted at the start, or a Swiss's declared rounds), a Swiss without declared rounds
+    " · rounds: the recommended number for the field, fixed at the start", else ""."""
+    count = section.total_rounds or (section.rounds if section.format == Section.Format.SWISS else None)
+    if count:
+        return f" · {count} round{'' if count == 1 else 's'}"
+    if section.format == Section.Format.SWISS:
+        return " · rounds: the recommended number for the field, fixed at the start"
+    return ""
+
+
+@register.filter
 def plays_in(board: Any, user: Any) -> bool:
     """Whether ``user`` is one of the players of ``board`` (a round's board, with its
     players ``shown``, or a bracket's match, with its ``sides``): their own game's link
