@@ -81,6 +81,8 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
         each.editable = refusals.edit_section_refusal(each, request.user) is None  # type: ignore[attr-defined]  # its Edit link
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
+        # When play really began (its first section's round 1), said instead of the planned start.
+        "started_at": min((s.started_at for s in sections if s.started_at), default=None),
         "organiser": request.user.has_perm("league.organise_club", the_tournament.club),
         "actions": event_selectors.tournament_actions(the_tournament, request.user),
         "add_section_refusal": refusals.add_section_refusal(the_tournament, request.user),

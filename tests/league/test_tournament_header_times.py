@@ -1,0 +1,47 @@
+"""The tournament's header says what is true: "Starts <the planned time>" before play,
+"In play since <when round 1 really began>" once it has (it kept saying "Starts" a later
+time while the event had been in play for hours), "Started ... · ended ..." when over."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from league import competitions as cs
+from league.models import Section
+from tests.factories import players, section_with
+
+from .support import decide, text_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
+
+
+def header(client, section) -> str:
+    t = section.tournament
+    page = client.get(reverse("competitions:tournament", args=[t.club.slug, t.slug])).content.decode()
+    return text_of(page.split('id="tournament-when"', 1)[1].split("</p>", 1)[0])
+
+
+def words(moment) -> str:
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+
+
+def test_the_header_says_when_play_really_began(client, make_player):
+    section = section_with(players(make_player, 2), format="swiss", rounds=1, start=False, starts_in=3 * 3600)
+    planned = section.tournament.starts_at
+    assert header(client, section).startswith(f">Starts {words(planned)}")
+    began = timezone.now()
+    cs.start_round(section_id=section.pk, number=1, now=began, force=True)  # started early by the organiser
+    text = header(client, section)
+    assert text.startswith(f">In play since {words(began)}")
+    assert "Starts" not in text
+    decide(section)
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    section.tournament.refresh_from_db()
+    text = header(client, section)
+    assert text.startswith(f">Started {words(began)} · ended {words(section.tournament.finished_at)}")
+    assert timedelta(0) <= section.tournament.finished_at - began < timedelta(minutes=5)
