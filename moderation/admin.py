@@ -430,8 +430,19 @@ class ModeratedSectionAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, SectionAdmin):
     def get_list_display(self, request: HttpRequest) -> Any:
         return (*super().get_list_display(request), "paused_at")
 
+    def _unchanged(self, request: HttpRequest, queryset: QuerySet[Section], left: QuerySet[Section],
+                   words: str) -> bool:
+        """Say of each selected section the action leaves as it is that nothing changed (on
+        the confirmed step, or at once when none is left to act on); True when none is left."""
+        if request.POST.get("confirm") == "yes" or not left.exists():
+            for section in queryset.exclude(pk__in=left.values("pk")):
+                self.message_user(request, f"{section.name} {words}: nothing changed.", messages.WARNING)
+        return not left.exists()
+
     @admin.action(description="Pause (start nothing, forfeit nobody)", permissions=["change"])
     def pause(self, request: HttpRequest, queryset: QuerySet[Section]) -> HttpResponse | None:
+        if self._unchanged(request, queryset, queryset.filter(paused_at__isnull=True), "is already paused"):
+            return None
         return confirm_with_reason(
             self, request, queryset.filter(paused_at__isnull=True), title="Pause sections", button="Pause",
             run=lambda section, reason: operations.pause_section(actor=signed_in_user(request), section_id=section.pk,
@@ -440,6 +451,8 @@ class ModeratedSectionAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, SectionAdmin):
 
     @admin.action(description="Resume (start what fell due)", permissions=["change"])
     def resume(self, request: HttpRequest, queryset: QuerySet[Section]) -> HttpResponse | None:
+        if self._unchanged(request, queryset, queryset.filter(paused_at__isnull=False), "is not paused"):
+            return None
         return confirm_with_reason(
             self, request, queryset.filter(paused_at__isnull=False), title="Resume sections", button="Resume",
             reason_required=False,

@@ -332,7 +332,7 @@ def pause_refusal(section: Section) -> Refusal | None:
     if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
         return Refusal("section-over", "This section is over.")
     if section.paused_at is not None:
-        return Refusal("already-paused", "This section is paused already.")
+        return Refusal("already-paused", f"{section.name} is already paused.")
     return None
 
 
@@ -350,7 +350,7 @@ def end_early_refusal(section: Section) -> Refusal | None:
 
 def resume_refusal(section: Section) -> Refusal | None:
     if section.paused_at is None:
-        return Refusal("not-paused", "This section is not paused.")
+        return Refusal("not-paused", f"{section.name} is not paused.")
     return None
 
 
