@@ -213,7 +213,8 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
                                section__status__in=[Section.Status.REGISTRATION, Section.Status.RUNNING]).filter(
         Q(unpairable="") | Q(number=1, section__status=Section.Status.REGISTRATION))
     for section_id, number in due.values_list("section_id", "number"):
-        if start_round(section_id=section_id, number=number, now=now):
+        started = start_round(section_id=section_id, number=number, now=now)
+        if started is not None and started.status != Round.Status.SCHEDULED:  # not one that cannot be paired
             done["rounds"] += 1
     open_pairings = Pairing.objects.filter(status=Pairing.Status.IN_PLAY)
     finished = Game.objects.filter(status=Game.Status.FINISHED).filter(

@@ -65,7 +65,7 @@ def mark(section: Section, round_: Round, words: str, now: datetime) -> None:
     round_.save(update_fields=["unpairable"])
     if not first_time:
         return
-    log.warning("section %s round %s cannot be paired: %s", section.pk, round_.number, words)
+    log.warning("section %s: %s", section.pk, words)
     tournament = section.tournament
     organisers = ClubMembership.objects.filter(club_id=tournament.club_id, role__in=ORGANISER_ROLES).values_list(
         "user_id", flat=True)
