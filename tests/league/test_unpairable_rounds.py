@@ -16,7 +16,7 @@ from accounts.models import Notice
 from league import competitions as cs
 from league.competitions import rounds as round_services
 from league.competitions.forms import SectionForm
-from league.models import Round, Section
+from league.models import Pairing, Round, Section
 from moderation import operations
 from moderation.models import AuditEntry
 from tests.factories import players, section_with
@@ -168,3 +168,19 @@ def test_the_form_bounds_the_rounds(make_player):
     with pytest.raises(ServiceError) as refused:
         section_with(players(make_player, 4), format="swiss", rounds=999, start=False, capacity=None)
     assert refused.value.code == "bad-rounds"
+
+
+def test_withdrawals_that_leave_only_players_who_had_a_bye_or_a_forfeit_win(make_player):
+    """Five players; round 1's two games are won by forfeit and both losers withdraw: the
+    three left have had the bye or a forfeit win, so none may have round 2's bye."""
+    section = section_with(players(make_player, 5), format="swiss", swiss_system="dutch", rounds=3,
+                           round_interval=timedelta(hours=1))
+    games = list(Pairing.objects.filter(section=section, round__number=1, second__isnull=False))
+    for pairing in games:
+        cs.forfeit_pairing(pairing_id=pairing.pk, loser="second")
+        cs.withdraw(section=section, user=pairing.second)
+    Round.objects.filter(section=section, number=2).update(starts_at=timezone.now() - timedelta(minutes=1))
+    assert cs.sweep()["rounds"] == 0
+    assert Round.objects.get(section=section, number=2).unpairable.startswith(
+        "Round 2 cannot be paired: the 3 players still in are an odd number, and each has had a bye or a win by "
+        "forfeit (FIDE's rules:")
