@@ -20,7 +20,7 @@ from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from . import lesson_pages, selectors, services, sql, time_controls
+from . import lesson_pages, places, selectors, services, sql, time_controls
 from .models import Game, Move
 from .rules import get_variant
 from .rules.results import letter_of
@@ -126,6 +126,8 @@ def board_context(
         "open_words": _open_words(game, seat, seats) if payload["status"] == Game.Status.OPEN else "",
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
+        # A tournament game's way back to its section once it is over (games.places).
+        "place": shared.place,
         "abortable": shared.abortable,
         "aborts_allowed": services.ABORTS_ALLOWED[0],
     }
@@ -184,6 +186,7 @@ class Shared:
     rematch: dict[int, dict[str, Any]] = field(default_factory=dict)  # rematch_offers
     rating_note: str = ""  # a finished game's rating line, rendered (a SafeString)
     abortable: bool = False  # accepted, nobody has moved, and its players may abort it
+    place: places.Place | None = None  # a finished game's event, for "Back to <section>" (games.places)
 
 
 #: league's tag, through the template engine: games imports nothing of league.
@@ -203,7 +206,7 @@ def shared_parts(game: Game, *, live: bool = True) -> Shared:
         return Shared(abortable=live and game.status == Game.Status.ACTIVE and game.ply == 0 and not game.lesson
                       and services.abort_refusal(game) is None)
     note = _rating_note_template().render({"game": game}) if live else ""
-    return Shared(rematch=rematch_offers(game), rating_note=note)
+    return Shared(rematch=rematch_offers(game), rating_note=note, place=places.place_of(game) if live else None)
 
 
 def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:

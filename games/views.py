@@ -32,7 +32,7 @@ from accounts import players
 from accounts.errors import ServiceError
 from accounts.models import User
 
-from . import boards, matches, observing, selectors, services, time_controls
+from . import boards, matches, observing, places, selectors, services, time_controls
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
@@ -268,7 +268,10 @@ def game_page(request: Request, game_id: int) -> HttpResponse:
     if refused := _refused(request, game, seat):
         return refused
     payload = selectors.game_payload(game, seat)
-    context = boards.board_context(game, payload, seat, shared=boards.shared_parts(game))
+    shared = boards.shared_parts(game)
+    context = boards.board_context(game, payload, seat, shared=shared)
+    # A tournament game says where it belongs at the top (games.places; read once with a finished game's board).
+    context["game_place"] = shared.place if game.is_over else places.place_of(game)
     if seat is not None:
         # Only the author's own note is ever read into a page.
         note = PrivateNote.objects.filter(game=game, author=viewer).values_list("text", flat=True).first()
