@@ -70,7 +70,8 @@ def test_a_sections_clock_is_said_in_minutes_and_seconds(client, organiser, tour
     assert page.index("for the whole game.") < page.index("Player One is decided by: the pairing")
     listing = text_of(client.get(reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]))
                       .content.decode())
-    assert "Swiss · Blitz (classic) · 3 minutes a game · 10 seconds a move · rated" in listing
+    assert ("Swiss · rounds: the recommended number for the field, fixed at the start · Blitz (classic) · 3 minutes "
+            "a game · 10 seconds a move · rated") in listing
 
 
 def test_a_clock_of_odd_seconds_keeps_both_units(client, organiser, tournament):
