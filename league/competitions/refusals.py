@@ -226,8 +226,8 @@ def start_section_refusal(section: Section, user: Any) -> Refusal | None:
         return Refusal("paused", f"{section.name} is paused: resume it first.")
     if selectors.active_entries(section).count() < 2:
         return Refusal("too-few-players", f"{section.name} needs at least two players to start.")
-    if section.rounds and section.format == Section.Format.SWISS and section.rounds >= selectors.active_entries(
-            section).count():
+    if section.rounds and section.format == Section.Format.SWISS and not section.late_entry_rounds and (
+            section.rounds >= selectors.active_entries(section).count()):
         players = selectors.active_entries(section).count()
         return Refusal("too-many-rounds", f"{section.name} cannot start: a Swiss of {section.rounds} rounds needs "
                                           f"at least {section.rounds + 1} players (nobody meets anyone twice), and "

@@ -49,8 +49,10 @@ def round_words(section: Section, round_: Round) -> str:
 
 def swiss_rounds_refusal(section: Section, players: int) -> str:
     """A Swiss that declares more rounds than ``players`` can play (nobody meets twice:
-    at most players − 1), in words; "" when it can be paired that far."""
-    if section.format != Section.Format.SWISS or not section.rounds or section.rounds <= players - 1:
+    at most players − 1), in words; "" when it can be paired that far, or may be: with late
+    entries allowed the field can still grow (a round left unpairable then stops as above)."""
+    if (section.format != Section.Format.SWISS or not section.rounds or section.rounds <= players - 1
+            or section.late_entry_rounds):
         return ""
     return (f"{section.name} cannot start: a Swiss of {section.rounds} rounds needs at least {section.rounds + 1} "
             f"players (nobody meets anyone twice), and it has {players}. Edit the section to {max(players - 1, 1)} "

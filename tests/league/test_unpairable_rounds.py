@@ -184,3 +184,9 @@ def test_withdrawals_that_leave_only_players_who_had_a_bye_or_a_forfeit_win(make
     assert Round.objects.get(section=section, number=2).unpairable.startswith(
         "Round 2 cannot be paired: the 3 players still in are an odd number, and each has had a bye or a win by "
         "forfeit (FIDE's rules:")
+
+
+def test_a_swiss_taking_late_entries_may_start_with_fewer_players_than_its_rounds_need(make_player):
+    section = section_with(players(make_player, 4), format="swiss", swiss_system="dutch", rounds=4,
+                           late_entry_rounds=2, round_interval=timedelta(hours=1))
+    assert section.status == Section.Status.RUNNING  # a fifth may still enter
