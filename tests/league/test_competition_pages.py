@@ -244,7 +244,9 @@ def test_the_section_shows_the_clocks_the_game_page_shows_grace_included(client,
         cs.register(section=section, user=user)
     event_services.start_section(by=organiser, section=section)
     game = Game.objects.get(pairing__section=section)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=F("turn_started_at") - timedelta(seconds=90))
+    # 90 seconds into its first step (the game started then, and no turn has begun since).
+    Game.objects.filter(pk=game.pk).update(turn_started_at=F("turn_started_at") - timedelta(seconds=90),
+                                           started_at=F("started_at") - timedelta(seconds=90))
     game = game_selectors.load_game(game.pk)
     mover = next(s for s in game.seats_in_hand if s.number in game.to_move)
     left = (game_selectors.deadline_for(game, mover) - timezone.now()).total_seconds()  # what the game page counts
