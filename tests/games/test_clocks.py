@@ -132,6 +132,7 @@ def test_in_a_simultaneous_step_only_the_seat_that_has_not_played_is_flagged(ali
 
 def back_in_time(game: Game, seconds: float) -> Game:
     """The game as if it had started, and its first step begun, ``seconds`` earlier."""
+    assert game.started_at is not None
     earlier = game.started_at - timedelta(seconds=seconds)
     Game.objects.filter(pk=game.pk).update(started_at=earlier, turn_started_at=earlier)
     return selectors.load_game(game.pk)

@@ -181,7 +181,7 @@ def build_world() -> SimpleNamespace:
         competitions.register(section=stuck, user=user)
     events.start_section(by=organiser_a, section=stuck)
     for game in Game.objects.filter(pairing__section=stuck):
-        games.resign(game_id=game.pk, user=next(s.user for s in game.seats.all()))
+        games.resign(game_id=game.pk, user=next(s.user for s in game.seats.all() if s.user is not None))
     # Round 1's results are in, and round 2 was found unpairable when it fell due (as the
     # scheduler leaves it: league/competitions/unpairable.py), set here by hand.
     Pairing.objects.filter(section=stuck).update(status=Pairing.Status.FINISHED)
