@@ -29,7 +29,7 @@ from league import exports
 from league.competitions import event_selectors, event_services, refusals
 from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
-from league.competitions.formats.section_settings import ACCELERATION, SWISS_SYSTEM
+from league.competitions.formats.section_settings import ACCELERATION, MOST_SWISS_ROUNDS, SWISS_SYSTEM
 from league.competitions.forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
 from league.models import Club, Entry, Season, Section, Tournament
 
@@ -209,7 +209,7 @@ class SectionCreateSerializer(serializers.Serializer):
         help_text="A FIDE Dutch Swiss: none (the default) or baku (Baku acceleration, FIDE C.04.5.1: the first "
                   "2 x ceil(N/4) players get virtual points for pairing in the first half of the rounds). Another "
                   "format, or the fast system: none (or absent).")
-    rounds = serializers.IntegerField(required=False, allow_null=True, **SMALL)
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MOST_SWISS_ROUNDS)
     bye_points = serializers.DecimalField(max_digits=3, decimal_places=1, required=False)
     arena_duration = serializers.DurationField(required=False, allow_null=True, max_value=LONGEST)
     streak_bonus = TrueFalseField(required=False)
