@@ -9,6 +9,7 @@ from typing import Any
 from ... import results
 from ...base import Preset
 from ...words import letter_of, square_of, square_words
+from .engine import ACTION_NAMES
 
 PRESETS: tuple[Preset, ...] = (
     Preset("tic-tac-two-standard", "tic-tac-two", "Tic Tac Two: standard rules", "Tic Tac Two rules"),
@@ -71,8 +72,6 @@ def _line_of(view: Mapping[str, Any], lines: list[list[int]], letter: str) -> li
 
 # Tic Tac Two: a 4x4 grid, a draft of special actions, Walls on the borders.
 
-T2_CARDS = {"double": "Double", "swap": "Swap", "shift": "Shift", "dibs": "Dibs Space",
-            "intersect": "Intersect Space", "wall": "Wall"}
 #: Where the square across a side is: (rows, columns) to move.
 T2_SIDES = {"top": (-1, 0), "bottom": (1, 0), "left": (0, -1), "right": (0, 1)}
 
@@ -126,7 +125,7 @@ def move_line(move: Mapping[str, Any], seat: int, view: Mapping[str, Any], ply: 
     kind = move["type"]
     own = letter_of(view, "letters", seat)
     if kind == "pick":  # a draft pick: no square, and as the action list names it
-        return f"pick {T2_CARDS[move['action']]}"
+        return f"pick {ACTION_NAMES[move['action']]}"
     if kind == "swap":
         a, b = sorted(square_of(s, 4) for s in move["cells"])
         return (f"Swap: {square_words(a, 4)} and {square_words(b, 4)} traded places "
