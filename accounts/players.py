@@ -11,6 +11,7 @@ consent pending, deactivated) are never listed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,35 @@ def by_username(name: str) -> User:
     return found
 
 
+#: "Edith (105)" as the lists show a player: the name, then the rating in brackets.
+_SHOWN_WITH_RATING = re.compile(r"^(?P<name>.+?)\s*\(\s*\d+\??\s*\)$")
+
+
+def by_name_shown(text: str) -> User:
+    """The player a person typed as the site shows them: a username, "@username", a
+    display name (any case) when only one open account has it, or either followed by
+    the rating in brackets ("Edith (105)"). A display name two accounts share is refused
+    with their usernames, so the challenger can pick one."""
+    name = text.strip()
+    match = _SHOWN_WITH_RATING.match(name)
+    if match:
+        name = match["name"].strip()
+    name = name.removeprefix("@").strip()
+    if not name:
+        raise ServiceError("no-such-player", "Type the name of the player to challenge.")
+    found = User.objects.filter(username__iexact=name, is_active=True).first()
+    if found is not None:
+        return found
+    named = list(User.objects.filter(profile__display_name__iexact=name, is_active=True).order_by("username")[:10])
+    if len(named) == 1:
+        return named[0]
+    if named:
+        usernames = ", ".join(person.username for person in named)
+        raise ServiceError("ambiguous-player", f"More than one player is called {name!r}: type the username "
+                                               f"of the one you mean ({usernames}).")
+    raise ServiceError("no-such-player", f"There is no player called {name!r}.")
+
+
 def clean_query(raw: str) -> str:
     query = raw.strip()
     if len(query) > MAX_QUERY_LENGTH:
@@ -62,10 +92,14 @@ def search_players(query: str, *, limit: int = SEARCH_LIMIT) -> list[User]:
     return list(found.annotate(prefix=order).order_by("prefix", "username")[:limit])
 
 
-def online_players(*, limit: int = ONLINE_LIMIT) -> list[User]:
-    """Listed players with an open socket now, by username."""
-    present = Presence.objects.values("user_id")
-    return list(listed_players().filter(pk__in=present).order_by("username")[:limit])
+def online_players(*, viewer: Any = None, limit: int = ONLINE_LIMIT) -> list[User]:
+    """Listed players with an open socket now, by username. ``viewer`` counts as online
+    too: they have this page open, though its socket opens only after the page is drawn
+    (a first visit read "Nobody is online just now" while a later page listed them)."""
+    present = Q(pk__in=Presence.objects.values("user_id"))
+    if viewer is not None and viewer.is_authenticated:
+        present |= Q(pk=viewer.pk)
+    return list(listed_players().filter(present).order_by("username")[:limit])
 
 
 #: Who besides themselves may reach a child (see the module docstring): tests that apps

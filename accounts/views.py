@@ -343,5 +343,5 @@ def players(request: HttpRequest) -> HttpResponse:
     }
     if getattr(request, "htmx", False):
         return render(request, "accounts/players.html#results", context)
-    context["online"] = player_search.online_players()
+    context["online"] = player_search.online_players(viewer=request.user)
     return render(request, "accounts/players.html", context)
