@@ -111,6 +111,8 @@ def board_context(
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
         # Before the first move the clock shows the no-show grace, which may be longer
         # than the time control: the page says why.
+        # The computer is always at the board: the grace is not for it to arrive.
+        "against_computer": any(s["ai_level"] for s in payload["seats"]),
         "first_move_words": (
             time_controls.duration_words(game.rule_set.no_show_seconds)
             if live and payload["status"] == Game.Status.ACTIVE and payload["ply"] == 0

@@ -310,8 +310,26 @@ def lobby_games(viewer: Any = None, *, variant: str = "", pace: str = "") -> dic
     return {
         "open": base.filter(visible_challenges(viewer), status=Game.Status.OPEN).order_by("-created_at")[:50],
         "active": base.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50],
-        "finished": base.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20],
+        "finished": base.filter(finished_worth_showing(viewer), status=Game.Status.FINISHED).order_by("-finished_at")[:20],
     }
+
+
+#: A game both sides moved in at least once was played; fewer moves is a no-show or a
+#: game left at once.
+PLAYED_PLIES = 2
+
+
+def finished_worth_showing(viewer: Any = None) -> Q:
+    """The lobby's "Recently finished" (docs/game-page.md, "Finding opponents"): games
+    between two people that were played or moved ratings (a no-show never does), and
+    the viewer's own games they moved in, against the computer too. Everyone's practice
+    against the computer and games nobody played filled the list, hiding the club's."""
+    against_computer = Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(ai_level=""))
+    shown = (Q(ply__gte=PLAYED_PLIES) | Q(rated=True)) & ~Q(against_computer)
+    if viewer is not None and getattr(viewer, "is_authenticated", False):
+        mine = Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=viewer.pk))
+        shown |= Q(mine) & Q(ply__gte=1)
+    return shown
 
 
 def rematch_of(game: Game) -> Game | None:

@@ -69,6 +69,7 @@ def create_game(
     ai_level: str = "",
     creator_seat: int | None = None,
     rated: bool = False,
+    untimed: bool = False,
     notify: bool = True,
 ) -> Game:
     """A new game: against a user (a challenge they accept), an AI (starts at once),
@@ -81,6 +82,10 @@ def create_game(
     ``rated``: the result counts for both players' ratings (league/ratings/services.py
     rates it when it ends). Only games between two people are rated: a rated game
     against the AI is refused. Every game of a rated match is rated.
+
+    ``untimed``: a game against the computer played without a clock (``practice_rules``):
+    the lobby's default for one, since nobody waits on the other side. A game against a
+    person always keeps its rules' clock.
 
     ``notify``: a person's challenge: the opponent gets a "challenge received" notice, and
     a child may be challenged only by whom ``accounts.players.may_reach`` allows; a
@@ -125,6 +130,10 @@ def create_game(
         raise ServiceError("bad-request", "Give a house-rule set or options, not both.")
     if creator_seat not in (None, 0, 1):
         raise ServiceError("bad-seat", "A seat is 0 (Player One) or 1 (Player Two).")
+    if untimed:
+        if not ai_level:
+            raise ServiceError("untimed-needs-ai", "Only a game against the computer may be played without a clock.")
+        rule_set = practice_rules(rule_set)
 
     me = Player(user=creator)
     them = Player(ai_level=ai_level) if ai_level else Player(user=opponent) if opponent else None
@@ -494,6 +503,9 @@ def _flag_if_expired(game: Game, now: datetime) -> bool:
         loser = expired[0]
         if abandoned:
             reason = f"The game was abandoned: Player {loser + 1} did not move for {idle_words}."
+        elif no_show and any(seat.ai_level for seat in game.seats_in_hand):
+            # The computer is always there: its opponent made the game and left it.
+            reason = f"The game was abandoned: Player {loser + 1} never made a move."
         else:
             reason = f"Player {loser + 1} {'did not show up' if no_show else 'ran out of time'}."
         _finish(game, result="win", winner=1 - loser, scores=None, reason=reason)
@@ -558,6 +570,32 @@ def resign(*, game_id: int, user: User) -> Game:
 
 #: Challenges one player may have waiting for the same opponent at once.
 OPEN_CHALLENGES_TO_ONE = 3
+
+
+#: What a practice copy of a set is called: its name, and that it has no clock.
+PRACTICE_SUFFIX = " (no clock)"
+
+
+def practice_rules(rule_set: RuleSet) -> RuleSet:
+    """``rule_set`` without a clock, for a game against the computer (docs/game-page.md,
+    "Clocks"): a copy made once per set and version, then found again. Never current, so
+    no list offers it for choosing and nobody revises it; its games keep it like any set.
+    The first move may wait as long as any other (the idle limit): nobody has to arrive."""
+    fields = {
+        "variant": rule_set.variant, "options": rule_set.options, "decider": rule_set.decider,
+        "match_format": rule_set.match_format, "match_games": rule_set.match_games,
+        "next_first": rule_set.next_first,
+        "no_show_seconds": min(max(time_controls.idle_seconds(), rule_sets.MIN_NO_SHOW_SECONDS),
+                               rule_sets.MAX_RULE_SECONDS),
+    }
+    if not rule_set.seconds_per_move and not rule_set.seconds_per_game:
+        return rule_set  # a house set without a clock already
+    name = f"{rule_set.name[:120 - len(PRACTICE_SUFFIX)]}{PRACTICE_SUFFIX}"
+    found = RuleSet.objects.filter(name=name, created_by=None, is_current=False, is_standard=False, for_lessons=False,
+                                   seconds_per_move__isnull=True, seconds_per_game__isnull=True, **fields).first()
+    if found is not None:
+        return found
+    return RuleSet.objects.create(name=name, is_current=False, **fields)
 
 #: Aborts of accepted games one player may make in a rolling window (a challenge's maker
 #: cancelling it before anyone accepted is not counted).

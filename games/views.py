@@ -87,13 +87,17 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
             # A challenge to one player: "X challenges you" for them, "Cancel" for its maker.
             game.to_you = game.status == Game.Status.OPEN and viewer is not None and any(  # type: ignore[attr-defined]
                 seat.user_id == viewer.pk for seat in game.seats.all()) and game.created_by_id != viewer.pk
+    # Challenges to the viewer go to the top of the page: on a phone the open list sits
+    # below the new-game form, some 1,400 px down.
+    games["to_you"] = [game for game in games["open"] if game.to_you]  # type: ignore[attr-defined]
+    games["open"] = [game for game in games["open"] if not game.to_you]  # type: ignore[attr-defined]
     rule_sets = list(selectors.current_rule_sets())
     for rule_set in rule_sets:
         rule_set.time_control = time_controls.label_of(rule_set)  # type: ignore[attr-defined]
     standard = {rs.variant: rs for rs in rule_sets if rs.is_standard}
     context: dict[str, Any] = {
         "games": games,
-        "online": players.online_players(),
+        "online": players.online_players(viewer=viewer),
         # Each variant with its standard clock (the variant's default until its set exists).
         "variants": [
             (slug, VARIANT_NAMES.get(slug, slug),
@@ -110,7 +114,7 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         "rule_sets": [rule_set for rule_set in rule_sets if not rule_set.is_standard],
         "form": {
             "variant": "classic", "rule_set": "", "opponent": "open", "username": "", "ai_level": "casual", "seat": "0",
-            "rated": "",
+            "rated": "", "ai_clock": "none",
         },
         "error": None,
     }
@@ -131,6 +135,8 @@ def lobby(request: Request) -> HttpResponse:
         # The lists refresh themselves every few seconds, and the filter bar asks for
         # them: only they are sent.
         return render(request, "games/lobby.html#lists", context)
+    if request.htmx and request.GET.get("part") == "to-you":
+        return render(request, "games/lobby.html#to-you", context)
     return render(request, "games/lobby.html", context)
 
 
@@ -139,7 +145,7 @@ def lobby(request: Request) -> HttpResponse:
 def create(request: PlayerRequest) -> HttpResponse:
     form = {
         key: request.POST.get(key, "").strip()
-        for key in ("variant", "rule_set", "opponent", "username", "ai_level", "seat", "rated")
+        for key in ("variant", "rule_set", "opponent", "username", "ai_level", "ai_clock", "seat", "rated")
     }
     try:
         kwargs: dict[str, Any] = {"creator": request.user}
@@ -158,9 +164,11 @@ def create(request: PlayerRequest) -> HttpResponse:
         else:
             kwargs["variant"] = form["variant"] or "classic"
         if form["opponent"] == "user":
-            kwargs["opponent"] = players.by_username(form["username"])
+            kwargs["opponent"] = players.by_name_shown(form["username"])
         elif form["opponent"] == "ai":
             kwargs["ai_level"] = form["ai_level"]
+            # Unhurried unless asked: a practice game, nobody waiting (docs/game-page.md, "Clocks").
+            kwargs["untimed"] = form["ai_clock"] != "rules"
         elif form["opponent"] != "open":
             raise ServiceError("bad-opponent", "Choose a player, an open challenge or the computer.")
         if form["seat"] in ("0", "1"):

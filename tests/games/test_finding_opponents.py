@@ -269,7 +269,11 @@ def test_a_directed_challenge_is_listed_only_to_its_two_players(alice, bob, caro
         for who in (alice, bob, carol)
     }
     assert f"open-{challenge.pk}" not in lobby[carol]
-    assert "challenges you" in lobby[bob] and f'aria-label="Decline game {challenge.pk}"' in lobby[bob]
+    # The challenged player's own list sits at the top of the page (its own refresh).
+    to_you = {who: signed_in(who).get(reverse("games:lobby"), {"part": "to-you"}, HTTP_HX_REQUEST="true").content.decode()
+              for who in (bob, carol)}
+    assert "challenges you" in to_you[bob] and f'aria-label="Decline game {challenge.pk}"' in to_you[bob]
+    assert f"open-{challenge.pk}" not in to_you[carol] and f"open-{challenge.pk}" not in lobby[bob]
     assert f'aria-label="Cancel game {challenge.pk}"' in lobby[alice]
     # The third player can neither accept it by hand (the service refuses) nor see an Accept on its page.
     with pytest.raises(ServiceError) as err:

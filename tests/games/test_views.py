@@ -45,6 +45,8 @@ class TestLobby:
         open_game = services.create_game(creator=alice, variant="classic")
         active = started("classic", alice, bob)
         finished = started("classic", bob, carol)
+        services.submit_move(game_id=finished.pk, user=bob, ply=0, move={"cell": 1})
+        services.submit_move(game_id=finished.pk, user=carol, ply=1, move={"cell": 4})  # played: listed
         services.resign(game_id=finished.pk, user=carol)
 
         html = client_for(bob).get(reverse("games:lobby")).content.decode()
