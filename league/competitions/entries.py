@@ -79,12 +79,13 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
     now = now or timezone.now()
     section = locked_section(section.pk)
     entry = Entry.objects.select_for_update().filter(section=section, user=user).first()
-    refusal = refusals.withdraw_refusal(section, entry, player=user.username if by_organiser else "")
+    # The player by the name the site shows them by (User.name), not their login.
+    refusal = refusals.withdraw_refusal(section, entry, player=user.name if by_organiser else "")
     if refusal is not None:
         raise ServiceError(*refusal)
     assert entry is not None  # the refusal's first case
     entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, now
-    entry.withdrawn_reason = reason[:200] or "Withdrew."
+    entry.withdrawn_reason = reason[:200] or selectors.WITHDREW
     if format_of(section).withdrawal_eliminates:
         entry.eliminated = True
     entry.save(update_fields=["status", "withdrawn_at", "withdrawn_reason", "eliminated"])
@@ -96,7 +97,7 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         .filter(Q(first=user) | Q(second=user), section=section).exclude(status=Pairing.Status.FINISHED)
     ):
         # Scored as a forfeit below, so unrated like every forfeit, even with moves played.
-        stop_games(pairing, user, rated=False, reason=f"{user.username} withdrew from the section.")
+        stop_games(pairing, user, rated=False, reason=f"{user.name} withdrew from the section.")
         first_lost = pairing.first_id == user.pk
         if pairing.is_bye:
             score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, None, played=False, now=now)

@@ -334,7 +334,9 @@ def section_admin(section: Section, user: User | Any, now: datetime | None = Non
     now = now or timezone.now()
     enter = refusals.organiser_entry_refusal(section, user, now)
     over = section.status in (Section.Status.FINISHED, Section.Status.CANCELLED)
-    withdrawable = frozenset() if over else frozenset(core.active_entries(section).values_list("user_id", flat=True))
+    # Withdraw beside each entrant whose withdrawal would mean something (withdraw_refusal).
+    withdrawable = frozenset() if over else frozenset(
+        core.active_entries(section).values_list("user_id", flat=True)) - refusals.knocked_out(section)
     members = [] if enter is not None else list(
         ClubMembership.objects.filter(club_id=section.tournament.club_id)
         .exclude(user__in=core.active_entries(section).values("user_id"))

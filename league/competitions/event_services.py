@@ -21,7 +21,7 @@ from games.models import RuleSet
 from league import competitions as cs
 from league.models import CalendarFeed, Club, Entry, Round, Season, Section, Tournament
 
-from . import audit, operations, refusals
+from . import audit, operations, refusals, selectors
 from . import sections as cs_sections
 from .formats import format_of
 from .notices import broadcast_section
@@ -194,7 +194,7 @@ def withdraw_player(*, by: User, section: Section, user: User, reason: str = "",
     """An organiser withdraws an entrant: entries.withdraw, as the player's own (mid-event
     the game in play is lost by forfeit). Audited."""
     refuse(refusals.organiser_refusal(by, section.tournament.club))
-    entry = cs.withdraw(section=section, user=user, reason=reason or "Withdrawn by the organiser.", now=now,
+    entry = cs.withdraw(section=section, user=user, reason=reason or selectors.BY_ORGANISER, now=now,
                         by_organiser=True)
     audit.record(actor=by, action="entry.withdraw", target=entry, club=section.tournament.club,
                  reason=reason, details={"section": section.pk, "player": user.username})

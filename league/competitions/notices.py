@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from accounts.broadcast import send_to_groups
 from accounts.notices import Kind, NoticeSpec, notify_many
-from league.models import Pairing, Round, Section
+from league.models import Entry, Pairing, Round, Section
 
-from . import stages  # a module: stages tells pages through broadcast_section
+from . import selectors, stages  # stages a module: it tells pages through broadcast_section
 from .podium import podium
 
 
@@ -76,6 +76,22 @@ def results_url(section: Section) -> str:
     return reverse("competitions:section-results", args=[tournament.club.slug, tournament.slug, section.slug])
 
 
+def _not_in_table_words(status: str, reason: str) -> str:
+    """Why an entrant has no place in the final table. Everyone seeded at the start has
+    one (withdrawn since or not), so they left before it: by a missed check-in, the
+    organiser's hand, their own, or for a reason someone typed."""
+    if status != Entry.Status.WITHDRAWN:
+        return "You did not play in it."
+    reason = reason.strip()
+    if reason == selectors.NO_CHECK_IN:
+        return "You did not play: you had not checked in when round 1 started."
+    if reason == selectors.BY_ORGANISER:
+        return "The organiser withdrew you before it started."
+    if reason in ("", selectors.WITHDREW):
+        return "You withdrew before it started."
+    return "Your entry was withdrawn before it started."
+
+
 def notify_section_finished(section: Section) -> None:
     """Every entrant of a finished section (withdrawn ones too), once: the winner, their own
     place and the podium, with a link to the results. Per section, so a section that ends
@@ -94,10 +110,10 @@ def notify_section_finished(section: Section) -> None:
     top = ", ".join(f"{f.rank}. {f.name}" + ("" if f.progress else f" ({f.points:g})") for f in result.table[:3])
     early = f"{section.ended_early} " if section.ended_early else ""
     specs = []
-    for user_id in section.entries.values_list("user_id", flat=True):
+    for user_id, status, reason in section.entries.values_list("user_id", "status", "withdrawn_reason"):
         mine = places.get(user_id)
         if mine is None:
-            yours = "You withdrew before it started."
+            yours = _not_in_table_words(status, reason)
         elif len(result.winners) == 1 and result.winners[0].user_id == user_id:
             yours = f"Congratulations: you {mine.placed(len(result.table))}."
         else:
@@ -157,16 +173,19 @@ def notify_stage_finished(section: Section, following: Section) -> None:
     through = {user_id: seed for seed, user_id in enumerate(stages.qualifiers(section, following.advance or 0), start=1)}
     ranks = dict(section.standings.values_list("user_id", "rank"))
     specs = []
-    for user_id in section.entries.values_list("user_id", flat=True):
+    for user_id, status, reason in section.entries.values_list("user_id", "status", "withdrawn_reason"):
         if user_id in through:
             yours = f"You go through to {following.name} as seed {through[user_id]}."
         elif user_id in ranks:
             rank = ranks[user_id]
             where = "in your group" if section.groups > 1 else f"of {len(ranks)}"
-            tie = " (tied on the table: the better seed goes through)" if rank <= (following.advance or 0) else ""
-            yours = f"You finished {rank} {where} and do not go through to {following.name}{tie}."
+            if status == Entry.Status.WITHDRAWN:  # qualifiers() passes over them, whatever their place
+                yours = f"You finished {rank} {where}; withdrawn since, you do not go through to {following.name}."
+            else:
+                tie = " (tied on the table: the better seed goes through)" if rank <= (following.advance or 0) else ""
+                yours = f"You finished {rank} {where} and do not go through to {following.name}{tie}."
         else:
-            yours = "You withdrew before it started."
+            yours = _not_in_table_words(status, reason)
         specs.append(NoticeSpec(
             recipient_id=user_id, kind=Kind.TOURNAMENT_FINISHED,
             cause=f"tournament-finished:{tournament.pk}:section:{section.pk}",

@@ -111,7 +111,7 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     if entry is not None and entry.status != Entry.Status.WITHDRAWN:
         return Refusal("already-entered", f"{you} already entered in this section.")
     if entry is not None and section.status == Section.Status.RUNNING:
-        withdrew = "You" if entered_by is None else user.username
+        withdrew = "You" if entered_by is None else user.name
         return Refusal("already-entered", f"{withdrew} withdrew from this section after it started.")
     refusal = _room_refusal(section)
     if refusal is not None:
@@ -168,12 +168,25 @@ def check_in_open(section: Section, now: datetime) -> bool:
 
 
 def withdraw_refusal(section: Section, entry: Entry | None, *, player: str = "") -> Refusal | None:
-    """``player``: the username, when an organiser withdraws someone (the words name them)."""
+    """``player``: the player's name, when an organiser withdraws someone (the words name them)."""
     if entry is None or entry.status == Entry.Status.WITHDRAWN:
         return Refusal("not-entered", f"{player or 'You'} {'is' if player else 'are'} not entered in this section.")
     if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
         return Refusal("section-over", "This section is over.")
+    if entry.user_id in knocked_out(section):
+        # Nothing left to forfeit: the withdrawal would only relabel a finished run.
+        return Refusal("knocked-out", f"{player + ' is' if player else 'You are'} out of the knockout with no game "
+                                      "left to play: there is nothing to withdraw from.")
     return None
+
+
+def knocked_out(section: Section) -> frozenset[int]:
+    """The user ids of a running knockout's players with nothing left to play (out, or
+    the winner, with no placement or consolation match to come); none in other formats."""
+    if section.status != Section.Status.RUNNING:
+        return frozenset()
+    progress = format_of(section).progress(section) or {}
+    return frozenset(user_id for user_id, mine in progress.items() if mine.done)
 
 
 # -- organisers -------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def begin_section(section: Section, now: datetime) -> bool:
     if section.check_in_opens_at is not None:
         for entry in section.entries.filter(status=Entry.Status.REGISTERED):
             entry.status, entry.withdrawn_at, entry.withdrawn_reason = (
-                Entry.Status.WITHDRAWN, now, "Did not check in.")
+                Entry.Status.WITHDRAWN, now, selectors.NO_CHECK_IN)
             entry.save(update_fields=["status", "withdrawn_at", "withdrawn_reason"])
     stages.carry_over(section, now)  # a later stage: the previous stage's qualifiers (if not in yet)
     entries = list(selectors.active_entries(section).select_related("user"))

@@ -37,6 +37,11 @@ from league.models import (
 
 ACTIVE_ENTRY = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 
+#: The reasons the services store on a withdrawal they make without one given: the
+#: player's own (entries.withdraw), an organiser's (event_services.withdraw_player) and a
+#: missed check-in's (rounds.begin_section); the pages and notices tell them apart.
+WITHDREW, BY_ORGANISER, NO_CHECK_IN = "Withdrew.", "Withdrawn by the organiser.", "Did not check in."
+
 
 def age_group_year(section: Section) -> int:
     """The year birth-year groups count from: the section's, the season's, or the start's."""

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from games.time_controls import duration_words
-from league.competitions import event_selectors
+from league.competitions import event_selectors, selectors
 from league.models import Entry, Section
 
 register = template.Library()
@@ -40,23 +40,18 @@ def duration(value: timedelta | int | None) -> str:
     return duration_words(int(value.total_seconds()) if isinstance(value, timedelta) else int(value))
 
 
-#: The reasons the services store on a withdrawal they make without one given: the
-#: player's own (competitions.entries.withdraw), an organiser's (event_services.
-#: withdraw_player) and a missed check-in's (competitions.rounds.begin_section).
-WITHDREW, BY_ORGANISER, NO_CHECK_IN = "Withdrew.", "Withdrawn by the organiser.", "Did not check in."
-
-
 def withdrawn_words(entry: Entry) -> str:
     """A withdrawn entry, said to its player in one sentence: who withdrew them and why,
     never the stored reason repeating the status ("You withdrew: Withdrew."). A reason
     someone typed is quoted as theirs (an organiser's, an arbiter's in the console, or the
-    player's own through the API: the entry does not say whose)."""
+    player's own through the API: the entry does not say whose). The reasons the services
+    store themselves: selectors.WITHDREW, BY_ORGANISER and NO_CHECK_IN."""
     reason = entry.withdrawn_reason.strip()
-    if reason in ("", WITHDREW):
+    if reason in ("", selectors.WITHDREW):
         return "You withdrew from this section."
-    if reason == BY_ORGANISER:
+    if reason == selectors.BY_ORGANISER:
         return "The organiser withdrew you from this section."
-    if reason == NO_CHECK_IN:
+    if reason == selectors.NO_CHECK_IN:
         return "You were withdrawn when round 1 started, as you had not checked in."
     quoted = f"“{reason}”" if reason[-1] in ".!?" else f"“{reason}”."
     return f"Your entry was withdrawn. The reason given: {quoted}"

@@ -520,7 +520,7 @@ def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str
                 raise ServiceError("not-entered", f"{username} is not entered in this section.")
             event_services.withdraw_player(by=request.user, section=the_section, user=player,
                                            reason=request.POST.get("reason", "")[:200])
-            messages.success(request, f"{player.username} is withdrawn.", extra_tags=beside)
+            messages.success(request, f"{player.name} is withdrawn.", extra_tags=beside)
         else:
             messages.error(request, "Unknown action.", extra_tags=beside)
     except ServiceError as err:

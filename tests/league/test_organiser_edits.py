@@ -327,7 +327,7 @@ def test_organiser_withdraws_an_entrant(organiser, stranger, section, member):
     assert entry.status == Entry.Status.WITHDRAWN and entry.withdrawn_reason == "Withdrawn by the organiser."
     assert AuditEntry.objects.get(action="entry.withdraw").details["player"] == "maya"
     assert refused(lambda: event_services.withdraw_player(by=organiser, section=section, user=member),
-                   "not-entered").message == "maya is not entered in this section."
+                   "not-entered").message == f"{member.name} is not entered in this section."  # as the site names her
 
 
 # -- pages --------------------------------------------------------------------------------------------

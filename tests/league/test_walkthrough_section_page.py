@@ -98,7 +98,8 @@ def test_the_organisers_entry_answers_beside_its_form(client, club, organiser, s
     # A withdrawal from the players list just below answers in the same place.
     page = client.post(url("section-players", section), {"action": "withdraw", "username": "maya"},
                        follow=True).content.decode()
-    assert "maya is withdrawn." in beside_the_form(page) and "withdrawn" not in top_messages(page)
+    maya = Entry.objects.get(section=section, user__username="maya").user
+    assert f"{maya.name} is withdrawn." in beside_the_form(page) and "withdrawn" not in top_messages(page)
     assert 'aria-invalid' not in page  # not the entry's refusal
 
 

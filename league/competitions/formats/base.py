@@ -82,6 +82,9 @@ class Progress:
     #: The final place once nothing left to play can change it (players knocked out in
     #: the same round share it); None while it is open (still in, or playing for places).
     place: int | None
+    #: Out (or the winner) with no match left to play, a placement or consolation match
+    #: being one: withdrawing would change nothing (refusals.withdraw_refusal).
+    done: bool = False
 
 
 @runtime_checkable

@@ -141,7 +141,8 @@ class EliminationFormat(FormatBase, ABC):
             placing = [m for m in pending if m.bracket != "consolation"]
             exit_round = next(((m.bracket, m.round) for m in reversed(lost) if m.bracket != "consolation"), None)
             decided = not placing and (exit_round is None or exit_round not in open_rounds)
-            out[user_id] = Progress(words, still_in, places[user_id] if decided else None)
+            out[user_id] = Progress(words, still_in, places[user_id] if decided else None,
+                                    done=not still_in and not pending)
         return out
 
     @abstractmethod
