@@ -25,6 +25,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
+from accounts.number_fields import hold_to
 
 from . import ownership, rule_sets, time_controls
 from .models import Game, Match, Move, PrivateNote, RuleSet, Seat
@@ -172,6 +173,9 @@ class RuleSetForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name, bounds in rule_sets.NUMBER_FIELDS.items():
+            if name in self.fields:  # not on a page the user may only view
+                hold_to(self.fields[name], *bounds)
         self.fields["variant"] = forms.ChoiceField(
             choices=[(slug, slug) for slug in variant_slugs()],
             initial=self.variant_slug,
@@ -203,11 +207,13 @@ class RuleSetForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.errors:
-            return data
         options = self.options()
         if self.instance.pk is None:
-            self.instance.options = options  # the preview in words follows the submitted form
+            # The preview in words follows the submitted form, a form refused for another
+            # field too (a clock of -3): else it read the empty letters of no form at all.
+            self.instance.options = options
+        if self.errors:
+            return data
         try:
             rule_sets.validate_rule_options(variant=self.variant_slug, options=options)
         except ServiceError as err:

@@ -7,7 +7,7 @@ already started keep the rules they began with (games/ownership.py says who may 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 
@@ -23,6 +23,36 @@ MAX_RULE_SECONDS = 366 * 24 * 3600
 #: The shortest no-show grace. Decision: 30 s, time to come to the board from the
 #: pairing's notice; with 0 every game of the set was forfeited at once.
 MIN_NO_SHOW_SECONDS = 30
+
+
+class Bounds(NamedTuple):
+    """A number field's range and what a value outside it (or no whole number) is told."""
+
+    least: int
+    most: int
+    refusal: str
+
+
+#: A rule set's number fields. The service's check and the admin form's fields read the
+#: same entry, so a bad number gets these words wherever it is typed, not Django's
+#: "Ensure this value is greater than or equal to 0.", which names neither field nor range.
+NUMBER_FIELDS: dict[str, Bounds] = {
+    "match_games": Bounds(1, 99, "A match has from 1 to 99 games."),
+    "seconds_per_move": Bounds(1, MAX_RULE_SECONDS, (
+        f"The seconds per move is a whole number of seconds from 1 to {MAX_RULE_SECONDS:,} (366 days), "
+        "or empty for no limit per move.")),
+    "seconds_per_game": Bounds(1, MAX_RULE_SECONDS, (
+        f"The seconds per game is a whole number of seconds from 1 to {MAX_RULE_SECONDS:,} (366 days), "
+        "or empty for no game clock.")),
+    "no_show_seconds": Bounds(MIN_NO_SHOW_SECONDS, MAX_RULE_SECONDS, (
+        f"The no-show grace period is a whole number of seconds from {MIN_NO_SHOW_SECONDS} to "
+        f"{MAX_RULE_SECONDS:,} (366 days): at least {MIN_NO_SHOW_SECONDS} seconds, or every game would be "
+        "forfeited before anyone could move.")),
+}
+
+
+def _within(value: Any, bounds: Bounds) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and bounds.least <= value <= bounds.most
 
 
 def validate_rule_options(*, variant: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -76,17 +106,13 @@ def _check_play_fields(
 ) -> None:
     if decider not in RuleSet.Decider.values:
         raise ServiceError("bad-decider", f"Player One is decided by one of: {', '.join(RuleSet.Decider.values)}.")
-    checks = [("no-show grace period", no_show_seconds, MIN_NO_SHOW_SECONDS,
-               f" (at least {MIN_NO_SHOW_SECONDS} seconds, or every game would be forfeited before anyone could move)")]
-    checks += [(label, value, 1, "") for label, value in (("seconds per move", seconds_per_move),
-                                                         ("seconds per game", seconds_per_game)) if value is not None]
-    for label, value, least, why in checks:
-        # A bound of our own, well inside the database's integer column.
-        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MAX_RULE_SECONDS:
-            raise ServiceError(
-                "bad-time-control",
-                f"The {label} is a whole number of seconds from {least} to {MAX_RULE_SECONDS}{why}.",
-            )
+    clocks = {"no_show_seconds": no_show_seconds, "seconds_per_move": seconds_per_move,
+              "seconds_per_game": seconds_per_game}
+    for name, value in clocks.items():
+        if value is None and name != "no_show_seconds":
+            continue  # no limit per move, or no game clock
+        if not _within(value, NUMBER_FIELDS[name]):  # our own bound, well inside the integer column
+            raise ServiceError("bad-time-control", NUMBER_FIELDS[name].refusal)
 
 
 def _check_match_fields(variant: str, match_format: str, match_games: int, next_first: str) -> None:
@@ -94,8 +120,8 @@ def _check_match_fields(variant: str, match_format: str, match_games: int, next_
         raise ServiceError("bad-match-rules", f"A match is one of: {', '.join(RuleSet.MatchFormat.values)}.")
     if match_format == RuleSet.MatchFormat.OFFICIAL and variant != "t-tic-t-tac-toe":
         raise ServiceError("bad-match-rules", "The official match (preliminaries and five games) is T-Tic-T-Tac-Toe's.")
-    if isinstance(match_games, bool) or not isinstance(match_games, int) or not 1 <= match_games <= 99:
-        raise ServiceError("bad-match-rules", "A match has from 1 to 99 games.")
+    if not _within(match_games, NUMBER_FIELDS["match_games"]):
+        raise ServiceError("bad-match-rules", NUMBER_FIELDS["match_games"].refusal)
     if next_first not in RuleSet.NextFirst.values:
         raise ServiceError("bad-match-rules", f"Who goes first next is one of: {', '.join(RuleSet.NextFirst.values)}.")
 

@@ -27,6 +27,7 @@ from django.template.response import TemplateResponse
 
 from accounts.errors import ServiceError
 from accounts.http import signed_in_user
+from accounts.number_fields import hold_to
 from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm, refusal_on_form
 from games.models import Game, Observer, RuleSet
@@ -34,7 +35,14 @@ from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, Sect
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
 from . import operations, permissions, selectors, services
-from .models import AuditEntry, ObserverBan, ObserverPolicy
+from .models import (
+    OBSERVER_CAP_LEAST,
+    OBSERVER_CAP_MOST,
+    OBSERVER_CAP_REFUSAL,
+    AuditEntry,
+    ObserverBan,
+    ObserverPolicy,
+)
 
 if TYPE_CHECKING:
     from games.admin import Fieldsets
@@ -239,6 +247,11 @@ class ObserverPolicyForm(ActorForm):
         model = ObserverPolicy
         fields = ("club", "section", "game", "policy", "cap", "invited")
         help_texts = {"club": "Choose exactly one of club, section or game."}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "cap" in self.fields:  # not on a page the user may only view
+            hold_to(self.fields["cap"], OBSERVER_CAP_LEAST, OBSERVER_CAP_MOST, OBSERVER_CAP_REFUSAL)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

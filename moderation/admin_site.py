@@ -14,12 +14,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
+
+from accounts.number_fields import hold_to
+
+#: The range every database Django supports holds in an integer column (its model field
+#: reference: "safe in all databases"): an admin number field is held to it at least.
+COLUMN_RANGES = {
+    "PositiveSmallIntegerField": (0, 32_767),
+    "PositiveIntegerField": (0, 2_147_483_647),
+    "PositiveBigIntegerField": (0, 9_223_372_036_854_775_807),
+    "SmallIntegerField": (-32_768, 32_767),
+    "IntegerField": (-2_147_483_648, 2_147_483_647),
+    "BigIntegerField": (-9_223_372_036_854_775_808, 9_223_372_036_854_775_807),
+}
 
 #: What an action posted with a selection that names no possible row is told.
 MALFORMED_SELECTION = "Those items could not be found. No items have been changed."
@@ -46,7 +60,21 @@ class CheckedSelectionAdmin(admin.ModelAdmin):
     Django's own passes any text to ``filter(pk__in=...)``, and ``abc`` for a number, or
     a number past the column's range, was a 500 (a ValueError, or the database's own
     error: OverflowError on SQLite). Such a selection now gets the admin's warning, back on the
-    list, and nothing is changed, as an empty selection does."""
+    list, and nothing is changed, as an empty selection does. Its number fields say their
+    range in words (``formfield_for_dbfield``)."""
+
+    def formfield_for_dbfield(self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any) -> Any:
+        """A number field says its name and range when it refuses a number: Django's
+        own words were "Ensure this value is greater than or equal to 0." for -3, and
+        for a number past the column the database's limit (9223372036854775807 on
+        SQLite, whatever the column). A form with a narrower range of its own (a rule
+        set's clocks, an observer cap) holds its field to that in its ``__init__``."""
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        bounds = COLUMN_RANGES.get(db_field.get_internal_type())
+        if bounds is not None and isinstance(field, forms.IntegerField):
+            least, most = bounds
+            hold_to(field, least, most, f"The {db_field.verbose_name} is a whole number from {least:,} to {most:,}.")
+        return field
 
     def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)

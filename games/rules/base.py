@@ -147,9 +147,21 @@ class Variant(ABC):
         self.check_options(merged)
         error = jsonschema.exceptions.best_match(self._options_validator().iter_errors(merged))
         if error is not None:
-            where = ".".join(str(p) for p in error.absolute_path) or "options"
-            raise RuleError("bad-options", f"House rule {where!s}: {error.message}")
+            raise RuleError("bad-options", self._option_refusal(error))
         return merged
+
+    def _option_refusal(self, error: jsonschema.exceptions.ValidationError) -> str:
+        """A refused option in words. A whole number out of range names the option by its
+        title and its range ("Take-backs per player and game is a whole number from 0 to
+        25."): the schema's own words ("-3 is less than the minimum of 0") name neither,
+        and echo a number of any length back."""
+        path = list(error.absolute_path)
+        spec = self.options_schema.get("properties", {}).get(path[0], {}) if len(path) == 1 else {}
+        if spec.get("type") == "integer" and {"minimum", "maximum"} <= spec.keys():
+            title = spec.get("title", str(path[0]))
+            return f"{title} is a whole number from {spec['minimum']} to {spec['maximum']}."
+        where = ".".join(str(p) for p in path) or "options"
+        return f"House rule {where!s}: {error.message}"
 
     @classmethod
     def _options_validator(cls) -> jsonschema.Draft202012Validator:

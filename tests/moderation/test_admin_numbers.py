@@ -1,0 +1,94 @@
+"""Numbers typed into the console (an outside walkthrough): an observer cap of -3 or 0, a
+clock of 99999999999999999999, a season's year past its column. Each gets one sentence
+naming the field and its range, the page again (no 500), and nothing changed; Django's
+own words were "Ensure this value is greater than or equal to 0." and, past the column,
+a second message with SQLite's limit, 9223372036854775807."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from games import rule_sets
+from games.models import RuleSet
+from games.rules import RuleError, get_variant
+from league.models import Season
+from moderation.models import OBSERVER_CAP_REFUSAL, ObserverPolicy
+from tests.moderation.test_rule_sets_admin import form_data
+
+pytestmark = pytest.mark.django_db
+
+BAD_NUMBERS = ["-3", "0", "99999999999999999999", "1e3"]
+
+
+def errors(response) -> list[str]:
+    assert response.status_code == 200
+    return [html.unescape(e) for e in
+            re.findall(r'<ul class="errorlist[^"]*"[^>]*><li>(.*?)</li>', response.content.decode())]
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS)
+@pytest.mark.parametrize("field", sorted(rule_sets.NUMBER_FIELDS))
+def test_a_rule_sets_number_out_of_range_gets_its_sentence_and_nothing_is_made(client, world, field, value):
+    client.force_login(world.organiser_a)
+    before = RuleSet.objects.count()
+    response = client.post("/admin/games/ruleset/add/?variant=classic",
+                           form_data(**{field: value, "club": world.club_a.pk}))
+    # One message, beside the field: no second one from the model's column check.
+    assert errors(response) == [rule_sets.NUMBER_FIELDS[field].refusal]
+    assert f'id="id_{field}_error"' in response.content.decode()
+    assert RuleSet.objects.count() == before
+
+
+def test_a_revision_with_a_bad_clock_changes_nothing(client, world):
+    client.force_login(world.organiser_a)
+    url = f"/admin/games/ruleset/{world.rules_a.pk}/change/"
+    response = client.post(url, form_data(name="A's classic", seconds_per_game="-3", club=world.club_a.pk))
+    assert errors(response) == [rule_sets.NUMBER_FIELDS["seconds_per_game"].refusal]
+    assert RuleSet.objects.filter(family=world.rules_a.family).count() == 1
+
+
+@pytest.mark.parametrize("value", [*BAD_NUMBERS, "100001"])
+def test_an_observer_cap_out_of_range_gets_its_sentence(client, world, value):
+    client.force_login(world.organiser_a)
+    response = client.post("/admin/moderation/observerpolicy/add/",
+                           {"club": world.club_a.pk, "policy": "anyone", "cap": value})
+    assert errors(response) == [OBSERVER_CAP_REFUSAL]
+    assert not ObserverPolicy.objects.exists()
+    # The same on the change page of a policy that exists: its cap stays.
+    client.post("/admin/moderation/observerpolicy/add/", {"club": world.club_a.pk, "policy": "anyone", "cap": "5"})
+    policy = ObserverPolicy.objects.get(club=world.club_a)
+    response = client.post(f"/admin/moderation/observerpolicy/{policy.pk}/change/",
+                           {"club": world.club_a.pk, "policy": "anyone", "cap": value})
+    assert errors(response) == [OBSERVER_CAP_REFUSAL]
+    policy.refresh_from_db()
+    assert policy.cap == 5
+
+
+@pytest.mark.parametrize("value", ["-3", "99999999999999999999"])
+def test_any_other_number_field_says_its_columns_range(client, world, value):
+    """A field with no range of its own (a season's year) is held to its column's."""
+    client.force_login(world.superuser)
+    response = client.post("/admin/league/season/add/", {"name": "Odd", "slug": "odd", "year": value})
+    assert "The year is a whole number from 0 to 32,767." in errors(response)
+    assert not any("Ensure this value" in e for e in errors(response))
+    assert not Season.objects.filter(slug="odd").exists()
+
+
+@pytest.mark.parametrize("value", [-3, 26, 99999999999999999999])
+def test_an_engine_option_out_of_range_is_refused_by_its_title_and_range(value):
+    with pytest.raises(RuleError) as err:
+        get_variant("t-tic-t-tac-toe").validate_options({"take_backs": value})
+    assert err.value.message == "Take-backs per player and game is a whole number from 0 to 25."
+
+
+def test_the_preview_in_words_follows_a_form_refused_for_a_number(client, world):
+    """Refused for its clock, the add page's "rules in words" still read the letters
+    typed, not an empty form's ("'' is not a letter you can play")."""
+    client.force_login(world.organiser_a)
+    response = client.post("/admin/games/ruleset/add/?variant=classic",
+                           form_data(seconds_per_move="-3", club=world.club_a.pk))
+    page = html.unescape(response.content.decode())
+    assert "is not a letter" not in page and "Classic Tic Tac Toe on a 3x3 grid" in page
