@@ -60,7 +60,10 @@
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "heartbeat") {
-        status.textContent = "Live · server checked in " + new Date(frame.at).toLocaleTimeString();
+        // In UTC on the 24-hour clock, as every time on the site is written ("H:i UTC"),
+        // not in the browser's own zone and locale.
+        const at = new Date(frame.at).toISOString().slice(11, 19);
+        status.textContent = `Live · server checked in ${at} UTC`;
         status.className = "live";
       } else if (frame.type === "notice") {
         showNotice(frame);
