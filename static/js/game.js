@@ -90,7 +90,7 @@
   const errors = document.getElementById("game-errors");
   const connection = document.getElementById("connection");
   const observers = document.getElementById("observer-count");
-  const observersBox = document.getElementById("observers");
+  const observersBox = document.getElementById("observers");  // none on a lesson: nobody watches it
   let socket = null;
   let delay = 1000;
   let shownPly = -1;
@@ -134,13 +134,13 @@
     if (errors.textContent !== words) errors.textContent = words;
     errors.classList.add("is-waiting");
     connection.textContent = "Waiting for a place to watch"; connection.className = "waiting";
-    observersBox.hidden = true;  // this page is not among them: its count would read 0
+    if (observersBox) observersBox.hidden = true;  // this page is not among them: its count would read 0
     setTimeout(connect, wait);
   }
   function placeFound() {
     waitingForPlace = false;
     errors.textContent = ""; errors.classList.remove("is-waiting");
-    observersBox.hidden = false;
+    if (observersBox) observersBox.hidden = false;
     connection.textContent = "Live"; connection.className = "live";
   }
 
@@ -190,12 +190,12 @@
           }
           // falls through: a state frame shows its board as an update does
         case "update":
-          if (typeof frame.observers === "number") observers.textContent = frame.observers;
+          if (observers && typeof frame.observers === "number") observers.textContent = frame.observers;
           if (typeof frame.board === "string") showBoard(frame);
           if (frame.type === "update" && sentPly !== null && frame.ply > sentPly) moveAnswered();
           break;
         case "observers":
-          observers.textContent = frame.count;
+          if (observers) observers.textContent = frame.count;
           break;
         case "ack":
           moveAnswered();

@@ -292,3 +292,13 @@ def test_a_lessons_pages_are_under_learn_in_the_menu_not_play(client, learner):
     page = client.get(f"/play/{real.pk}/").content.decode()
     assert play in page and '<a href="/learn/">Learn</a>' in page
     assert '<a href="/learn/" aria-current="page">Learn</a>' in client.get("/learn/").content.decode()
+
+
+def test_a_lessons_page_shows_no_watcher_count(client, learner):
+    """The walkthrough's find: a lesson's page said "0 watching", but nobody may watch a
+    lesson (games.observing, private-lesson). A real game's page keeps its count."""
+    game = lesson_service.start_lesson(user=learner, slug="classic")
+    page = _logged_in_page(client, learner, game.pk)
+    assert 'id="observer-count"' not in page and "watching ·" not in page
+    real = services.create_game(creator=learner, variant="classic", ai_level="casual", creator_seat=0)
+    assert 'id="observer-count"' in client.get(f"/play/{real.pk}/").content.decode()
