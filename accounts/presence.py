@@ -17,15 +17,19 @@ from django.utils import timezone
 
 from .broadcast import live_channels
 from .models import Presence, User
+from .notices import unread_count
 
 #: A row younger than this is never swept: its socket's channel is subscribed before
 #: its row is written, so a margin for clocks (as OBSERVER_SWEEP_AFTER).
 PRESENCE_SWEEP_AFTER = timedelta(seconds=10)
 
 
-def socket_opened(*, user_id: int, channel_name: str) -> None:
-    """Record a signed-in socket (a channel name already recorded is left be)."""
+def socket_opened(*, user_id: int, channel_name: str) -> int:
+    """Record a signed-in socket (a channel name already recorded is left be); returns
+    the user's unread count, for the socket's first frame: a notice pushed while the
+    page had no socket (its server died, it was reconnecting) reaches the badge so."""
     Presence.objects.bulk_create([Presence(user_id=user_id, channel_name=channel_name)], ignore_conflicts=True)
+    return unread_count(user_id)
 
 
 def socket_closed(*, channel_name: str) -> None:

@@ -31,8 +31,11 @@ class NotificationsConsumer(SafeJsonConsumer):
             LOCAL_CHANNELS.add(self.channel_name)
             SERVING.set()
             self.present = True
-            await database.run(presence.socket_opened, user_id=user.pk, channel_name=self.channel_name)
+            unread = await database.run(presence.socket_opened, user_id=user.pk, channel_name=self.channel_name)
         await self.accept()
+        if self.present:
+            # The count now: notices stored while this page had no socket are not lost on it.
+            await self.send_json({"type": "unread", "unread": unread})
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):

@@ -84,6 +84,7 @@ async def test_token_authenticated_user_receives_their_own_notices(make_player):
     token = await database_sync_to_async(lambda: Token.objects.create(user=user).key)()
     ws, connected = await connect([(b"authorization", f"Token {token}".encode())])
     assert connected
+    assert await ws.receive_json_from() == {"type": "unread", "unread": 0}
     await get_channel_layer().group_send(user_group(user.pk), {"type": "user.notice", "message": "Your round starts"})
     assert await ws.receive_json_from() == {"type": "notice", "message": "Your round starts"}
     # A pairing notice carries where to go; empty fields are left out.
@@ -97,6 +98,35 @@ async def test_token_authenticated_user_receives_their_own_notices(make_player):
     }
     await get_channel_layer().group_send(user_group(user.pk), {"type": "user.notice", "message": "A bye", "url": ""})
     assert await ws.receive_json_from() == {"type": "notice", "message": "A bye"}
+    await ws.disconnect()
+
+
+async def test_a_socket_opens_with_the_unread_count_so_notices_stored_meanwhile_are_not_lost(make_player):
+    # A notice stored while the page had no socket (its server died, it was between
+    # retries) was pushed to nobody: the first frame after (re)connecting carries the
+    # count the database holds, so the badge catches up.
+    from asgiref.sync import sync_to_async
+    from rest_framework.authtoken.models import Token
+
+    from accounts import notices
+    from accounts.models import Notice
+
+    user = await sync_to_async(make_player)()
+    token = await database_sync_to_async(lambda: Token.objects.create(user=user).key)()
+    for round_number in (1, 2):
+        await database_sync_to_async(notices.notify)(
+            recipient=user, kind=Notice.Kind.PAIRING, cause=f"pairing:{round_number}",
+            message=f"Round {round_number}: your game is ready.")
+    ws, connected = await connect([(b"authorization", f"Token {token}".encode())])
+    assert connected
+    assert await ws.receive_json_from() == {"type": "unread", "unread": 2}
+    await ws.disconnect()
+
+
+async def test_an_anonymous_socket_is_sent_no_count():
+    ws, connected = await connect()
+    assert connected
+    assert await ws.receive_nothing()
     await ws.disconnect()
 
 

@@ -185,8 +185,7 @@ async def test_a_signed_in_socket_is_presence_and_the_sweep_drops_a_dead_servers
     ws = WebsocketCommunicator(application, "/ws/notifications/", headers=[
         (b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000"), (b"authorization", f"Token {token}".encode())])
     assert (await ws.connect())[0]
-    await ws.send_json_to({"type": "ping"})
-    assert await ws.receive_json_from() == {"type": "pong"}  # the connect (and its row) is done
+    assert await ws.receive_json_from() == {"type": "unread", "unread": 0}  # the connect (and its row) is done
     assert await database_sync_to_async(presence.online_ids)([user.pk]) == {user.pk}
 
     def crash_leftovers() -> None:
