@@ -36,6 +36,7 @@ from . import boards, matches, observing, places, selectors, services, time_cont
 from .models import Game, PrivateNote
 from .rules import get_variant, variant_slugs
 from .rules.ai import LEVELS as AI_LEVELS
+from .templatetags.game_lines import move_words
 
 #: slug -> the name the site shows, from each variant's metadata (league's forms read it too).
 VARIANT_NAMES = {slug: get_variant(slug).display_name for slug in variant_slugs()}
@@ -351,7 +352,9 @@ def replay(request: Request, game_id: int) -> HttpResponse:
         step=step,
         total=len(moves),
         current=moves[step - 1] if step else None,
-        notation=variant.describe_move(moves[step - 1].move) if step else "Start",
+        # The head says the step's move in the move list's words, not the engine's notation.
+        notation=(move_words(game.variant, payload["moves"][step - 1], payload["view"]) or "secret until the reveal")
+        if step else "Start",
         steps={"first": 0, "prev": max(0, step - 1), "next": min(len(moves), step + 1), "last": len(moves)},
     )
     if request.htmx:
