@@ -109,13 +109,14 @@ def board_context(
         "time_control": payload["rules"]["time_control"],
         "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
-        # Before the first move the clock shows the no-show grace, which may be longer
-        # than the time control: the page says why.
         # The computer is always at the board: the grace is not for it to arrive.
         "against_computer": any(s["ai_level"] for s in payload["seats"]),
+        # Before the first move the clock shows the no-show grace, which may be longer
+        # than the time control: the page says why. The first step is the clocks' own
+        # (Game.on_first_step): both plans of a simultaneous one, not ply 0 alone.
         "first_move_words": (
             time_controls.duration_words(game.rule_set.no_show_seconds)
-            if live and payload["status"] == Game.Status.ACTIVE and payload["ply"] == 0
+            if live and payload["status"] == Game.Status.ACTIVE and game.on_first_step
             and (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game)
             else ""
         ),

@@ -170,6 +170,21 @@ def test_both_halves_of_a_simultaneous_first_step_have_the_no_show_grace(alice, 
     assert (game.winner_seat, game.end_reason, game.rated) == (1, "Player 1 did not show up.", False)
 
 
+def test_the_page_says_the_first_moves_grace_for_both_halves_of_a_simultaneous_first_step(alice, bob):
+    """The page's note on the first move ("The first move may take up to 5 min ...") follows
+    the clocks' first step (Game.on_first_step), not ply 0: after one player's first plan
+    the other still has the grace, and the page said nothing of it."""
+    game = started(services.create_game(creator=alice, variant="tactic-toe", opponent=bob), bob)
+    note = "The first move may take up to 5 min"
+    assert note in client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode()
+    game = play_one(game, (alice, bob), seat=0)
+    assert game.ply == 1 and game.on_first_step
+    assert note in client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode()
+    game = play_one(game, (alice, bob), seat=1)  # the round is revealed: the clocks run
+    assert not selectors.load_game(game.pk).on_first_step
+    assert note not in client_for(bob).get(reverse("games:game", args=[game.pk])).content.decode()
+
+
 def test_when_both_seats_of_a_simultaneous_step_run_out_it_is_a_draw(alice, bob):
     game = started(services.create_game(creator=alice, variant="tactic-toe", opponent=bob), bob)
     game = play_one(game, (alice, bob), seat=0)
