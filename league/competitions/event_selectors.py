@@ -55,10 +55,16 @@ TIEBREAK_LABELS = {
 TIEBREAK_MEANINGS = {
     "direct-encounter": "Direct encounter: the points scored in the games between the players tied",
     "wins": "Games won over the board (not byes or wins by forfeit)",
-    "buchholz": "Buchholz: the sum of the opponents' scores",
-    "buchholz-cut1": "Buchholz cut 1: the sum of the opponents' scores, less the lowest",
-    "median-buchholz": "Median Buchholz: the sum of the opponents' scores, less the highest and the lowest",
-    "sonneborn-berger": "Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents drawn",
+    # A round not played over the board counts as the player's own score, and is the first
+    # cut (FIDE C.07 art. 16, as league/formats/tiebreaks.py counts it).
+    "buchholz": "Buchholz: the sum of the opponents' scores; a round not played over the board (a bye, or a "
+                "game won or lost by forfeit) counts the player's own score",
+    "buchholz-cut1": "Buchholz cut 1: the sum of the opponents' scores, less one: a round not played over the "
+                     "board (a bye, or a game won or lost by forfeit) if there is one, else the lowest opponent",
+    "median-buchholz": "Median Buchholz: the sum of the opponents' scores, less the highest and the lowest; a round "
+                       "not played over the board (a bye, or a game won or lost by forfeit) is cut as the lowest",
+    "sonneborn-berger": "Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents "
+                        "drawn; a bye or a game won by forfeit counts the player's own score",
 }
 
 
@@ -228,6 +234,16 @@ class OrganiserAction:
     def offered(self) -> bool:
         return self.refusal is None
 
+    @property
+    def shown(self) -> bool:
+        """On the page: offered, or a start refused for a reason the organiser can act on."""
+        return self.offered or (self.action == "start" and self.refusal is not None
+                                and self.refusal.code in START_REFUSALS_SHOWN)
+
+
+#: A refused start said under Organiser (the others, "not open" say, go without saying).
+START_REFUSALS_SHOWN = ("too-few-players", "too-many-rounds")
+
 
 def _start_confirm(what: str, sections: list[Section]) -> str:
     """The question before "Start now": what starting does, in words."""
@@ -293,6 +309,14 @@ def section_actions(section: Section, user: User | Any) -> list[OrganiserAction]
                         f"End {section.name} after round {section.current_round}? The standings after round "
                         f"{section.current_round} become final and every player is told. This cannot be undone."),
     ]
+
+
+def organiser_card(actions: list[OrganiserAction], admin: SectionAdmin | None, *, swiss_choices: bool) -> bool:
+    """Whether the section's Organiser card holds anything: once the section is over
+    nothing in it applies, and an empty card would say otherwise (the exports are above
+    it, for everyone)."""
+    return any(action.shown for action in actions) or swiss_choices or (
+        admin is not None and (admin.can_edit or admin.can_delete))
 
 
 @dataclass(frozen=True)
@@ -637,6 +661,71 @@ def crosstable_json(section: Section) -> dict[str, Any]:
     return {"section": section.pk, "format": section.format, "cycles": section.cycles,
             "players": [row.person.as_dict() | {"number": row.number} for row in rows],
             "rows": [row.as_dict() for row in rows]}
+
+
+@dataclass(frozen=True)
+class RoundCell:
+    """A Swiss crosstable's cell: the row's player in one round."""
+
+    opponent: int | None  # the opponent's No. in the table (None: a bye, or not paired)
+    opponent_name: str
+    first: bool | None  # moved first (None: no opponent)
+    result: str  # _cell's 1, ½, 0, + or - (a bye's points too); "" while the game is on
+    bye: bool = False
+
+    @property
+    def words(self) -> str:
+        """The cell in words, for its tooltip and screen readers ("" when not paired)."""
+        if self.bye:
+            return f"Bye: {self.result}"
+        if self.opponent is None:
+            return ""
+        result = {"1": "won", "½": "drew", "0": "lost", "+": "won by forfeit", "-": "lost by forfeit"}.get(
+            self.result, "game on")
+        return (f"Against No. {self.opponent}, {self.opponent_name}, "
+                f"{'moving first' if self.first else 'moving second'}: {result}")
+
+
+@dataclass(frozen=True)
+class RoundCrosstableRow:
+    number: int  # the row's No.: its place in standing order (players level on everything one after the other)
+    person: Person
+    rank: int
+    points: float
+    cells: list[RoundCell]  # one per round started, in order
+
+
+def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
+    """A Swiss's crosstable (FIDE's layout for a Swiss): a row per player in standing
+    order, a column per round started, each cell the opponent's No. in this table, who
+    moved first and the result. Rows, order and points from the table (core.standings,
+    so the two agree), cells from the pairings' sides (PairingPlayer)."""
+    if section.format != Section.Format.SWISS or not section.current_round:
+        return []
+    table = list(core.standings(section))
+    number = {row.user_id: index for index, row in enumerate(table, start=1)}
+    who = people(section)
+    sides: dict[int, dict[int, PairingPlayer]] = defaultdict(dict)
+    for side in PairingPlayer.objects.filter(round__section=section, round__number__lte=section.current_round) \
+            .select_related("round"):
+        sides[side.user_id][side.round.number] = side
+
+    def cell(side: PairingPlayer | None) -> RoundCell:
+        if side is None:  # withdrawn by then, or entered later
+            return RoundCell(None, "", None, "")
+        if side.opponent_id is None:  # the bye's points, as the round robin's bye column says them
+            return RoundCell(None, "", None, "" if side.points is None else _cell(side.points, True), bye=True)
+        points = "" if side.points is None else _cell(side.points, side.played)
+        other = who.get(side.opponent_id)
+        return RoundCell(number.get(side.opponent_id), other.name if other else "", side.moves_first, points)
+
+    return [
+        RoundCrosstableRow(number[row.user_id], who.get(row.user_id) or Person(row.user_id, row.user.username,
+                                                                               row.user.name, None),
+                           row.rank, row.points,
+                           [cell(sides[row.user_id].get(n)) for n in range(1, section.current_round + 1)])
+        for row in table
+    ]
 
 
 # -- a level match --------------------------------------------------------------------------

@@ -104,12 +104,15 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
     standings = event_selectors.standings(section)
     tiebreak_columns = event_selectors.tiebreak_columns(section)
     crosstable = event_selectors.crosstable(section) if fmt.has_crosstable else []
+    section_actions = event_selectors.section_actions(section, request.user)
+    section_admin = event_selectors.section_admin(section, request.user)
     context = {
         "club": section.tournament.club, "tournament": section.tournament, "section": section,
         "section_format": fmt, "format_description": fmt.describe(section),
         "pairing_system": event_selectors.pairing_system(section),
         "bracket": event_selectors.bracket(section),
         "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
+        "round_crosstable": event_selectors.round_crosstable(section),  # a Swiss's, by round
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
             tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket,
@@ -128,14 +131,16 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         # The entry box and the organiser's buttons follow the state with the rest.
         "entry": event_selectors.entry_state(section=section, user=request.user),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
-        "section_actions": event_selectors.section_actions(section, request.user),
+        "section_actions": section_actions,
         # The organiser's edit, delete and players (enter a member, withdraw an entrant).
-        "section_admin": event_selectors.section_admin(section, request.user),
+        "section_admin": section_admin,
         # A Swiss's pairing system and acceleration may change until round 1 (set_swiss_pairing).
         "swiss_choices": {"systems": Section.SwissSystem.choices, "accelerations": Section.Acceleration.choices}
         if section.format == Section.Format.SWISS and section.status == Section.Status.REGISTRATION
         and not section.current_round else None,
     }
+    context["organiser_card"] = context["organiser"] and event_selectors.organiser_card(
+        section_actions, section_admin, swiss_choices=context["swiss_choices"] is not None)
     # Groups: each group's table instead of one crosstable with mostly empty cells.
     context["group_tables"] = event_selectors.group_tables(section, standings)
     if section.groups > 1:

@@ -6,22 +6,26 @@ in view (a standings table's right after the player, the crosstable's at the box
 right edge), names wrap, the number and the player stay put while the rest scrolls
 under them, a "Scroll sideways for more" line says there is more (only while there is),
 and a round's boards fit the screen two lines each. The page itself never scrolls
-sideways. Screenshots at 1280 and 390 px (test-artifacts/screenshots/)."""
+sideways. A Swiss has a crosstable by round too, and what a finger taps (a board's
+link and "Why?", Withdraw) is 44 px tall on a phone (a later walkthrough measured
+65×20). Screenshots at 1280 and 390 px (test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, chromium, platform_with_world, shoot
+from tests.browser.support import BROWSER_MARKS, LAPTOP, chromium, platform_with_world, shoot, signed_in_pages
 
 pytestmark = BROWSER_MARKS
 
 PHONE_390 = {"width": 390, "height": 844}
 
 #: An odd round robin (five players, long names) and a Swiss ranked by wins among its
-#: tie-breaks, both played to the end in the demo club, in the server's database.
+#: tie-breaks, both played to the end in the demo club, in the server's database; and a
+#: knockout under way (its round 1 in play), for the tap targets.
 WORLD = """
 import json
 from datetime import date
@@ -42,7 +46,8 @@ with eager_tasks():
     swiss = section_with(people, format="swiss", rounds=3, club=club, tournament="Phone tables swiss",
                          tiebreaks=["buchholz-cut1", "sonneborn-berger", "wins"])
     play_out([odd.pk, swiss.pk])
-print(json.dumps({"odd": section_url(odd), "swiss": section_url(swiss)}))
+    taps = section_with(people[:4], format="single-elimination", club=club, tournament="Phone taps")
+print(json.dumps({"odd": section_url(odd), "swiss": section_url(swiss), "taps": section_url(taps)}))
 """
 
 
@@ -156,3 +161,56 @@ def test_on_a_laptop_the_tables_fit_and_no_cue_shows(platform, browser):
             shoot(laptop, f"section-tables-{section}-laptop")
     finally:
         context.close()
+
+
+def test_a_swiss_crosstable_by_round_fits_a_phone_with_its_points_in_view(platform, browser):
+    from playwright.sync_api import expect
+
+    base_url, world = platform
+    context, phone = page_at(browser, base_url, PHONE_390)
+    try:
+        phone.goto(world["swiss"])
+        assert page_fits(phone)
+        crosstable = phone.locator("table.crosstable.by-round")
+        expect(crosstable.locator("thead th")).to_have_text(["No.", "Player", "R1", "R2", "R3", "Points"])
+        rows = crosstable.locator("tbody tr")
+        expect(rows).to_have_count(8)
+        for index in range(8):
+            assert in_view(rows.nth(index).locator("td.total"), 390), f"row {index + 1}'s points are off-screen"
+            assert in_view(rows.nth(index).locator("td.name"), 390)
+        shown = rows.first.locator("td.cell > span[aria-hidden='true']").first  # (the words are for screen readers)
+        expect(shown).to_have_text(re.compile(r"^[2-8][FS] (1|½|0|\+|-)$"))
+        phone.locator("#ct-heading").scroll_into_view_if_needed()
+        shoot(phone, "section-tables-swiss-crosstable-phone")
+    finally:
+        context.close()
+
+
+def _heights(page, selector: str) -> list[float]:
+    return page.locator(selector).evaluate_all("els => els.filter(e => e.offsetParent).map("
+                                               "e => e.getBoundingClientRect().height)")
+
+
+def test_what_a_finger_taps_is_44_px_tall_on_a_phone_and_stays_text_on_a_laptop(platform, browser):
+    base_url, world = platform
+    with signed_in_pages(browser, base_url) as open_as:
+        phone, laptop = open_as("organiser", PHONE_390), open_as("organiser")
+        for page in (phone, laptop):
+            page.goto(world["swiss"])  # finished: replay links and each board's "Why?"
+        for selector in ("table.boards td a", "table.boards tr.why summary"):
+            assert _heights(phone, selector) and min(_heights(phone, selector)) >= 44, selector
+            assert max(_heights(laptop, selector)) < 30, selector  # a laptop's rows keep their height
+        shoot(phone, "section-tables-taps-phone")
+
+        for page in (phone, laptop):
+            page.goto(world["taps"])  # under way: Withdraw beside each entrant, watch links
+        assert page_fits(phone)
+        for selector in (".withdraw-player button", "table.boards td a"):
+            assert len(_heights(phone, selector)) >= 2 and min(_heights(phone, selector)) >= 44, selector
+            assert max(_heights(laptop, selector)) < 30, selector
+
+        player = open_as("tables0", PHONE_390)  # Hana Sato, playing in it
+        player.goto(world["taps"])
+        assert min(_heights(player, ".entry-box button")) >= 44
+        assert player.locator("table.boards td a", has_text="play").count() == 1
+        shoot(player, "section-tables-taps-player-phone")
