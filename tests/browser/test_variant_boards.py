@@ -100,3 +100,36 @@ def _check(fit: dict, variant: str, kind: str, width: int, number: int) -> None:
     assert fit["entryText"].startswith(f"{number}."), fit
     assert not fit["cut"], f"{where}: entries cut by the list's box: {fit}"
     assert fit["scrollWidth"] <= fit["innerWidth"], f"{where} scrolls sideways: {fit}"
+
+
+_NUMBERS = """() => [...document.querySelectorAll('#board .grid')].map(grid => [...grid.querySelectorAll('.square')].map(sq => {
+    const before = getComputedStyle(sq, '::before'), box = sq.getBoundingClientRect();
+    return {content: before.content, size: parseFloat(before.fontSize), right: parseFloat(before.right),
+            bottom: parseFloat(before.bottom), width: parseFloat(before.width) || 0,
+            height: parseFloat(before.height) || 0, square: [box.width, box.height]};
+}))"""
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_real_board_numbers_its_squares_in_a_corner(world, browser, variant):
+    """The game's words name squares by number (plans, "square 14", the moves list): every
+    square of a real board shows its number (static/css/game.css, the lessons' one rule),
+    readable (9 px at least), small against its square, in the bottom right corner."""
+    from playwright.sync_api import expect
+
+    base_url, games = world
+    with signed_in_pages(browser, base_url) as open_as:
+        for width in WIDTHS.values():
+            page = open_as("sam", {"width": width, "height": 860})
+            page.goto(f"/play/{games[variant]['game']}/")
+            expect(page.locator("#connection")).to_have_text("Live")
+            grids = page.evaluate(_NUMBERS)
+            assert grids and all(grids), variant
+            for squares in grids:
+                for sq in squares:
+                    where = f"{variant} at {width}: {sq}"
+                    assert sq["content"] == 'counter(square-number) / ""', where
+                    assert sq["size"] >= 9, where
+                    assert sq["width"] > 3 and sq["height"] > 5, where
+                    assert sq["width"] < sq["square"][0] / 2 and sq["height"] < sq["square"][1] / 2, where
+                    assert sq["right"] <= 5 and sq["bottom"] <= 5, where
