@@ -78,7 +78,7 @@ def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
                   for b in previewed.boards]
     return render(request, "league/round_preview.html", {
         "club": section.tournament.club, "tournament": section.tournament, "section": section, "round": round_,
-        "round_name": format_of(section).round_name, "boards": boards, "refusal": refusal,
+        "boards": boards, "refusal": refusal,
         "can_override": not format_of(section).has_bracket and section.status == Section.Status.RUNNING,
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
         # Nobody pairs a section they play in (docs/moderation.md, "Recusal"): said instead of the form.

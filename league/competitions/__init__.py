@@ -18,10 +18,12 @@ Modules, one concern each (lower ones never import higher ones): ``notices`` (wh
 players and pages hear), ``scheduling`` (beat tasks, sends), ``stages`` (multi-stage events), ``sections`` (tournaments,
 sections, prizes, the section lock), ``pairings`` (a pairing's rows, games and score),
 ``results``, ``rounds``, ``entries``, ``operations`` (the arbiter's decisions),
-``arbiter`` (a round previewed, TRF-16 out, a round's pairings set from a TRF).
+``arbiter`` (a round previewed, TRF-16 out, a round's pairings set from a TRF),
+``arena_pause`` (an arena's players away and back).
 """
 
 from .arbiter import preview_round, section_trf, set_round_pairings
+from .arena_pause import pause_player, player_back
 from .entries import check_in, register, withdraw
 from .notices import section_group
 from .operations import (
@@ -40,8 +42,8 @@ from .stages import carry_over_stage
 
 __all__ = [
     "add_prize", "adjudicate_pairing", "carry_over_stage", "check_in", "correct_result", "create_section", "create_tournament",
-    "finish_arena", "forfeit_no_show", "forfeit_pairing", "pair_arena", "pairing_for_game", "pause_section",
-    "preview_round", "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
+    "finish_arena", "forfeit_no_show", "forfeit_pairing", "pair_arena", "pairing_for_game", "pause_player", "pause_section",
+    "player_back", "preview_round", "rate_tournament", "record_game_result", "register", "repair_round", "restart_aborted", "resume_section",
     "section_group", "section_trf", "set_round_pairings", "set_swiss_pairing", "start_round", "sweep", "tournament_games",
     "withdraw",
 ]

@@ -134,6 +134,8 @@ class EntryState:
     #: Asked before Withdraw acts (static/js/site.js, data-confirm): mid-event it forfeits
     #: the game in play and cannot be undone; before the start a player may enter again.
     withdraw_confirm: str = ""
+    can_pause: bool = False  # an arena: take a break (arena_pause.py)
+    can_come_back: bool = False  # an arena: paused, and "I'm back" is offered
 
     @property
     def refusal(self) -> str:
@@ -152,6 +154,8 @@ def entry_state(*, section: Section, user: User | Any, now: datetime | None = No
         entry=entry, register_refusal=registration, can_register=registration is None,
         can_check_in=refusals.check_in_refusal(section, entry, now) is None,
         can_withdraw=refusals.withdraw_refusal(section, entry) is None,
+        can_pause=refusals.player_pause_refusal(section, entry, now) is None,
+        can_come_back=refusals.player_back_refusal(section, entry, now) is None,
         withdraw_confirm=(f"Withdraw from {section.name}: your game in play is lost by forfeit and you are "
                           "paired in no later round. This cannot be undone. Withdraw?")
         if section.status == Section.Status.RUNNING else "",
@@ -874,11 +878,11 @@ def byes_key(rows: list[StandingRow]) -> str:
 
 
 def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False,
-                  rows: list[StandingRow] | None = None) -> StandingsKey:
+                  rows: list[StandingRow] | None = None, tie_order: str = "") -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
     ``streaks``: a row shows an arena's 🔥 (on a winning streak); ``knockout``: the
     table of a bracket, by progress (no points); ``rows``: the table's (a bye among them
-    is explained)."""
+    is explained); ``tie_order``: how a format without columns breaks ties (its ``tie_order``)."""
     if knockout:
         return StandingsKey(list(KNOCKOUT_KEY), KNOCKOUT_ORDER, True, knockout=True)
     byes = byes_key(rows or [])
@@ -892,7 +896,7 @@ def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knock
     else:
         entries.append(("D, L", "Games drawn and lost over the board (games won: Wins)"))
     labels = [column.label for column in columns]
-    order = f"Players level on points are ranked by {', then '.join(labels)}." if labels else ""
+    order = f"Players level on points are ranked by {', then '.join(labels)}." if labels else tie_order
     return StandingsKey(entries, order, won_column, byes=byes)
 
 

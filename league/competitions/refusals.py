@@ -189,6 +189,36 @@ def knocked_out(section: Section) -> frozenset[int]:
     return frozenset(user_id for user_id, mine in progress.items() if mine.done)
 
 
+def _arena_away_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
+    """What pausing and coming back share: an entrant of an arena under way, before its end."""
+    if entry is None or entry.status == Entry.Status.WITHDRAWN:
+        return Refusal("not-entered", "You are not entered in this section.")
+    if not format_of(section).timed:
+        return Refusal("not-arena", "Only an arena pauses players: other formats pair everyone entered each round.")
+    if section.status != Section.Status.RUNNING:
+        return Refusal("not-running", "The arena is not under way.")
+    closes = format_of(section).closes_at(section)
+    if closes is not None and now >= closes:
+        return Refusal("arena-over", "The arena's time is up: nobody is paired any more.")
+    return None
+
+
+def player_pause_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
+    """Why this entrant may not pause now (arena_pause.pause_player)."""
+    refusal = _arena_away_refusal(section, entry, now)
+    if refusal is None and entry is not None and entry.paused_at is not None:
+        return Refusal("paused", "You are paused already.")
+    return refusal
+
+
+def player_back_refusal(section: Section, entry: Entry | None, now: datetime) -> Refusal | None:
+    """Why this entrant may not say they are back now (arena_pause.player_back)."""
+    refusal = _arena_away_refusal(section, entry, now)
+    if refusal is None and entry is not None and entry.paused_at is None:
+        return Refusal("not-paused", "You are not paused: the arena pairs you when you are free.")
+    return refusal
+
+
 # -- organisers -------------------------------------------------------------------------------
 
 

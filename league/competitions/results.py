@@ -21,6 +21,7 @@ from league.formats.matches import pairing_points
 from league.models import Pairing, Prize, Round, Section, Standing, Tournament
 from league.ratings import services as rating_services
 
+from .arena_pause import pause_forfeiters
 from .formats import Next, format_of
 from .notices import broadcast_section, notify_players, notify_section_finished
 from .pairings import SEED_DECIDED, create_games, pairing_for_game, score
@@ -109,6 +110,8 @@ def after_result(section: Section, round_: Round, now: datetime, *, scored: Pair
     pages hear of the ``scored`` pairing's result."""
     if scored is not None:
         broadcast_section(section, {"event": "result", "round": round_.number, "board": scored.board})
+        if format_of(section).timed:  # an arena pairs nobody who did not show until they are back
+            pause_forfeiters(section, scored, now)
     update_standings(section, final=False)
     round_over = round_.status == Round.Status.IN_PLAY and not round_.pairings.exclude(
         status=Pairing.Status.FINISHED).exists()

@@ -262,6 +262,10 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_reason = models.CharField(max_length=200, blank=True)
     eliminated = models.BooleanField(default=False, help_text="Knocked out (elimination formats).")
+    # An arena pairs nobody who is away: a player who lost a game without a move, or who
+    # paused, waits here until they say they are back (league/competitions/arena_pause.py).
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="Arena: not paired since then (empty: paired).")
+    paused_reason = models.CharField(max_length=200, blank=True, help_text="Arena: why the player is paused, in words.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["section", "user"], name="one_entry_per_player_per_section")]
@@ -273,7 +277,7 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
-    """A round of a section. In an arena a round is one pairing wave."""
+    """A round of a section. In an arena a round is the games paired at one moment."""
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"

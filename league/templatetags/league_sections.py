@@ -6,13 +6,15 @@ links say "play" to its players, and the organiser's answers shown beside their 
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
+from django.utils import timezone
 
-from games.time_controls import duration_words
+from games.time_controls import clock_text, duration_words
 from league.competitions import event_selectors, selectors
+from league.competitions.formats import format_of
 from league.models import Entry, Section
 
 register = template.Library()
@@ -22,6 +24,28 @@ register = template.Library()
 def level_match(section: Section) -> str:
     """How a match that ends level is settled ("": the section plays single games)."""
     return event_selectors.level_match_words(section)
+
+
+@dataclass(frozen=True)
+class ArenaClock:
+    """A running arena's end and the time left at render (static/js/arena-clock.js counts
+    it down; without JavaScript the page still says both)."""
+
+    ends: datetime
+    left_ms: int
+
+    @property
+    def left(self) -> str:
+        return clock_text(self.left_ms)
+
+
+@register.simple_tag
+def arena_clock(section: Section) -> ArenaClock | None:
+    """The clock of a running timed section (an arena); None for any other."""
+    ends = format_of(section).closes_at(section)
+    if ends is None or section.status != Section.Status.RUNNING:
+        return None
+    return ArenaClock(ends, max(0, int((ends - timezone.now()).total_seconds() * 1000)))
 
 
 @register.simple_tag

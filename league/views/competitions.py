@@ -116,10 +116,10 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
             tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket,
-            rows=standings),
+            rows=standings, tie_order=fmt.tie_order),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
-        # The latest rounds only, unless asked for all (?rounds=all): an arena's waves run to hundreds.
+        # The latest rounds only, unless asked for all (?rounds=all): an arena's rounds run to hundreds.
         "rounds": event_selectors.rounds(section, latest=None if all_rounds else event_selectors.ROUNDS_SHOWN),
         "all_rounds": all_rounds,
         "earlier_rounds": 0 if all_rounds else max(0, section.round_set.count() - event_selectors.ROUNDS_SHOWN),
@@ -165,7 +165,8 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
 @login_required
 @require_POST
 def section_entry(request: PlayerRequest, club_slug: str, tournament_slug: str, section_slug: str) -> HttpResponse:
-    """Register, check in or withdraw the signed-in player; a refusal is shown in words."""
+    """Register, check in or withdraw the signed-in player, or pause them in an arena and
+    bring them back; a refusal is shown in words."""
     the_section = _section(club_slug, tournament_slug, section_slug, request.user)
     action = request.POST.get("action")
     try:
@@ -179,6 +180,12 @@ def section_entry(request: PlayerRequest, club_slug: str, tournament_slug: str, 
             competition_services.withdraw(section=the_section, user=request.user,
                                           reason=request.POST.get("reason", "")[:200])
             messages.success(request, f"You have withdrawn from {the_section.name}.")
+        elif action == "pause":
+            competition_services.pause_player(section=the_section, user=request.user)
+            messages.success(request, "You are paused: the arena pairs you again once you press “I'm back”.")
+        elif action == "back":
+            competition_services.player_back(section=the_section, user=request.user)
+            messages.success(request, "Welcome back: you are paired with the next free player.")
         else:
             messages.error(request, "Unknown action.")
     except ServiceError as err:

@@ -57,7 +57,8 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
             standings=standings,
             tiebreak_columns=event_selectors.tiebreak_columns(section),
             standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section),
-                                                        knockout=format_of(section).has_bracket, rows=standings),
+                                                        knockout=format_of(section).has_bracket, rows=standings,
+                                                        tie_order=format_of(section).tie_order),
             card_description=_card_description(result),
         )
     return render(request, "league/results.html", context)

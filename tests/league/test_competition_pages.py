@@ -184,7 +184,7 @@ def test_arena_standings_are_counted_live_while_it_runs(client, club, organiser,
                       table, re.S)
     assert len(rows) == 4 and {int(played) for *_, played in rows} == {1}
     assert sum(float(points) for _, _, points, _ in rows) == 4  # a win 2 (or a draw 1 each) per game
-    assert "Wave 1" in html and Section.objects.get(pk=section.pk).status == Section.Status.RUNNING
+    assert "Round 1" in html and "Wave" not in html and Section.objects.get(pk=section.pk).status == Section.Status.RUNNING
 
 
 def test_the_polled_live_part_costs_the_same_queries_for_a_bigger_field(client, club, organiser, make_player):

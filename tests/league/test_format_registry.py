@@ -45,7 +45,7 @@ def test_every_format_implements_the_whole_protocol(key):
     assert set(fmt.default_tiebreaks) <= set(TIEBREAKS)
     flags = ("has_bracket", "has_losers_bracket", "has_crosstable", "timed", "withdrawal_eliminates")
     assert all(isinstance(getattr(fmt, flag), bool) for flag in flags)
-    assert fmt.round_name and isinstance(fmt.before_start, str)
+    assert isinstance(fmt.tie_order, str) and isinstance(fmt.before_start, str)
     assert fmt.drawn_game_replays is None or fmt.drawn_game_replays >= 0
     for refusal in (fmt.correction_refusal, fmt.repair_refusal):
         assert refusal is None or (len(refusal) == 2 and all(refusal))

@@ -1,5 +1,6 @@
 """Arena: a fixed duration; players are paired again as soon as they are free, and
-score Lichess-style streak points (league/formats/arena.py). A round is a pairing wave."""
+score Lichess-style streak points (league/formats/arena.py). A round is the games paired
+at one moment, from the players free then; a paused player is not free."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ class ArenaFormat(FormatBase):
     key = Section.Format.ARENA
     settings = (ARENA_DURATION, STREAK_BONUS)
     timed = True
-    round_name = "Wave"
+    # Said under the table: an arena has no tie-break columns to name (rank, below).
+    tie_order = ("Players level on points are ranked by games played (over the board: a forfeit is none), more "
+                 "first; level on both, they share the place.")
     repair_refusal = ("arena", "An arena pairs players as they become free: it has no round to pair again.")
 
     def closes_at(self, section: Section) -> datetime:
@@ -75,7 +78,9 @@ class ArenaFormat(FormatBase):
         busy: set[int] = set()
         for pair in section.pairings.exclude(status=Pairing.Status.FINISHED).values_list("first_id", "second_id"):
             busy.update(pair)
-        active = set(state.players) & set(selectors.active_entries(section).values_list("user_id", flat=True))
+        # A paused player (a no-show, or on a break) is not free: arena_pause.py.
+        active = set(state.players) & set(
+            selectors.active_entries(section).filter(paused_at__isnull=True).values_list("user_id", flat=True))
         state.waiting = {p: state.waiting.get(p, state.start) for p in active if p not in busy}
         state.playing = {p for p in state.players if p in busy}
         return state

@@ -124,8 +124,9 @@ class SectionFormat(Protocol):
         ...
 
     @property
-    def round_name(self) -> str:
-        """What the pages call a round: "Round", or "Wave" for a pairing wave."""
+    def tie_order(self) -> str:
+        """How players level on points are ranked, in words, for a format ranked without
+        tie-break columns ("": it has columns, or no points)."""
         ...
 
     @property
@@ -218,7 +219,7 @@ class FormatBase:
     has_losers_bracket = False
     has_crosstable = False
     timed = False
-    round_name = "Round"
+    tie_order = ""
     before_start = ""
     drawn_game_replays: int | None = None
     withdrawal_eliminates = False

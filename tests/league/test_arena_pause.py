@@ -1,0 +1,186 @@
+"""An arena's players away and back (league/competitions/arena_pause.py): a no-show is
+paused and paired with nobody until they press "I'm back"; a player may pause for a
+break; the page says why and offers the buttons; the standings say how ties are broken;
+the arena shows its time left; and the pages say "round", never "wave"."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.errors import ServiceError
+from games import services as game_services
+from league import competitions as cs
+from league.models import Entry, Pairing, Section
+from tests.factories import make_section, players, section_with
+
+from .support import one_move, text_of, url
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery")]
+
+
+def arena_of(make_player, n: int = 2) -> Section:
+    return section_with(players(make_player, n), format="arena", arena_duration=timedelta(minutes=10))
+
+
+def in_play(section: Section) -> list[Pairing]:
+    return list(section.pairings.filter(status=Pairing.Status.IN_PLAY))
+
+
+def entry(section: Section, user) -> Entry:
+    return Entry.objects.get(section=section, user=user)
+
+
+def resign_after_a_move(pairing: Pairing) -> None:
+    assert pairing.game is not None
+    game = one_move(pairing.game)
+    loser = game.seats.get(number=game.to_move[0]).user
+    assert loser is not None
+    game_services.resign(game_id=game.pk, user=loser)
+
+
+def no_show(pairing: Pairing):
+    """The first player moves, the second never does: the league's sweep forfeits them."""
+    assert pairing.game is not None
+    game = one_move(pairing.game)
+    absent = game.seats.get(number=game.to_move[0]).user
+    assert game.turn_started_at is not None
+    later = game.turn_started_at + timedelta(seconds=pairing.section.rule_set.no_show_seconds + 5)
+    assert cs.forfeit_no_show(pairing_id=pairing.pk, now=later) is not None
+    return absent
+
+
+def test_a_no_show_is_paused_and_paired_with_nobody_until_they_are_back(make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    absent = no_show(pairing)
+    present = pairing.first if pairing.second_id == absent.pk else pairing.second
+    mine = entry(section, absent)
+    assert mine.paused_at is not None and "without a move (round 1, board 1)" in mine.paused_reason
+    assert entry(section, present).paused_at is None
+    # Before: the two were paired again at once, and again, each time a forfeit.
+    assert in_play(section) == [] and cs.pair_arena(section_id=section.pk) is None
+
+    cs.player_back(section=section, user=absent)  # on commit: league.pair_arena (eager here)
+    assert entry(section, absent).paused_at is None and entry(section, absent).paused_reason == ""
+    (again,) = in_play(section)
+    assert {again.first_id, again.second_id} == {absent.pk, present.pk}
+
+
+def test_a_game_lost_over_the_board_pauses_nobody(make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    resign_after_a_move(pairing)
+    assert not section.entries.filter(paused_at__isnull=False).exists()
+    (again,) = in_play(section)  # the only two free: a rematch
+    assert again.round.number == 2
+
+
+def test_a_double_forfeit_by_the_arbiter_pauses_both_and_only_them(make_player):
+    section = arena_of(make_player, 4)
+    forfeited, played = in_play(section)
+    cs.forfeit_pairing(pairing_id=forfeited.pk, loser="both")
+    resign_after_a_move(played)
+    paused = set(section.entries.filter(paused_at__isnull=False).values_list("user_id", flat=True))
+    assert paused == {forfeited.first_id, forfeited.second_id}
+    (next_game,) = in_play(section)
+    assert {next_game.first_id, next_game.second_id} == {played.first_id, played.second_id}
+
+
+def test_a_player_pauses_for_a_break_their_game_goes_on_and_nothing_new_comes(make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    cs.pause_player(section=section, user=pairing.first)
+    assert entry(section, pairing.first).paused_reason == "You paused."
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.IN_PLAY  # the game in play goes on
+    resign_after_a_move(pairing)
+    assert in_play(section) == []
+    cs.player_back(section=section, user=pairing.first)
+    assert len(in_play(section)) == 1
+
+
+@pytest.mark.parametrize("case", ["twice", "back-not-paused", "not-entered", "not-arena", "time-up"])
+def test_pausing_and_coming_back_are_refused_in_words(make_player, case):
+    if case == "not-arena":
+        section = section_with(players(make_player, 2), format="swiss", rounds=1)
+    else:
+        section = arena_of(make_player)
+    someone = section.entries.first().user
+    call, code = cs.pause_player, {"twice": "paused", "back-not-paused": "not-paused", "not-entered": "not-entered",
+                                   "not-arena": "not-arena", "time-up": "arena-over"}[case]
+    kwargs = {"section": section, "user": someone}
+    if case == "twice":
+        cs.pause_player(**kwargs)
+    elif case == "back-not-paused":
+        call = cs.player_back
+    elif case == "not-entered":
+        kwargs["user"] = make_player(username="outsider")
+    elif case == "time-up":
+        kwargs["now"] = timezone.now() + timedelta(minutes=11)
+    before = list(section.entries.order_by("pk").values_list("paused_at", flat=True))
+    with pytest.raises(ServiceError) as err:
+        call(**kwargs)
+    assert err.value.code == code, err.value.message
+    assert list(section.entries.order_by("pk").values_list("paused_at", flat=True)) == before
+
+
+def test_the_entry_box_says_why_a_player_is_paused_and_brings_them_back(client, make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    absent = no_show(pairing)
+    client.force_login(absent)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "You are paused: You lost a game without a move (round 1, board 1)." in page
+    assert "I'm back" in page and ">Pause<" not in page
+
+    answer = client.post(url("section-entry", section), {"action": "back"}, follow=True)
+    assert "Welcome back" in answer.content.decode()
+    assert entry(section, absent).paused_at is None and len(in_play(section)) == 1
+    html = client.get(url("section", section)).content.decode()
+    assert 'value="pause"' in html and 'value="back"' not in html
+
+    client.post(url("section-entry", section), {"action": "pause"})
+    assert entry(section, absent).paused_reason == "You paused."
+
+
+def test_a_swiss_offers_no_pause(client, make_player):
+    section = section_with(players(make_player, 2), format="swiss", rounds=1)
+    client.force_login(section.entries.first().user)
+    html = client.get(url("section", section)).content.decode()
+    assert 'value="pause"' not in html and "arena-clock" not in html
+
+
+def test_the_arena_page_says_how_ties_are_broken_and_its_time_left(client, make_player):
+    section = arena_of(make_player, 4)
+    html = client.get(url("section", section)).content.decode()
+    key = text_of(html.split('id="st-key"')[1].split("</div>")[0])
+    assert "Players level on points are ranked by games played (over the board: a forfeit is none), more first; " \
+           "level on both, they share the place." in key
+    ends = section.starts_at + timedelta(minutes=10)
+    clock = re.search(r'<span class="arena-clock">(.*?)</span>', html, re.S)
+    assert clock and f'datetime="{ends.isoformat()}"' in clock[1]
+    left = int(re.search(r'data-left-ms="(\d+)"', clock[1])[1])
+    assert 9 * 60_000 < left <= 10 * 60_000
+    assert re.search(r">(9:\d\d|10:00)</strong> left", clock[1])  # said without JavaScript too
+    assert "js/arena-clock.js" in html
+    assert "Wave" not in html and "wave" not in html and "Round 1" in html
+
+
+def test_an_arena_whose_time_is_up_says_so(client, make_player):
+    section = arena_of(make_player)
+    Section.objects.filter(pk=section.pk).update(starts_at=timezone.now() - timedelta(minutes=11))
+    facts = text_of(client.get(url("section", section)).content.decode().split('id="section-facts"')[1]
+                    .split("</dl>")[0])
+    assert "Time is up" in facts and "nobody is paired again" in facts and "left" not in facts
+
+
+def test_an_arena_not_started_says_when_it_starts_not_round_1(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="arena", players=players(make_player, 2))
+    client.force_login(organiser)
+    facts = text_of(client.get(url("section", section)).content.decode().split('id="section-facts"')[1]
+                    .split("</dl>")[0])
+    assert "Starts " in facts and "Round 1" not in facts and "Ends" not in facts
