@@ -16,7 +16,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError, Q
+from django.db.models import Max, ProtectedError, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -100,6 +100,9 @@ class ScreenedAnswer:
     country: str
     decision: age.AccessDecision
     remembered: bool  # the first answer replaced the one given now
+    #: When the last of this request's keys forgets the answer (None: nothing remembered):
+    #: from then on this browser, device, username and e-mail may answer afresh.
+    kept_until: datetime | None = None
 
 
 def age_screen_for(request: Any, *, username: str = "", email: str = "", browser_id: str = "") -> AgeScreen:
@@ -155,20 +158,45 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
             ],
             ignore_conflicts=True,  # a key already answered keeps its first answer
         )
-    return ScreenedAnswer(date_of_birth, country, decision, remembered)
+    kept_until = None
+    if remembered:  # the person is told until when (a mistyped year was a block of unknown length)
+        kept_until = AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now).aggregate(
+            until=Max("expires_at"))["until"]
+    return ScreenedAnswer(date_of_birth, country, decision, remembered, kept_until)
 
 
-def consent_reason(screened: ScreenedAnswer) -> str:
-    """Why a screened answer needs a guardian's consent, in words for the person signing up."""
+def consent_reason(screened: ScreenedAnswer, now: datetime | None = None) -> str:
+    """Why a screened answer needs a guardian's consent, in words for the person signing up.
+    A remembered answer says until when it is kept, and what to do meanwhile that needs
+    no club: a guardian's consent, or the site's contact address (docs/security.md)."""
     reason = screened.decision.reason
-    if screened.remembered:
+    if screened.remembered:  # what the earlier answer means now, and what to do instead of waiting
+        until = f"until {_moment_words(screened.kept_until, now)}" if screened.kept_until else "for a while"
         reason = (
             "An earlier sign-up from this device, or with this username or e-mail, gave a date of birth "
-            "that needs a parent's or guardian's consent, and that answer is kept for a while. "
-            + reason
-            + " If the earlier date was a mistake, your club's staff can set up your account."
+            f"that needs a parent's or guardian's consent, and that answer is kept {until}: a different "
+            "date is not taken before then. If the earlier date was a mistake, a parent or guardian can "
+            "still give their consent (their name and e-mail with the sign-up; the account opens when they "
+            f"confirm), or write to {contact_address()}: the site's staff can set up your account with "
+            "the right date."
         )
     return reason
+
+
+def _moment_words(moment: datetime, now: datetime | None = None) -> str:
+    """A time to come in words: "about 40 minutes from now (07:02 UTC)" within the day,
+    else its date ("30 December 2026")."""
+    now = now or timezone.now()
+    local = timezone.localtime(moment)
+    left = moment - now
+    if left > timedelta(hours=23):
+        return _day(local)
+    minutes = max(1, round(left.total_seconds() / 60))
+    if minutes < 90:
+        span = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    else:
+        span = f"{round(minutes / 60)} hours"
+    return f"about {span} from now ({local:%H:%M} {local.tzname()})"
 
 
 def refuse_taken_username(username: str) -> None:

@@ -52,7 +52,7 @@ class TestApi:
         again = client.post(API, adult(), format="json")
         assert again.status_code == 400, again.json()
         assert again.json()["code"] == "guardian-consent-required"
-        assert "that answer is kept for a while" in again.json()["message"]
+        assert "that answer is kept until" in again.json()["message"]
         assert not User.objects.exists()
 
     def test_a_taken_name_is_said_first_and_the_answer_is_remembered_all_the_same(self, make_player):
@@ -156,6 +156,37 @@ class TestApi:
         assert "203.0.113.7" not in stored and "kid" not in stored
 
 
+class TestTheRefusalSaysUntilWhenAndWhatToDo:
+    """A mistyped year (2018, then 1995) was refused with no end in sight and a route
+    ("your club's staff") that a newcomer in no club does not have."""
+
+    def test_the_api_says_the_day_the_answer_is_forgotten_and_whom_to_write_to(self, settings):
+        settings.CONTACT_EMAIL = "help@club.example"
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        message = client.post(API, adult(), format="json").json()["message"]
+        # The username's and e-mail's keys are the longest-kept of the API's (30 days).
+        until = timezone.localtime(timezone.now() + timedelta(seconds=settings.AGE_SCREEN_SECONDS["email"]))
+        assert f"that answer is kept until {until.day} {until:%B %Y}:" in message
+        assert "help@club.example" in message and "their name and e-mail with the sign-up" in message
+        assert "your club's staff" not in message
+
+    def test_within_the_day_it_says_how_long_in_minutes_and_the_time(self):
+        from accounts import age, services
+
+        now = timezone.now()
+        decision = age.service_access(years_ago(15), "DE", timezone.localdate())
+        screened = services.ScreenedAnswer(years_ago(15), "DE", decision, True, now + timedelta(minutes=40))
+        local = timezone.localtime(now + timedelta(minutes=40))
+        assert f"kept until about 40 minutes from now ({local:%H:%M} UTC):" in services.consent_reason(screened, now)
+        screened = services.ScreenedAnswer(years_ago(15), "DE", decision, True, now + timedelta(hours=5))
+        assert "kept until about 5 hours from now" in services.consent_reason(screened, now)
+
+    def test_a_first_answer_says_nothing_of_an_earlier_one(self):
+        message = api_client().post(API, facts(), format="json").json()["message"]
+        assert "earlier sign-up" not in message and "kept until" not in message
+
+
 class TestPage:
     def test_deleting_the_cookie_does_not_let_an_adult_date_through(self, client):
         response = client.post(PAGE, facts())
@@ -164,7 +195,7 @@ class TestPage:
         del client.cookies["ttt_age_gate"]
         response = client.post(PAGE, adult())
         page = response.content.decode()
-        assert response.status_code == 200 and "guardian_email" in page and "that answer is kept for a while" in page
+        assert response.status_code == 200 and "guardian_email" in page and "that answer is kept until" in page
         assert not User.objects.exists()
 
     def test_clearing_every_cookie_does_not_let_an_adult_date_through(self, client):

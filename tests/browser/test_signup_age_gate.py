@@ -62,7 +62,7 @@ def test_a_refused_teen_cannot_clear_the_cookie_and_sign_up_as_an_adult(server, 
         fill_signup(page, "1990-05-17", "GB")
         page.click("form button[type=submit]")
         page.wait_for_selector("input[name=guardian_email]")
-        assert "that answer is kept for a while" in page.inner_text("[role=alert]")
+        assert "that answer is kept until" in page.inner_text("[role=alert]")
         shoot(page, "signup-adult-date-refused")
         # No account, so no log-in.
         login = {"username": "teen_de", "password": "a-long-Passw0rd!"}
