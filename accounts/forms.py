@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # missing from its .pyi
 
-from . import age, dispatch, passwords, services
+from . import age, dispatch, notices, passwords, services
 from .backends import AwaitingConsent, ask_about_consent
 from .errors import ServiceError
 from .models import Notice, User
@@ -120,6 +120,11 @@ class NoticeEmailForm(forms.Form):
         label="Also by e-mail",
         help_text="Every notice is in your inbox; these are also sent to your e-mail address.",
     )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only the kinds that can concern this player (accounts.notices.email_choices).
+        self.fields["email_notices"].choices = notices.email_choices(user)  # type: ignore[attr-defined]
 
 
 class PasswordResetRequestForm(forms.Form):

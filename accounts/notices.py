@@ -25,10 +25,15 @@ from django.utils import timezone
 from .broadcast import send_to_groups
 from .dispatch import enqueue
 from .errors import ServiceError
-from .models import Notice, Profile, User, default_email_notices
+from .models import GuardianConsent, Notice, Profile, User, default_email_notices
 from .realtime import user_group
 
 Kind = Notice.Kind
+
+#: Kinds about a guardian's consent: they concern only a player whose account a guardian
+#: opened (a GuardianConsent), so no one else is offered them or e-mailed them (an adult's
+#: profile offered "Guardian's consent", ticked by default).
+GUARDIAN_KINDS = frozenset({Kind.GUARDIAN_CONSENT.value})
 
 #: The e-mail task's registered name (accounts/tasks.py).
 EMAIL_TASK = "accounts.email_notice"
@@ -88,9 +93,17 @@ def notify_many(specs: Iterable[NoticeSpec]) -> list[Notice]:
 def _email_kinds(user_ids: set[int]) -> dict[int, set[str]]:
     """Each user's e-mail kinds, for those with an address to send to (one query)."""
     rows = User.objects.filter(pk__in=user_ids).exclude(email="").values_list(
-        "pk", "profile__pk", "profile__email_notices")
-    return {user_id: set(chosen or ()) if profile_id is not None else set(default_email_notices())
-            for user_id, profile_id, chosen in rows}
+        "pk", "profile__pk", "profile__email_notices", "guardian_consent__pk")
+    return {user_id: (set(chosen or ()) if profile_id is not None else set(default_email_notices()))
+            - (set() if consent_id is not None else GUARDIAN_KINDS)
+            for user_id, profile_id, chosen, consent_id in rows}
+
+
+def email_choices(user: User) -> list[tuple[str, str]]:
+    """The kinds ``user`` may choose to have e-mailed (value, label): the guardian's only
+    to a player who has one."""
+    has_guardian = GuardianConsent.objects.filter(user=user).exists()
+    return [(value, label) for value, label in Kind.choices if has_guardian or value not in GUARDIAN_KINDS]
 
 
 # -- after commit: the live hint and the e-mail -------------------------------------
@@ -180,11 +193,12 @@ def mark_all_read(*, user: User, up_to: int | None = None) -> int:
 
 
 def set_email_notices(*, user: User, kinds: Iterable[str]) -> Profile:
-    """The kinds of notice the user also wants by e-mail."""
+    """The kinds of notice the user also wants by e-mail, of those offered them (email_choices)."""
     chosen = sorted(set(kinds))
-    unknown = [kind for kind in chosen if kind not in Kind.values]
+    offered = {value for value, _ in email_choices(user)}
+    unknown = [kind for kind in chosen if kind not in offered]
     if unknown:
-        raise ServiceError("unknown-kind", f"Unknown notice kind(s): {', '.join(unknown)}.")
+        raise ServiceError("unknown-kind", f"Not a notice kind you can choose: {', '.join(unknown)}.")
     profile, _ = Profile.objects.get_or_create(user=user, defaults={"display_name": user.username})
     profile.email_notices = chosen
     profile.save(update_fields=["email_notices"])

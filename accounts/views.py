@@ -210,7 +210,7 @@ def profile(request: PlayerRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
     template = "accounts/profile.html#profile-card" if request.htmx else "accounts/profile.html"
-    return render(request, template, {"form": form, "profile": profile, "email_form": _email_form(profile),
+    return render(request, template, {"form": form, "profile": profile, "email_form": _email_form(request.user, profile),
                                       "address_form": EmailForm(initial={"email": request.user.email},
                                                                 user=request.user, request=request),
                                       "play": services.play_eligibility(user=request.user)})
@@ -270,16 +270,20 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
         return response
 
 
-def _email_form(profile: Profile | None, data: Any = None) -> NoticeEmailForm:
+def _email_form(user: Any, profile: Profile | None, data: Any = None) -> NoticeEmailForm:
     chosen = profile.email_notices if profile is not None else default_email_notices()
-    return NoticeEmailForm(data, initial={"email_notices": chosen})
+    return NoticeEmailForm(data, initial={"email_notices": chosen}, user=user)
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def notice_emails(request: PlayerRequest) -> HttpResponse:
-    """Which notices the player also wants by e-mail (the profile page's second card)."""
-    form = _email_form(None, request.POST)
+    """Which notices the player also wants by e-mail (the profile page's second card). The
+    form lives on the profile page: a GET (a bookmarked or typed address) goes there,
+    rather than to a bare 405."""
+    if request.method != "POST":
+        return redirect(reverse("accounts:profile") + "#email-card")
+    form = _email_form(request.user, None, request.POST)
     saved = False
     if form.is_valid():
         notice_services.set_email_notices(user=request.user, kinds=form.cleaned_data["email_notices"])

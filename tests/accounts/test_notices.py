@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from accounts import notices
 from accounts import services as account_services
+from accounts.errors import ServiceError
 from accounts.models import Notice
 from games import rule_sets
 from games import services as game_services
@@ -353,6 +354,52 @@ def test_e_mail_choices_on_the_profile(client, make_player):
     client.post(reverse("accounts:notice-emails"), {"email_notices": ["gossip"]})  # refused, nothing changes
     ann.profile.refresh_from_db()
     assert ann.profile.email_notices == ["game-ended"]
+
+
+def guardian_choice_shown(client) -> bool:
+    return 'value="guardian-consent"' in client.get(reverse("accounts:profile")).content.decode()
+
+
+def test_the_guardians_choice_is_offered_only_to_a_player_with_a_guardian(client, make_player):
+    """An adult's profile offered "Guardian's consent", ticked (a walkthrough)."""
+    adult = make_player(username="ann")
+    login(client, adult)
+    assert not guardian_choice_shown(client)
+    before = adult.profile.email_notices
+    client.post(reverse("accounts:notice-emails"), {"email_notices": ["pairing", "guardian-consent"]})
+    adult.profile.refresh_from_db()
+    assert adult.profile.email_notices == before  # refused whole: not a choice of hers
+    with pytest.raises(ServiceError):
+        notices.set_email_notices(user=adult, kinds=["guardian-consent"])
+    kid = make_player(username="kid", born=date.today() - timedelta(days=15 * 366), country="DE",
+                      guardian_name="Greta", guardian_email="greta@example.org")
+    login(client, kid)
+    assert guardian_choice_shown(client)
+    assert notices.set_email_notices(user=kid, kinds=["guardian-consent"]).email_notices == ["guardian-consent"]
+
+
+def test_no_guardians_notice_is_e_mailed_to_a_player_without_a_guardian(make_player):
+    adult = make_player(username="ann", email="ann@example.org")
+    assert "guardian-consent" in adult.profile.email_notices  # the default, from before the choice was hidden
+    kid = make_player(username="kid", email="kid@example.org", born=date.today() - timedelta(days=15 * 366),
+                      country="DE", guardian_name="Greta", guardian_email="greta@example.org")
+    with transaction.atomic():
+        for user in (adult, kid):
+            notices.notify(recipient=user, kind=Kind.GUARDIAN_CONSENT, cause="test:guardian", message="Hello")
+            notices.notify(recipient=user, kind=Kind.PAIRING, cause="test:pairing", message="Paired")
+    wanted = dict(Notice.objects.filter(cause="test:guardian").values_list("recipient__username", "email_wanted"))
+    assert wanted == {"ann": False, "kid": True}
+    assert Notice.objects.filter(cause="test:pairing", email_wanted=True).count() == 2
+
+
+def test_the_e_mail_choices_address_opened_directly_goes_to_the_profile(client, make_player):
+    """A GET of the form's address gave a bare 405 page."""
+    login(client, make_player(username="ann"))
+    response = client.get(reverse("accounts:notice-emails"))
+    assert response.status_code == 302 and response["Location"] == reverse("accounts:profile") + "#email-card"
+    assert client.get(reverse("accounts:notice-emails"), follow=True).status_code == 200
+    client.logout()
+    assert client.get(reverse("accounts:notice-emails"))["Location"].startswith(reverse("accounts:login"))
 
 
 # -- the API -------------------------------------------------------------------------------
