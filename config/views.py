@@ -7,13 +7,13 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 
-from league.clubs.selectors import clubs_for_home
+from league.clubs.selectors import clubs_for_home, clubs_with_members
 
 from . import health
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"clubs": clubs_for_home()})
+    return render(request, "home.html", {"clubs": clubs_with_members(clubs_for_home(), request.user)})
 
 
 @require_safe

@@ -23,7 +23,7 @@ class ClubSerializer(serializers.ModelSerializer):
     # django-countries' field: the model's own mapping answers a club without a country
     # with a Country object that JSON cannot encode (a 500).
     country = CountryField(allow_blank=True, read_only=True, help_text='"": not given.')
-    member_count = serializers.IntegerField(read_only=True)
+    member_count = serializers.SerializerMethodField(help_text="How many members are listed in ``members``.")
     members = serializers.SerializerMethodField(help_text="The members the requester may see listed: "
                                                 "active accounts, and children's only to fellow members.")
 
@@ -31,15 +31,22 @@ class ClubSerializer(serializers.ModelSerializer):
         model = Club
         fields = ["id", "name", "slug", "country", "description", "member_count", "members"]
 
-    @extend_schema_field(MembershipSerializer(many=True))
-    def get_members(self, club: Club) -> list[dict[str, str]]:
+    def _shown(self, club: Club) -> list[ClubMembership]:
         # The members of every club in the list at once (three queries, not three a club).
         shown = self.context.setdefault("shown_members", {})
         if club.pk not in shown:
             listed = self.parent.instance if self.parent is not None else None
             clubs = list(listed) if listed is not None else [club]
             shown.update(shown_members(clubs, self.context["request"].user))
-        return MembershipSerializer(shown[club.pk], many=True).data  # type: ignore[return-value]
+        return shown[club.pk]
+
+    def get_member_count(self, club: Club) -> int:
+        # The list's length, as on the home page (league.clubs.selectors.clubs_with_members).
+        return len(self._shown(club))
+
+    @extend_schema_field(MembershipSerializer(many=True))
+    def get_members(self, club: Club) -> list[dict[str, str]]:
+        return MembershipSerializer(self._shown(club), many=True).data  # type: ignore[return-value]
 
 
 class ClubViewSet(viewsets.ReadOnlyModelViewSet):

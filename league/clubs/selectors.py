@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
 from league.models import Club, ClubMembership
 
 
 def clubs_for_home() -> QuerySet[Club]:
-    return Club.objects.annotate(member_count=Count("memberships")).order_by("name")
+    return Club.objects.order_by("name")
+
+
+def clubs_with_members(clubs: Any, viewer: Any) -> list[Club]:
+    """``clubs`` with ``shown`` (shown_members) and ``member_count``, its length: a
+    count of all memberships said "11 members" above a list of 9 (closed accounts and
+    children hidden from outsiders), and told outsiders that hidden children exist."""
+    clubs = list(clubs)
+    shown = shown_members(clubs, viewer)
+    for club in clubs:
+        club.shown = shown[club.pk]
+        club.member_count = len(club.shown)
+    return clubs
 
 
 def members_shown_to(club: Club, viewer: Any) -> list[ClubMembership]:
