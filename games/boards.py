@@ -105,6 +105,8 @@ def board_context(
         # Each move with who made it, in words: worked out here once rather than by a
         # loop over the seats for every move in the template.
         "moves": _moves_with_movers(payload["moves"], seats),
+        # Whether the fairness proof has secret moves' fingerprints to list.
+        "secret_moves": any(m.get("commitment") for m in payload["moves"]),
         "lesson_game": bool(game.lesson),
         "time_control": payload["rules"]["time_control"],
         "lesson": lesson_pages.panel_context(game, seat, payload["moves"]) if live and game.lesson else None,
@@ -220,11 +222,18 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
         return {}
     offered = selectors.rematch_of(game)
     names = {s.number: selectors.seat_name(s) or "" for s in game.seats_in_hand}
+    # Swapped seats swap who moves first, unless a roll at the start decides it (Nine-Square).
+    first = (
+        "seats swapped; the opening roll decides again who is X and moves first"
+        if get_variant(game.variant).letters_by_chance(game.options)
+        else "seats swapped: the other player moves first"
+    )
     return {
         seat.number: {
             "game": offered,
             "mine": offered is not None and offered.created_by_id == seat.user_id,
             "opponent": names.get(1 - seat.number, ""),
+            "first": first,
         }
         for seat in game.seats_in_hand
         if seat.user_id is not None

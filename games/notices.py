@@ -11,7 +11,7 @@ from accounts.notices import Kind, NoticeSpec, notify, notify_many
 
 from .models import Game, RuleSet
 from .rules import get_variant
-from .rules.results import with_names
+from .rules.results import SEAT_WORDS, rules_reason, with_names
 from .time_controls import is_correspondence
 
 
@@ -96,16 +96,23 @@ def game_ended(game: Game) -> None:
             outcome = f"You beat {opponent} at {game_name(game.rule_set)}."
         else:
             outcome = f"{opponent} beat you at {game_name(game.rule_set)}."
-        reason = f" {_reason_for(game.end_reason, names, seat.number)}" if game.end_reason else ""
+        reason = f" {_reason_for(game, names, seat.number)}" if game.end_reason else ""
         specs.append(NoticeSpec(seat.user_id, Kind.GAME_ENDED, f"game-ended:{game.pk}", f"{outcome}{reason}",
                                 _url(game), {"game": game.pk, "result": game.result,
                                              "winner_seat": game.winner_seat}))
     notify_many(specs)
 
 
-def _reason_for(reason: str, names: dict[int, str], reader: int) -> str:
-    """A stored reason as the player in seat ``reader`` reads it: their own seat is "you"
-    ("You resigned.", "abandoned: you did not move"), the others by name."""
+def _reason_for(game: Game, names: dict[int, str], reader: int) -> str:
+    """The game's stored reason as the player in seat ``reader`` reads it. The platform's
+    ("Player 2 resigned."): their own seat is "you" ("You resigned.", "abandoned: you did
+    not move"), the other by name. The engine's ("Player One has three in a row."): each
+    player by name and letter, as the game page's result says it ("Sam (X) has ...")."""
+    reason = game.end_reason
+    if any(words in reason for words in SEAT_WORDS):
+        variant = get_variant(game.variant)
+        view = variant.view(variant.load(game.state), None)
+        reason = rules_reason(view, {"reason": reason}, [names.get(0), names.get(1)])
     own = f"Player {reader + 1}"
     reason = re.sub(rf"(^|[.!?] ){own}\b", r"\1You", reason)  # starting a sentence
     return with_names(reason.replace(own, "you"), names)

@@ -17,6 +17,7 @@ seat): "Lucia (X) wins", "Sam resigned". Without them, "Player One (X) wins".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -111,12 +112,16 @@ def platform_sentence(result: Mapping[str, Any], labels: Sequence[str], names: N
     return f"{head}: {after_colon(named.replace(': ', ', '), names)}"
 
 
-def rules_reason(result: Mapping[str, Any], names: Names) -> str:
-    """The engine's reason with the players' names for its "Player One" / "Player Two"."""
+def rules_reason(view: Mapping[str, Any], result: Mapping[str, Any], names: Names) -> str:
+    """The engine's reason with each "Player One" / "Player Two" as the result names the
+    player: name and letter ("Sam (X) has three in a row."), the seat alone telling a
+    player nothing about which side of the board was theirs."""
     reason = str(result.get("reason") or "")
-    if names:
-        for seat, name in enumerate(seat_names(names)):
-            reason = reason.replace(SEAT_WORDS[seat], name)
+    for seat, label in enumerate(seat_labels(view, names)):
+        letter = letter_of(view, seat)
+        # A reason giving the letter already ("Player One (X) has nowhere left ...") keeps one.
+        said = rf"{SEAT_WORDS[seat]}(?: \({re.escape(letter)}\))?" if letter else SEAT_WORDS[seat]
+        reason = re.sub(said, label.replace("\\", r"\\"), reason)
     return reason
 
 
@@ -125,7 +130,7 @@ def default_sentence(view: Mapping[str, Any], result: Mapping[str, Any], names: 
     labels = seat_labels(view, names)
     if not ended_by_rules(view, result):
         return platform_sentence(result, labels, names)
-    reason = rules_reason(result, names)
+    reason = rules_reason(view, result, names)
     head = headline(result, labels)
     if not reason:
         return f"{head}."

@@ -231,7 +231,9 @@ def test_a_tactic_toe_round_keeps_plans_secret_until_the_reveal(people):
         expect_square(viewer, 7, "O")
         expect_square(viewer, 1, "O")
         expect(viewer.locator("#plan-panel h2")).to_have_text("Round 2 of 3")
-    expect(kofi.locator("#move-list")).to_contain_text("nonce")
+    # The proof is folded away under its plain question (#fairness), the keys in it.
+    expect(kofi.locator("#move-list")).not_to_contain_text("nonce")
+    expect(kofi.locator("#fairness")).to_contain_text("nonce")
     # Round 2 lets the centre in and keeps the round-1 squares out.
     expect(square(sam, 5)).to_be_enabled()
     expect(square(sam, 2)).to_be_disabled()

@@ -8,7 +8,7 @@
   if (!window.GamePage) return;
 
   const HINTS = {
-    place: "Click an empty square to place your letter, or choose another action above.",
+    place: "", // the board's own (data-place): it names another action only where one is offered
     curtain: "Pick a line of the grid: the Iron Curtain covers all of it.",
     wall: "Pick a square to wall in on all four sides, or a side on a line, then the side next to it in a straight line.",
     wallSecond: "Now pick the side next to it in a straight line (highlighted). Esc or the first side again to cancel.",
@@ -76,7 +76,7 @@
     renderPicks();
     const hint = document.getElementById("ttt-hint");
     if (hint) {
-      const text = HINTS[tool === "wall" && firstPick ? "wallSecond" : tool];
+      const text = tool === "place" ? hint.dataset.place : HINTS[tool === "wall" && firstPick ? "wallSecond" : tool];
       // A finger has no hover: say at once that a target takes two taps (see "touch" below).
       hint.textContent = tool !== "place" && TOUCH.matches ? `${text} ${TOUCH_HINT}` : text;
     }

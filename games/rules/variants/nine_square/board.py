@@ -54,8 +54,18 @@ def build_board(
             for n in score.board_lines
         ],
         "legend": [legend_row(score) for score in scores],
+        "opening": opening(view),
         "last": {tuple(m) for m in ((view.get("last_turn") or {}).get("marks") or [])},
     }
+
+
+def opening(view: dict[str, Any]) -> dict[str, Any]:
+    """Who is X and why (the text: "Each player rolls the die. The person with the highest
+    number goes first and is the X player"): the roll that decided it, by seat, and how many
+    equal rolls came before it; no rolls where a house rule fixed X in advance. The template
+    puts the players' names in."""
+    rolls = [list(pair) for pair in view.get("setup_rolls") or []]
+    return {"x_seat": view.get("x_seat", 0), "rolls": rolls[-1] if rolls else None, "ties": max(len(rolls) - 1, 0)}
 
 
 def strike(line: tuple[int, int, int], letter: str, beside: float = 0.0) -> dict[str, Any]:

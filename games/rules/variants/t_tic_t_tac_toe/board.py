@@ -49,6 +49,9 @@ def build_board(
         elif item["kind"] in _TOOL_OF:
             by_tool.setdefault(_TOOL_OF[item["kind"]], []).append(item)
     placeable = {i["move"]["square"] for i in by_tool.get("place", [])}
+    # Placing the other letter (a bwah, rule 6.01) is legal: only the list of moves offers it.
+    bwah = next((item["move"]["symbol"] for item in legal
+                 if item["kind"] == "place" and "symbol" in item["move"]), None)
 
     events = view.get("history") or []
     last = _last_move_event(events, view.get("moves_made", 0))
@@ -90,6 +93,10 @@ def build_board(
     return {
         "cells": cells,
         "tools": tools,
+        # The hint names only what is offered: on move 1 placing a letter is the one action.
+        "place_hint": "Click an empty square to place your letter"
+        + (", or choose another action above." if len(tools) > 1 else "."),
+        "bwah": bwah,
         "curtains": [_line_target(i) for i in by_tool.get("curtain", [])],
         "wall_segments": _segment_targets(by_tool.get("wall", [])),
         "wall_arounds": [_around_target(i) for i in by_tool.get("wall", []) if "around" in i["move"]],

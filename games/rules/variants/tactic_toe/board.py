@@ -14,6 +14,15 @@ ROUND_RULES = {
 }
 
 
+def _why_not(n: int, mark: str | None, forbidden: set[int], planning: bool) -> str:
+    """Why a square cannot be picked this round, for its label ("" where it can)."""
+    if n in forbidden:
+        return ", not allowed this round"
+    if planning and mark is not None:
+        return ", already taken: a mark planned here would be lost"
+    return ""
+
+
 def build_board(
     view: dict[str, Any], legal: list[ListedMove], seat: int | None, my_turn: bool
 ) -> dict[str, Any]:
@@ -27,13 +36,20 @@ def build_board(
             {
                 "n": n,
                 "mark": mark,
-                "label": square_label(n, mark) + (", not allowed this round" if n in forbidden else ""),
-                "legal": planning and n not in forbidden,
+                "label": square_label(n, mark) + _why_not(n, mark, forbidden, planning),
+                # A square taken before the round may be written (the rules allow it from
+                # round 2 on: docs/rules/tactic-toe.md), but its mark is always lost, so
+                # the board does not offer it: a player does not do it by accident.
+                "legal": planning and n not in forbidden and mark is None,
                 "win": n in win,
             }
             for n, mark in enumerate(view["board"], start=1)
         ],
         "planning": planning,
+        "taken_note": (
+            "Squares already taken are not offered: the rules let you write one, but its mark would be lost."
+            if planning and any(view["board"]) else ""
+        ),
         "repeats": round_no >= 3,
         "round_rules": ROUND_RULES.get(round_no, ""),
         "rounds": view.get("rounds") or [],
