@@ -168,8 +168,7 @@
   }, 2500);
 
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${page.dataset.socket}`);
+    socket = window.openSocket(page.dataset.socket);
     socket.onopen = () => {
       delay = 1000;
       // Waiting for a place: the server may refuse again at once, so the page says "Live"

@@ -75,8 +75,7 @@
     if (main) main.replaceChildren(note);
   }
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    const socket = window.openSocket(path);
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "following") {

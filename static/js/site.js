@@ -1,3 +1,19 @@
+// A websocket that gives up on a handshake nobody answers (a hung server process behind
+// the port): the browser has no handshake timeout of its own, so a page would say
+// "Reconnecting…" for good. Closed after HANDSHAKE_WAIT, its page's onclose retries as
+// after any drop. Every page's socket opens through here (this file loads first).
+window.openSocket = (function () {
+  const HANDSHAKE_WAIT = 10000;
+  return function (path) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    const timer = setTimeout(() => { if (socket.readyState === WebSocket.CONNECTING) socket.close(); }, HANDSHAKE_WAIT);
+    socket.addEventListener("open", () => clearTimeout(timer));
+    socket.addEventListener("close", () => clearTimeout(timer));
+    return socket;
+  };
+})();
+
 // Platform notices: a small JSON websocket (game pages use htmx's ws extension).
 (function () {
   const status = document.getElementById("live-status");
@@ -54,8 +70,7 @@
     notices.appendChild(item);
   }
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}${status.dataset.socket}`);
+    const socket = window.openSocket(status.dataset.socket);
     socket.onopen = () => { delay = 1000; status.textContent = "Live"; status.className = "live"; };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
