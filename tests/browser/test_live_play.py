@@ -358,6 +358,12 @@ def test_the_lobby_on_a_phone_and_a_laptop(people):
         page.goto("/play/")
         expect(page.locator("#create-form")).to_be_visible()
         expect(page.locator("#finished-title")).to_be_visible()
+        if name == "phone":
+            # A finger's target, 44 px tall: the radios' labels and "Rated" were 24 and 18 px.
+            for target in ("label:has(input[value=user])", "label:has(input[value=ai])", "label:has(input[name=rated])"):
+                box = page.locator(target).bounding_box()
+                assert box is not None and box["height"] >= 44, (target, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
         shoot(page, f"lobby-{name}")
 
 
