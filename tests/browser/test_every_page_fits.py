@@ -247,7 +247,42 @@ def test_the_menu_folds_behind_a_button_on_a_phone(browser, world):
             box = me.bounding_box()
             assert box and box["height"] <= 48 and box["width"] <= widest and box["x"] + box["width"] <= width, box
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
+            if width > 600:  # one line: the name gives way, not the bar ("Olivia Organiser" made it two)
+                header = page.locator(".site-header").bounding_box()
+                assert header and header["height"] <= 56, header
             page.screenshot(path=str(SHOTS / "fit" / f"menu-long-name-{width}.png"))
+
+
+#: A live notice's banner as static/js/site.js draws it, with its two links.
+LIVE_NOTICE = """() => { const p = document.createElement("p"); p.className = "message notice-live";
+  p.textContent = "You were paired. "; const form = document.createElement("form"); form.className = "inline-form";
+  const open = document.createElement("button"); open.className = "link-button"; open.textContent = "Open";
+  form.append(open); const close = document.createElement("button"); close.type = "button";
+  close.className = "link-button"; close.textContent = "Dismiss"; p.append(form, " ", close);
+  document.getElementById("notices").append(p); }"""
+
+
+def test_form_controls_are_44_px_tap_targets_on_a_phone(browser, world):
+    """390 px, the profile: inputs were 42 px tall, selects 39, buttons 42, checkboxes
+    13x13, a live notice's Open and Dismiss 24, the site's name 26 (a walkthrough). Each
+    is at least 44 px tall now (a checkbox: its row, the label); at 1280 px the fields
+    stay as they were."""
+    server, _ = world
+    with signed_in_pages(browser, server) as open_as:
+        for width in (390, 1280):
+            page = open_as("sam", {"width": width, "height": 800})
+            page.goto("/accounts/profile/")
+            page.evaluate(LIVE_NOTICE)
+            heights = page.evaluate("""() => [...document.querySelectorAll(
+                "main input:not([type=hidden]):not([type=checkbox]), main select, main form button, .notice-live .link-button, "
+                + ".brand, main label:has(input[type=checkbox])")].map(el => [el.outerHTML.slice(0, 60),
+                el.getBoundingClientRect().height])""")
+            assert len(heights) > 15, heights
+            if width == 390:
+                assert all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
+            else:
+                assert max(height for html, height in heights if html.startswith("<select")) < 44
+            page.screenshot(path=str(SHOTS / "fit" / f"profile-controls-{width}.png"), full_page=True)
 
 
 def test_the_tic_tac_two_board_is_as_wide_as_the_classic_one(browser, world):
