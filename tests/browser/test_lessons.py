@@ -172,6 +172,21 @@ _NUMBERS = """() => [...document.querySelectorAll('#board .grid')].map(grid => [
 }))"""
 
 
+def _screenshot_board(page, path) -> None:
+    """A picture of the board for a person to look at (not an assertion). The socket's
+    state frame may swap the board in while the picture is taken, which detaches the
+    element: take it again from the board now shown."""
+    from playwright.sync_api import Error
+
+    for attempt in range(3):
+        try:
+            page.locator("#board").screenshot(path=str(path))
+            return
+        except Error as error:
+            if "not attached" not in str(error) or attempt == 2:
+                raise
+
+
 def test_a_lesson_board_shows_each_squares_number_in_its_corner(sign_in):
     """The steps name squares by number ("square 7"): every square of the learner's board
     shows its number, counted in the squares' order, which is their numbering (row by
@@ -201,7 +216,7 @@ def test_a_lesson_board_shows_each_squares_number_in_its_corner(sign_in):
                     assert squares[9]["width"] > squares[8]["width"] * 1.5, (slug, squares[8], squares[9])
             square = page.locator("#board .grid .square").nth(4)
             expect(square).to_have_accessible_name(square.get_attribute("aria-label") or "")
-            page.locator("#board").screenshot(path=str(SHOTS / f"lesson-{slug}-numbers-{name}.png"))
+            _screenshot_board(page, SHOTS / f"lesson-{slug}-numbers-{name}.png")
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         # A real game's board numbers its squares the same way (static/css/game.css): the
         # numbers do not hang on the lesson panel.
