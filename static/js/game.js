@@ -479,16 +479,7 @@
       clock.classList.toggle("low", Boolean(deadline) && ms <= 10000);
     });
   }
-  // The same face as games/time_controls.py clock_text: 0:42, 1:02:03, 2d 23:59.
-  function clockText(ms) {
-    const total = Math.ceil(ms / 1000);
-    const two = (n) => String(n).padStart(2, "0");
-    const days = Math.floor(total / 86400), hours = Math.floor((total % 86400) / 3600);
-    const minutes = Math.floor((total % 3600) / 60), secs = total % 60;
-    if (days) return `${days}d ${two(hours)}:${two(minutes)}`;
-    if (hours) return `${hours}:${two(minutes)}:${two(secs)}`;
-    return `${minutes}:${two(secs)}`;
-  }
+  const clockText = window.clockText;
   setInterval(tickClocks, 500);
 
   afterRender();

@@ -1,3 +1,15 @@
+// A clock's face, the same as games/time_controls.py clock_text: 0:42, 1:02:03, 2d 23:59
+// (the game page's clocks and an arena's time left).
+window.clockText = function (ms) {
+  const total = Math.ceil(ms / 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  const days = Math.floor(total / 86400), hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60), secs = total % 60;
+  if (days) return `${days}d ${two(hours)}:${two(minutes)}`;
+  if (hours) return `${hours}:${two(minutes)}:${two(secs)}`;
+  return `${minutes}:${two(secs)}`;
+};
+
 // A websocket that gives up on a handshake nobody answers (a hung server process behind
 // the port): the browser has no handshake timeout of its own, so a page would say
 // "Reconnecting…" for good. Closed after HANDSHAKE_WAIT, its page's onclose retries as
