@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -330,10 +329,9 @@ def test_load_refuses_what_cannot_be_a_stored_game(data):
 # -- the whole game tree, through the public contract ------------------------------------------
 
 
-def test_whole_game_tree_known_counts_and_speed():
+def test_whole_game_tree_known_counts():
     counts = {"games": 0, "X": 0, "O": 0, "draw": 0}
     start = classic.new_game(seed=1)
-    began = time.perf_counter()
 
     def walk(state):
         seat = state.to_move[0]
@@ -347,11 +345,8 @@ def test_whole_game_tree_known_counts_and_speed():
                 counts["draw" if outcome.winner is None else "XO"[outcome.winner]] += 1
 
     walk(start)
-    elapsed = time.perf_counter() - began
     assert counts == {"games": 255_168, "X": 131_184, "O": 77_904, "draw": 46_080}
-    # The target is 3 s on this 2-core machine (bench/engine.py prints it); the test allows
-    # for other work on the machine.
-    assert elapsed < 6.0, f"whole tree took {elapsed:.2f} s"
+    # Its speed (3 s was the target here) is bench/engine.py's "classic whole game tree".
 
 
 def test_whole_game_tree_has_5478_positions():
