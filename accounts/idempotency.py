@@ -10,8 +10,18 @@ mid-request leaves either both or neither. Then:
   ``Idempotent-Replayed: true``, and nothing done;
 - the same key with another request (method, path or body): 422 ``idempotency-key-reused``;
 - the same key while its first request is still running: 409 ``idempotency-key-in-progress``;
-- a claim whose request died (its transaction ended unanswered; seen after
-  ABANDONED_SECONDS) is taken over by the retry.
+- a claim whose request died (a server killed mid-request: its transaction rolled back,
+  the claim left unanswered) is taken over by the retry at once.
+
+Who is still running is the database's to say, not a lease's: a request holds its
+claim's row locked from its work's first statement to its commit, and a transaction
+ends with its connection, so a claim no transaction holds is a dead request's (on
+PostgreSQL a NOWAIT lock tells; SQLite runs one write transaction at a time, so a
+running one is waited for, and its answer replayed). A retry that took the key while
+its first request was still between its claim and its work (a few milliseconds) wins;
+that request then answers 409 and does nothing (the claim's time, compared under the
+row lock), so the work is never done twice. Before, a dead request's claim kept its key
+409 for 30 s, while the mover's clock ran (a chaos probe).
 
 Answers that are a server error are not kept: the write rolled back, a retry does it.
 Keys are per user and kept IDEMPOTENCY_KEY_HOURS, then deleted by accounts.expire_idempotency_keys.
@@ -43,8 +53,6 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
 IDEMPOTENCY_KEY_HOURS = 24
-#: An unanswered claim older than this whose row is not locked belongs to a request that died.
-ABANDONED_SECONDS = 30
 
 #: For the OpenAPI schema of each endpoint that takes the header.
 PARAMETER = OpenApiParameter(
@@ -138,21 +146,24 @@ def _claim(user: Any, key: str, fingerprint: str) -> IdempotencyKey | Response:
         return _error("idempotency-key-reused",
                       f"This {HEADER} was used for another request; send a new key for a new request.",
                       status.HTTP_422_UNPROCESSABLE_ENTITY)
+    if existing.status_code is None and _take_over(existing, now):
+        existing.claimed_at = now
+        return existing
+    if existing.status_code is None:  # still held; or answered since it was read: replay that
+        existing = IdempotencyKey.objects.filter(pk=existing.pk).first() or existing
     if existing.status_code is not None:
         replay = Response(existing.response, status=existing.status_code)
         replay[REPLAYED_HEADER] = "true"
         return replay
-    if existing.claimed_at > now - timedelta(seconds=ABANDONED_SECONDS) or not _take_over(existing, now):
-        return _error("idempotency-key-in-progress",
-                      "A request with this key is in progress; retry once it has been answered.",
-                      status.HTTP_409_CONFLICT)
-    existing.claimed_at = now
-    return existing
+    return _error("idempotency-key-in-progress",
+                  "A request with this key is in progress; retry once it has been answered.",
+                  status.HTTP_409_CONFLICT)
 
 
 def _take_over(row: IdempotencyKey, now: Any) -> bool:
     """Claim an unanswered key whose request died: only if no transaction holds it (on
-    PostgreSQL, NOWAIT: a request still running holds its row locked)."""
+    PostgreSQL, NOWAIT: a request still running holds its row locked; on SQLite the
+    write waits for the one transaction that runs, then finds the row answered)."""
     try:
         with transaction.atomic():
             locked = list(IdempotencyKey.objects.select_for_update(nowait=True).filter(

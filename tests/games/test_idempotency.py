@@ -3,6 +3,10 @@ creating a game, accepting a challenge, a REST move."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 
@@ -84,19 +88,18 @@ class TestRetries:
         assert moves[1].json() == moves[0].json()
         assert Move.objects.filter(game_id=game_id).count() == 1
 
-    def test_a_key_in_progress_answers_409(self, alice):
-        IdempotencyKey.objects.create(user=alice, key="busy", fingerprint=_fingerprint_of_create(alice),
-                                      claimed_at=timezone.now())
-        response = create(client_for(alice), "busy", variant="classic", ai_level="random")
-        assert response.status_code == 409 and response.json()["code"] == "idempotency-key-in-progress"
-        assert Game.objects.count() == 0
-
-    def test_a_claim_whose_request_died_is_taken_over(self, alice):
+    def test_a_claim_left_by_a_dead_request_is_taken_over_at_once(self, alice):
+        """A row as a server killed mid-request leaves it: claimed a moment ago, never
+        answered, held by no transaction (it rolled back with its connection). The
+        retry does the work now; it used to answer 409 for 30 s (a chaos probe)."""
         IdempotencyKey.objects.create(user=alice, key="dead", fingerprint=_fingerprint_of_create(alice),
-                                      claimed_at=timezone.now() - timedelta(seconds=idempotency.ABANDONED_SECONDS + 1))
+                                      claimed_at=timezone.now())
         response = create(client_for(alice), "dead", variant="classic", ai_level="random")
-        assert response.status_code == 201
+        assert response.status_code == 201 and "Idempotent-Replayed" not in response
         assert Game.objects.count() == 1
+        again = create(client_for(alice), "dead", variant="classic", ai_level="random")
+        assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+        assert again.json() == response.json() and Game.objects.count() == 1
 
     def test_keys_expire_after_a_day(self, alice):
         assert create(client_for(alice), "old", variant="classic", ai_level="random").status_code == 201
@@ -138,3 +141,48 @@ def test_two_concurrent_requests_with_one_key_make_one_game(alice):
     assert sorted(results)[0] == 201 and sorted(results)[1] in (201, 409)
     if connection.vendor == "postgresql":
         assert IdempotencyKey.objects.get(key="race").status_code == 201
+
+
+#: A request of another server, stopped inside its work: it holds its claim's row locked
+#: (as ``idempotent`` does from its work's first statement to its commit) until killed.
+HOLDER = """
+import sys, psycopg
+with psycopg.connect(sys.argv[1]) as db:
+    db.execute("SELECT 1 FROM accounts_idempotencykey WHERE id = %s FOR UPDATE", (int(sys.argv[2]),))
+    print(db.execute("SELECT pg_backend_pid()").fetchone()[0], flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_waits_for_a_live_request_and_takes_over_once_its_server_is_killed(alice):
+    """While the first request's server lives, its key answers 409; once the server is
+    killed (its transaction rolled back by PostgreSQL), the retry does the work at once,
+    once."""
+    row = IdempotencyKey.objects.create(user=alice, key="m", fingerprint=_fingerprint_of_create(alice),
+                                        claimed_at=timezone.now())
+    params = connection.get_connection_params()
+    dsn = " ".join(f"{name}={params[name]}" for name in ("dbname", "user", "host", "port", "password")
+                   if params.get(name))
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, dsn, str(row.pk)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        backend = int(holder.stdout.readline())
+        busy = create(client_for(alice), "m", variant="classic", ai_level="random")
+        assert busy.status_code == 409 and busy.json()["code"] == "idempotency-key-in-progress"
+        assert Game.objects.count() == 0
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait()
+    with connection.cursor() as cursor:  # PostgreSQL ends the dead client's backend as it reads EOF
+        while True:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [backend])
+            if not cursor.fetchone()[0]:
+                break
+    retried = create(client_for(alice), "m", variant="classic", ai_level="random")
+    assert retried.status_code == 201 and "Idempotent-Replayed" not in retried
+    assert Game.objects.count() == 1
+    replayed = create(client_for(alice), "m", variant="classic", ai_level="random")
+    assert replayed.status_code == 201 and replayed["Idempotent-Replayed"] == "true"
+    assert Game.objects.count() == 1
