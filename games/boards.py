@@ -222,22 +222,39 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
         return {}
     offered = selectors.rematch_of(game)
     names = {s.number: selectors.seat_name(s) or "" for s in game.seats_in_hand}
-    # Swapped seats swap who moves first, unless a roll at the start decides it (Nine-Square).
-    first = (
-        "seats swapped; the opening roll decides again who is X and moves first"
-        if get_variant(game.variant).letters_by_chance(game.options)
-        else "seats swapped: the other player moves first"
-    )
     return {
         seat.number: {
             "game": offered,
             "mine": offered is not None and offered.created_by_id == seat.user_id,
             "opponent": names.get(1 - seat.number, ""),
-            "first": first,
+            "first": rematch_swap_words(game, seat.number, names.get(1 - seat.number, "")),
         }
         for seat in game.seats_in_hand
         if seat.user_id is not None
     }
+
+
+def rematch_swap_words(game: Game, seat: int, opponent: str) -> str:
+    """What the rematch's swapped seats change for the player of ``seat`` (who sits in
+    seat ``1 - seat`` then), read from the start of a game under the same rules, so the
+    words follow the engine: who plays which letter and who moves first; where both
+    choose at once (Tactic-Toe, rock-paper-scissors) nobody moves first; where a roll
+    at the start decides (Nine-Square) it decides again."""
+    variant = get_variant(game.variant)
+    if variant.letters_by_chance(game.options):
+        return "seats swapped; the opening roll decides again who is X and moves first"
+    start = variant.new_game(options=game.options, seed="rematch")
+    letters = [letter_of(variant.view(start, None), s) for s in (0, 1)]
+    mine = 1 - seat
+    if len(start.to_move) > 1:
+        if not letters[mine]:
+            return "seats swapped, which changes nothing here: you both still choose each move at once"
+        return (f"seats swapped: you play {letters[mine]} and {opponent} {letters[seat]}; "
+                "you both still choose each move at once, so nobody moves first")
+    first = start.to_move[0]
+    who, plays, moves = ("you", "play", "move") if first == mine else (opponent, "plays", "moves")
+    letter = f" {plays} {letters[first]} and" if letters[first] else ""
+    return f"seats swapped: {who}{letter} {moves} first"
 
 
 def render_board(context: dict[str, Any]) -> str:

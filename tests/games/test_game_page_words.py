@@ -119,10 +119,11 @@ def test_a_finished_nine_square_shows_no_die_and_its_rematch_tells_the_roll_deci
     assert 'id="nine-opening"' in html  # who was X stays said
     assert "the opening roll decides again who is X and moves first" in html
     assert "the other player moves first" not in html
-    # A game without the roll keeps the plain rule: swapped seats, the other moves first.
+    # A game without the roll keeps the plain rule: swapped seats, the other moves first
+    # (every variant's words: tests/games/test_rematch_words.py).
     classic = started("classic", alice, bob)
     services.resign(game_id=classic.pk, user=bob)
-    assert "seats swapped: the other player moves first" in page(classic, alice)
+    assert f"seats swapped: {bob.name} plays X and moves first" in page(classic, alice)
 
 
 # -- T-Tic-T-Tac-Toe: the first hint, and the other letter in the list ------------------------
