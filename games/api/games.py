@@ -106,6 +106,12 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="Rated: the result moves both players' ratings (docs/ratings.md). Only between two "
         "people: refused with ai_level (code ai-not-rated). Every game of a rated match is rated.",
     )
+    untimed = TrueFalseField(
+        required=False,
+        default=False,
+        help_text='With ai_level: no clock, as the lobby\'s "No clock: take your time" (a copy of the rules '
+        "without one). Default false: the rules' clock. Refused without ai_level (code untimed-needs-ai).",
+    )
 
 
 class PlayMoveSerializer(serializers.Serializer):
@@ -217,6 +223,7 @@ class GameListCreateView(GamesAPIView):
             ai_level=data.get("ai_level", ""),
             creator_seat=data.get("seat"),
             rated=data["rated"],
+            untimed=data["untimed"],
         )
         return Response(payload_for(request, game.pk), status=status.HTTP_201_CREATED)
 
