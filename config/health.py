@@ -1,6 +1,8 @@
 """What /healthz reports and what a server says at start-up when Redis is unreachable:
 the database, the channel layer and the Celery broker, each checked on its own with
-short timeouts (docs/operations.md, "Health check").
+short timeouts, and, in a server that runs database worker processes for its sockets
+(games/workers.py), whether one of them can take a call yet (docs/operations.md,
+"Health check").
 
 A reason names only the kind of failure (``ConnectionError``, ``TimeoutError``): the
 check is unauthenticated, so no address or password leaves the server; the start-up
@@ -18,6 +20,8 @@ from channels_redis.utils import decode_hosts
 from django.conf import settings
 from django.db import connection
 from kombu.utils.url import maybe_sanitize_url
+
+from games import workers
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +77,17 @@ def check_broker() -> None:
         _ping(url)
 
 
+class NoDatabaseWorkerReady(Exception):
+    """This server's database workers are still starting (or all being replaced): a
+    socket's handshake and moves would wait for them."""
+
+
+def check_database_workers() -> None:
+    ready = workers.readiness()
+    if ready is not None and not ready[0]:
+        raise NoDatabaseWorkerReady(f"0 of {ready[1]} ready")
+
+
 CHECKS: dict[str, Callable[[], None]] = {
     "database": check_database,
     "channel_layer": check_channel_layer,
@@ -81,9 +96,13 @@ CHECKS: dict[str, Callable[[], None]] = {
 
 
 def report() -> dict[str, dict[str, str]]:
-    """Each component's ``{"status": "ok"}`` or ``{"status": "error", "reason": ...}``."""
+    """Each component's ``{"status": "ok"}`` or ``{"status": "error", "reason": ...}``;
+    ``database_workers`` only in a process that runs them."""
     components = {}
-    for name, check in CHECKS.items():
+    checks = dict(CHECKS)
+    if workers.readiness() is not None:
+        checks["database_workers"] = check_database_workers
+    for name, check in checks.items():
         try:
             check()
         except Exception as exc:  # any failure of a component is that component's answer

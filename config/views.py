@@ -24,8 +24,9 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database, the channel layer and the broker all answer, else 503;
-    each component's status either way (config/health.py)."""
+    """200 when the database, the channel layer, the broker and (where a server runs
+    them) its database workers all answer, else 503; each component's status either way
+    (config/health.py)."""
     components = health.report()
     ok = all(component["status"] == "ok" for component in components.values())
     response = JsonResponse({"status": "ok" if ok else "error", "components": components}, status=200 if ok else 503)

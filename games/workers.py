@@ -23,6 +23,10 @@ instead, each with its own interpreter lock and its own database connection.
   that holds a call past ``CALL_SECONDS`` (stopped, or waiting on a database that does
   not answer) is killed, and so ends the same way: nobody waits on it for ever.
 - Workers leave with their server, even one killed outright.
+- /healthz fails until one of them can take a call (``readiness``): a worker starts
+  Django in a fresh process, 1-2 s idle and about 15 s on a loaded machine (a chaos
+  probe), and a load balancer that believed the server ready meanwhile sent it players
+  whose moves waited that long.
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ def run(func: Callable[..., Any], kwargs: dict[str, Any], hand: broadcast.Hand) 
             close_old_connections()
 
 
-def _worker_main(conn: Connection, parent_pid: int) -> None:
+def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
     # Interrupts are the server's to handle: it stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True, name="parent-watch").start()
@@ -95,6 +99,7 @@ def _worker_main(conn: Connection, parent_pid: int) -> None:
     database["CONN_MAX_AGE"] = None
     django.setup()
     conn.send("ready")
+    started.set()  # for /healthz, read from a page thread: "ready" is read only by the event loop
 
     def hand(group: str, message: dict[str, Any]) -> None:
         conn.send_bytes(pickle.dumps(("send", (group, message))))
@@ -136,6 +141,7 @@ class WorkerDied(Exception):
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
+    started: Any  # a multiprocessing Event, set by the worker once it takes calls
     ready: bool = False
     busy: asyncio.Future[Any] | None = None
     sending: asyncio.Task[None] | None = None  # the last live message of its call, being sent
@@ -175,10 +181,12 @@ class Workers:
     def _spawn(self) -> None:
         context = multiprocessing.get_context("spawn")  # not fork: the server has threads and sockets
         ours, theirs = context.Pipe()
-        process = context.Process(target=_worker_main, args=(theirs, os.getpid()), daemon=True, name="game-db")
+        started = context.Event()
+        process = context.Process(target=_worker_main, args=(theirs, os.getpid(), started), daemon=True,
+                                  name="game-db")
         process.start()
         theirs.close()
-        worker = _Worker(process, ours)
+        worker = _Worker(process, ours, started)
         self.workers.append(worker)
         if self.loop is not None:
             self.loop.add_reader(ours.fileno(), self._on_answer, worker)
@@ -292,6 +300,10 @@ class Workers:
             worker.busy = call.future
             worker.overdue = self.loop.call_later(CALL_SECONDS, self._kill_if_still, worker, call.future)
 
+    def ready_count(self) -> int:
+        """How many workers can take a call now (any thread may ask)."""
+        return sum(1 for worker in list(self.workers) if worker.started.is_set() and worker.process.is_alive())
+
     def stop(self) -> None:
         """Close every worker's pipe (it reads the end and exits) and wait for them."""
         for worker in self.workers:
@@ -316,6 +328,14 @@ def start() -> Workers:
         _workers = Workers(int(settings.LIVE_DB_PROCESSES))
         _workers.start()
     return _workers
+
+
+def readiness() -> tuple[int, int] | None:
+    """(workers ready, workers) of this process's pool; None where it runs none (the
+    embedded runtime, whose calls run on Channels' thread; a process that serves no
+    sockets)."""
+    pool = _workers
+    return None if pool is None else (pool.ready_count(), pool.count)
 
 
 def _running_workers() -> Workers:

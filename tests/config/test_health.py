@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from types import SimpleNamespace
+
 import pytest
+import websockets
 from django.test import override_settings
 
-from tests.processes import free_port
+from games import workers
+from tests.processes import ROOT, free_port, running, scratch_database, uvicorn_command, wait_for_port
 
 pytestmark = pytest.mark.django_db
 
@@ -30,3 +41,78 @@ def test_healthz_fails_naming_a_dead_redis_and_no_secret(client, channel_layers_
     assert body["components"]["channel_layer"] == {"status": "error", "reason": "ConnectionError"}
     assert body["components"]["broker"] == {"status": "error", "reason": "ConnectionError"}
     assert "hunter2" not in response.content.decode()
+
+
+def _pool(*started: bool) -> workers.Workers:
+    """A pool of workers as /healthz sees them: each started (it takes calls) or not."""
+    pool = workers.Workers(len(started))
+    for done in started:
+        event = threading.Event()
+        if done:
+            event.set()
+        pool.workers.append(workers._Worker(SimpleNamespace(is_alive=lambda: True), None, event))
+    return pool
+
+
+def test_healthz_fails_until_a_database_worker_can_take_a_call(client, channel_layers_fresh, monkeypatch):
+    monkeypatch.setattr(workers, "_workers", _pool(False, False))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["components"] == {
+        "database": {"status": "ok"}, "channel_layer": {"status": "ok"}, "broker": {"status": "ok"},
+        "database_workers": {"status": "error", "reason": "NoDatabaseWorkerReady"}}
+    monkeypatch.setattr(workers, "_workers", _pool(True, False))  # one serves: moves are taken
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["components"]["database_workers"] == {"status": "ok"}
+
+
+#: Holds every process multiprocessing spawns (the server's database workers) before it
+#: imports anything, until the gate file exists: a loaded machine's slow start, on demand.
+GATED_START = """
+import os, sys, time
+if "spawn_main" in " ".join(getattr(sys, "orig_argv", [])):
+    while not os.path.exists({gate!r}):
+        time.sleep(0.05)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_a_server_is_not_ready_before_its_database_workers_are(tmp_path):
+    """Found by a chaos probe: /healthz was green about 15 s before a loaded server's
+    database workers could serve a socket. Here they are held at their start: /healthz
+    says 503 naming them, and 200 once they are up, when a socket is served."""
+    gate = tmp_path / "gate"
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(GATED_START.format(gate=str(gate)))
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["LIVE_DB_PROCESSES"] = "2"
+        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "site"), str(ROOT)])
+        with running(uvicorn_command(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            status, body = _healthz(port)
+            assert status == 503, body
+            assert body["components"]["database_workers"] == {"status": "error", "reason": "NoDatabaseWorkerReady"}
+            assert body["components"]["database"] == {"status": "ok"}
+
+            gate.touch()
+            deadline = time.monotonic() + 120  # a guard against a hang, not a measure
+            while (status := _healthz(port)[0]) != 200 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert status == 200
+
+            async def first_frame():
+                async with websockets.connect(f"ws://127.0.0.1:{port}/ws/games/999999/", open_timeout=10) as ws:
+                    return json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+
+            assert asyncio.run(first_frame())["code"] == "no-such-game"  # a worker looked
+
+
+def _healthz(port: int) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
