@@ -175,6 +175,7 @@ class Notice(models.Model):
         YOUR_TURN = "your-turn", "Your turn (correspondence games)"
         PAIRING = "pairing", "Pairing"
         ROUND_STARTED = "round-started", "Round started (a bye or a forfeit)"
+        ARENA_PAUSED = "arena-paused", "Paused in an arena"
         TOURNAMENT_FINISHED = "tournament-finished", "Tournament over"
         MODERATION = "moderation", "Moderation"
         GUARDIAN_CONSENT = "guardian-consent", "Guardian's consent"

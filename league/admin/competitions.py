@@ -84,7 +84,7 @@ class SectionAdmin(ReadOnlyAdmin):
 
 
 class EntryAdmin(ReadOnlyAdmin):
-    list_display = ("user", "section", "status", "seed", "rating", "late", "eliminated", "registered_at")
+    list_display = ("user", "section", "status", "seed", "rating", "late", "eliminated", "paused_at", "registered_at")
     list_filter = ("status", "late", "eliminated")
     search_fields = ("user__username", "section__name", "section__tournament__name")
 

@@ -264,7 +264,13 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["username", "name", "status", "seed", "rating", "late", "joined_round", "registered_at",
-                  "checked_in_at", "withdrawn_at", "withdrawn_reason", "eliminated"]
+                  "checked_in_at", "withdrawn_at", "withdrawn_reason", "eliminated", "paused_at", "paused_reason"]
+        extra_kwargs = {
+            "paused_at": {"help_text": "An arena: paired with nobody since then, until the player is back "
+                                       "(POST .../back/); null: paired. Kept once the arena is over."},
+            "paused_reason": {"help_text": "Why, as the player's own entry box says it (\"You paused.\", \"You lost "
+                                           "a game without a move (round 3, board 2).\"); empty: not paused."},
+        }
 
 
 #: An organiser's entry, by username: a member of the club (event_services.enter_player).
@@ -331,6 +337,8 @@ class StandingSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     rating = serializers.FloatField(allow_null=True, help_text="Frozen at registration.")
     final = serializers.BooleanField()
+    paused_since = serializers.DateTimeField(source="paused.since", allow_null=True, default=None, help_text=(
+        "A running arena: the player is paused (paired with nobody until they are back) since then; null: not."))
     standing = serializers.CharField(source="status", help_text=(
         'A knockout: how far the player got, in words ("Still in: the semi-finals", "Eliminated in the '
         'quarter-finals"); empty for a format ranked by points.'))
@@ -358,6 +366,11 @@ NOT_ORGANISER = OpenApiResponse(ErrorSerializer, description="not-organiser: onl
 STARTED_OR_IN_USE = OpenApiResponse(
     ErrorSerializer, description="The event's state forbids it: tournament-started, section-started, has-entries, "
                                  "has-next-stage, would-exclude-entrants (the reason in words).")
+ARENA_AWAY_REFUSAL = OpenApiResponse(
+    ErrorSerializer, description="Refused, as the section page refuses it: not-entered (you have no entry here, or "
+                                 "withdrew), not-arena (only an arena pauses players), not-running (the arena is "
+                                 "not under way), arena-over (its time is up), paused (pause: you are paused "
+                                 "already), not-paused (back: you are not paused).")
 #: Refusals of an edit or a delete that are the event's state, not the request's values: 409.
 CONFLICTS = frozenset({"tournament-started", "section-started", "has-entries", "has-next-stage",
                        "would-exclude-entrants"})
@@ -593,6 +606,22 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             entry = event_services.withdraw_player(by=request.user, section=section, user=player, reason=reason)
         else:
             entry = competition_services.withdraw(section=section, user=request.user, reason=reason)
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(request=None, responses={200: EntrySerializer, 400: ARENA_AWAY_REFUSAL})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def pause(self, request: PlayerAPIRequest, pk=None) -> Response:
+        """An arena: pause the signed-in player (a break): paired with nobody until they
+        are back; a game in play goes on."""
+        entry = competition_services.pause_player(section=self.get_object(), user=request.user)
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(request=None, responses={200: EntrySerializer, 400: ARENA_AWAY_REFUSAL})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def back(self, request: PlayerAPIRequest, pk=None) -> Response:
+        """An arena: the signed-in player, paused (a game lost without a move, or a
+        break), is back ("I'm back"): paired with the next free player."""
+        entry = competition_services.player_back(section=self.get_object(), user=request.user)
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})

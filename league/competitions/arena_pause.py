@@ -18,9 +18,10 @@ from accounts.models import User
 from league.models import Entry, Pairing, Section
 
 from . import refusals
-from .notices import broadcast_section
+from .notices import broadcast_section, notify_paused
 from .scheduling import queue_arena_pairing
 from .sections import locked_section
+from .selectors import ON_A_BREAK
 
 #: Who lost a pairing without playing: the forfeit results and their losers.
 _FORFEITED: dict[str, tuple[str, ...]] = {
@@ -45,9 +46,9 @@ def pause_player(*, section: Section, user: User, now: datetime | None = None) -
     if refusal is not None:
         raise ServiceError(*refusal)
     assert entry is not None  # refused above without one
-    entry.paused_at, entry.paused_reason = now, "You paused."
+    entry.paused_at, entry.paused_reason = now, ON_A_BREAK
     entry.save(update_fields=["paused_at", "paused_reason"])
-    broadcast_section(section, {"event": "entries"})
+    broadcast_section(section, {"event": "entry"})
     return entry
 
 
@@ -64,14 +65,21 @@ def player_back(*, section: Section, user: User, now: datetime | None = None) ->
     entry.paused_at, entry.paused_reason = None, ""
     entry.save(update_fields=["paused_at", "paused_reason"])
     queue_arena_pairing(section.pk)
-    broadcast_section(section, {"event": "entries"})
+    broadcast_section(section, {"event": "entry"})
     return entry
 
 
 def pause_forfeiters(section: Section, pairing: Pairing, now: datetime) -> None:
     """Pause whoever lost ``pairing`` without playing (a no-show, or the arbiter's
-    forfeit). Inside the caller's transaction, on the section it has locked."""
+    forfeit), and tell them (a notice: they may have closed the tab). Inside the caller's
+    transaction, on the section it has locked."""
     losers = [getattr(pairing, f"{side}_id") for side in _FORFEITED.get(pairing.result, ())]
+    if not losers:
+        return
+    paused = list(Entry.objects.filter(section=section, user_id__in=losers, paused_at__isnull=True).exclude(
+        status=Entry.Status.WITHDRAWN).values_list("user_id", flat=True))
+    if not paused:
+        return
     reason = f"You lost a game without a move (round {pairing.round.number}, board {pairing.board})."
-    Entry.objects.filter(section=section, user_id__in=losers, paused_at__isnull=True).exclude(
-        status=Entry.Status.WITHDRAWN).update(paused_at=now, paused_reason=reason)
+    Entry.objects.filter(section=section, user_id__in=paused).update(paused_at=now, paused_reason=reason)
+    notify_paused(section, pairing, paused, reason)

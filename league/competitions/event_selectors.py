@@ -429,6 +429,29 @@ def entries(section: Section) -> QuerySet[Entry]:
     return section.entries.select_related("user__profile").order_by("status", "seed", "registered_at")
 
 
+@dataclass(frozen=True)
+class Paused:
+    """A player a running arena pairs with nobody until they press "I'm back" (arena_pause.py)."""
+
+    since: datetime
+    on_a_break: bool  # they asked for it; else they lost a game without a move
+
+    @property
+    def why(self) -> str:
+        """Why, for the organisers' players list (the player's own box says it to them)."""
+        return "taking a break" if self.on_a_break else "lost a game without a move"
+
+
+def paused_players(section: Section) -> dict[int, Paused]:
+    """Who a running arena pairs with nobody, by user id; nobody in any other section, nor
+    once the arena is over (nothing is paired then: a pause means nothing)."""
+    if section.status != Section.Status.RUNNING or not format_of(section).timed:
+        return {}
+    rows = section.entries.exclude(status=Entry.Status.WITHDRAWN).filter(paused_at__isnull=False).values_list(
+        "user_id", "paused_at", "paused_reason")
+    return {user_id: Paused(since, reason == core.ON_A_BREAK) for user_id, since, reason in rows if since is not None}
+
+
 # -- names ----------------------------------------------------------------------------------
 
 
@@ -775,6 +798,7 @@ class StandingRow:
     rating: float | None
     final: bool
     on_fire: bool = False  # arena: on a winning streak, scoring double
+    paused: Paused | None = None  # a running arena: not paired until they are back
     #: A knockout (its table shows progress, not points): still in or out, in words
     status: str = ""
     #: The place the table shows: the rank, or for a knockout the place once decided (None: open)
@@ -877,18 +901,26 @@ def byes_key(rows: list[StandingRow]) -> str:
             f"name).")
 
 
+#: The standings' mark of a paused arena player, said in the key.
+PAUSED_MEANING = ("Not paired until they press “I'm back” (after a game lost without a move, or for a break); "
+                  "they keep their points and place")
+
+
 def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False,
                   rows: list[StandingRow] | None = None, tie_order: str = "") -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
     ``streaks``: a row shows an arena's 🔥 (on a winning streak); ``knockout``: the
     table of a bracket, by progress (no points); ``rows``: the table's (a bye among them
-    is explained); ``tie_order``: how a format without columns breaks ties (its ``tie_order``)."""
+    is explained, and a paused arena player's mark); ``tie_order``: how a format without
+    columns breaks ties (its ``tie_order``)."""
     if knockout:
         return StandingsKey(list(KNOCKOUT_KEY), KNOCKOUT_ORDER, True, knockout=True)
     byes = byes_key(rows or [])
     won_column = all(column.name != "wins" for column in columns)
     entries = [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
                      "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
+    if any(row.paused for row in rows or ()):
+        entries.append(("paused", PAUSED_MEANING))
     entries += [(column.label, _meaning_in_key(column)) for column in columns]
     entries.append(("Games", GAMES_MEANING))
     if won_column:
@@ -928,6 +960,7 @@ def standings(section: Section) -> list[StandingRow]:
     ratings = dict(section.entries.values_list("user_id", "rating"))
     live = format_of(section).live_standings(section)
     on_fire = {row.user_id for row in live or () if row.on_fire}
+    paused = paused_players(section)
     progress = knockout_progress(section)
     names = [column.name for column in tiebreak_columns(section)]
     byes = scored_byes(section) if progress is None else {}  # a knockout's table shows no points
@@ -939,7 +972,7 @@ def standings(section: Section) -> list[StandingRow]:
             row.rank, who.get(row.user_id) or Person(row.user_id, row.user.username, row.user.name, None),
             row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
             row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire,
-            status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in),
+            paused=paused.get(row.user_id), status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in),
             byes=byes.get(row.user_id, [])))
     return rows
 

@@ -54,6 +54,20 @@ def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> 
     notify_many(specs)
 
 
+def notify_paused(section: Section, pairing: Pairing, user_ids: list[int], reason: str) -> None:
+    """Each player an arena paused for losing ``pairing`` without a move (arena_pause.py):
+    why, and that "I'm back" on the section's page brings them back; a player who closed
+    the tab learns it here. Once per pairing and player. Not for a break the player asked
+    for: they know."""
+    notify_many(NoticeSpec(
+        recipient_id=user_id, kind=Kind.ARENA_PAUSED, cause=f"arena-paused:{pairing.pk}",
+        message=f"{section}: you are paused. {reason} The arena pairs you with nobody until you press "
+                "“I'm back” on its page.",
+        url=f"{section_url(section)}#arena-paused",
+        data={"section": section.pk, "round": pairing.round.number, "board": pairing.board},
+    ) for user_id in user_ids)
+
+
 def _forfeit_words(pairing: Pairing, reader_id: int) -> str:
     """A pairing decided without a game, for one of its players: "you won by forfeit",
     not the table's "Second player won by forfeit" (which names nobody)."""

@@ -41,6 +41,9 @@ ACTIVE_ENTRY = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 #: player's own (entries.withdraw), an organiser's (event_services.withdraw_player) and a
 #: missed check-in's (rounds.begin_section); the pages and notices tell them apart.
 WITHDREW, BY_ORGANISER, NO_CHECK_IN = "Withdrew.", "Withdrawn by the organiser.", "Did not check in."
+#: The reason an arena stores on a pause the player asked for (arena_pause.pause_player):
+#: their entry box says it; the organisers' players list reads it as a break.
+ON_A_BREAK = "You paused."
 
 
 def age_group_year(section: Section) -> int:

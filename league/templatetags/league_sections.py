@@ -147,6 +147,12 @@ def rounds_words(section: Section) -> str:
 
 
 @register.filter
+def paused_of(paused: dict[int, event_selectors.Paused], user_id: int) -> event_selectors.Paused | None:
+    """A player's pause in a running arena (event_selectors.paused_players), or None."""
+    return paused.get(user_id)
+
+
+@register.filter
 def plays_in(board: Any, user: Any) -> bool:
     """Whether ``user`` is one of the players of ``board`` (a round's board, with its
     players ``shown``, or a bracket's match, with its ``sides``): their own game's link

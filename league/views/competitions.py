@@ -128,6 +128,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "live": live, "refresh": LIVE_REFRESH_SECONDS,
         # The facts and the players list are sent with each live refresh too (out of band).
         "entries": event_selectors.entries(section),
+        # A running arena's players away until they are back: marked in the players list.
+        "paused": event_selectors.paused_players(section),
         # The entry box and the organiser's buttons follow the state with the rest.
         "entry": event_selectors.entry_state(section=section, user=request.user),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),

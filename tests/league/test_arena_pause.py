@@ -1,19 +1,23 @@
 """An arena's players away and back (league/competitions/arena_pause.py): a no-show is
 paused and paired with nobody until they press "I'm back"; a player may pause for a
-break; the page says why and offers the buttons; the standings say how ties are broken;
+break; the page says why and offers the buttons; a no-show is told by a notice; the
+players list and the standings mark who is paused; the standings say how ties are broken;
 the arena shows its time left; and the pages say "round", never "wave"."""
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.utils import timezone
 
 from accounts.errors import ServiceError
+from accounts.models import Notice
 from games import services as game_services
 from league import competitions as cs
+from league.competitions import arena_pause
 from league.models import Entry, Pairing, Section
 from tests.factories import make_section, players, section_with
 
@@ -184,3 +188,92 @@ def test_an_arena_not_started_says_when_it_starts_not_round_1(client, club, orga
     facts = text_of(client.get(url("section", section)).content.decode().split('id="section-facts"')[1]
                     .split("</dl>")[0])
     assert "Starts " in facts and "Round 1" not in facts and "Ends" not in facts
+
+
+# -- telling the player, and everyone else ----------------------------------------------------
+
+
+def test_a_no_show_is_told_why_and_where_to_come_back_once(make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    absent = no_show(pairing)
+    (notice,) = Notice.objects.filter(recipient=absent, kind=Notice.Kind.ARENA_PAUSED)
+    assert notice.message == (f"{section}: you are paused. You lost a game without a move (round 1, board 1). "
+                              "The arena pairs you with nobody until you press “I'm back” on its page.")
+    assert notice.url == url("section", section) + "#arena-paused"
+    assert notice.data == {"section": section.pk, "round": 1, "board": 1}
+    present = pairing.first if pairing.second_id == absent.pk else pairing.second
+    assert not Notice.objects.filter(recipient=present, kind=Notice.Kind.ARENA_PAUSED).exists()
+
+    # The same result told again (a retried task): one notice, one pause.
+    pairing.refresh_from_db()
+    arena_pause.pause_forfeiters(section, pairing, timezone.now())
+    assert Notice.objects.filter(recipient=absent, kind=Notice.Kind.ARENA_PAUSED).count() == 1
+
+
+def test_a_double_forfeit_tells_both(make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    cs.forfeit_pairing(pairing_id=pairing.pk, loser="both")
+    told = set(Notice.objects.filter(kind=Notice.Kind.ARENA_PAUSED).values_list("recipient_id", flat=True))
+    assert told == {pairing.first_id, pairing.second_id}
+
+
+def test_a_break_the_player_asked_for_writes_no_notice(make_player):
+    section = arena_of(make_player)
+    cs.pause_player(section=section, user=section.entries.first().user)
+    assert not Notice.objects.filter(kind=Notice.Kind.ARENA_PAUSED).exists()
+
+
+def players_list(client, section, **headers) -> str:
+    html = client.get(url("section", section), **headers).content.decode()
+    return text_of(html.split('id="section-players"')[1].split("</section>")[0])
+
+
+def test_the_players_list_marks_who_is_paused_and_the_organiser_sees_why(client, club, organiser, make_player):
+    section = section_with(players(make_player, 4), format="arena", arena_duration=timedelta(minutes=10), club=club)
+    forfeited, played = in_play(section)
+    absent = no_show(forfeited)
+    on_break = played.first
+    cs.pause_player(section=section, user=on_break)
+    since = {e.user_id: e.paused_at for e in section.entries.all()}
+    absent_mark = f"{absent.name} · paused since {since[absent.pk]:%H:%M} UTC"
+    break_mark = f"{on_break.name} · paused since {since[on_break.pk]:%H:%M} UTC"
+
+    client.force_login(organiser)
+    listed = players_list(client, section)
+    assert f"{absent_mark} (lost a game without a move)" in listed
+    assert f"{break_mark} (taking a break)" in listed
+    assert listed.count("paused since") == 2  # the others are paired as usual
+
+    client.force_login(played.second)  # another player: who is away, not why
+    listed = players_list(client, section)
+    assert absent_mark in listed and break_mark in listed
+    assert "without a move" not in listed and "break" not in listed
+
+    # A live refresh (the section socket's htmx fetch) sends the list again, the mark with it.
+    cs.player_back(section=section, user=on_break)
+    fragment = client.get(url("section", section), HTTP_HX_REQUEST="true").content.decode()
+    listed = text_of(fragment.split('id="section-players"')[1].split("</section>")[0])
+    assert absent_mark in listed and "paused since" in listed and on_break.name in listed
+    assert listed.count("paused since") == 1
+
+
+def test_the_standings_mark_a_paused_player_who_keeps_their_place(client, make_player):
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    absent = no_show(pairing)
+    html = client.get(url("section", section)).content.decode()
+    row = next(r for r in html.split('class="standings"')[1].split("<tr") if absent.name in r)
+    assert 'class="paused-mark"' in row and ">paused</span>" in row
+    assert section.standings.filter(user=absent).exists()  # still in the table
+    key = unescape(text_of(html.split('id="st-key"')[1].split("</dl>")[0]))
+    assert "paused Not paired until they press “I'm back”" in key
+    assert html.split('class="standings"')[1].split("</table>")[0].count('class="paused-mark"') == 1
+
+    # Over: nobody is paired any more, so nobody is marked.
+    cs.player_back(section=section, user=absent)
+    cs.pause_player(section=section, user=absent)
+    Section.objects.filter(pk=section.pk).update(status=Section.Status.FINISHED)
+    html = client.get(url("section", section)).content.decode()
+    assert "paused-mark" not in html and "paused since" not in html

@@ -1,5 +1,6 @@
 """The section socket /ws/sections/<id>/ (league/consumers.py): it joins the section's
-group and forwards what the services broadcast after commit (a result, a pause), and it
+group and forwards what the services broadcast after commit (a result, a pause, an arena player
+away and back), and it
 follows the page's rule: a draft's sections are its organisers' alone."""
 
 from __future__ import annotations
@@ -43,6 +44,19 @@ async def test_a_result_and_a_pause_reach_the_section_socket(make_player):
     assert await socket.recv_type("update") == {"type": "update", "section": section.pk, "event": "paused"}
     await socket.send({"type": "ping"})
     assert await socket.recv_type("pong") == {"type": "pong"}
+    await socket.close()
+
+
+async def test_an_arena_players_pause_and_return_reach_the_section_socket(make_player):
+    """Every open page of the section fetches its live part again, the players list and the
+    standings with their pause marks (test_arena_pause.py reads the fragment)."""
+    people = [await sync_to_async(make_player)() for _ in range(2)]
+    section = await sync_to_async(section_with)(people, format="arena", arena_duration=timedelta(minutes=10))
+    socket, _ = await open_section_socket(section.pk)
+    await sync_to_async(cs.pause_player)(section=section, user=people[0])
+    assert await socket.recv_type("update") == {"type": "update", "section": section.pk, "event": "entry"}
+    await sync_to_async(cs.player_back)(section=section, user=people[0])
+    assert await socket.recv_type("update") == {"type": "update", "section": section.pk, "event": "entry"}
     await socket.close()
 
 

@@ -188,6 +188,17 @@ def build_world() -> SimpleNamespace:
     Round.objects.filter(section=stuck, number=1).update(status=Round.Status.FINISHED, finished_at=now)
     Round.objects.update_or_create(section=stuck, number=2, defaults={
         "status": Round.Status.SCHEDULED, "starts_at": now, "unpairable": "Round 2 cannot be paired."})
+    # Two arenas under way, of first and second (club A's rules: no no-show for a day): in
+    # one both are paired, in the other both are paused (a break each, as "Pause" leaves it).
+    arena_cup = events.create_tournament(by=organiser_a, club=club_a, name="Arena Cup", starts_at=later)
+    arenas = {}
+    for name in ("Arena", "Away"):
+        arenas[name] = events.create_section(by=organiser_a, tournament=arena_cup, name=name, format="arena",
+                                             rule_set=rules_a, arena_duration=timedelta(hours=2))
+        for user in (first, second):
+            competitions.register(section=arenas[name], user=user)
+        events.start_section(by=organiser_a, section=arenas[name])
+    Entry.objects.filter(section=arenas["Away"]).update(paused_at=now, paused_reason="You paused.")
     # Each club's league and season (no service writes these: the console does).
     seasons = {}
     for club in (club_a, club_b):
@@ -211,6 +222,7 @@ def build_world() -> SimpleNamespace:
         active=active, challenge=challenge, open_game=open_game, finished=finished, timed_out=timed_out, match=match,
         spring=spring, open_section=open_section, checked=checked, members=members, draft=draft,
         draft_section=draft_section, b_open=b_open, b_section=b_section, stuck=stuck,
+        arena=arenas["Arena"], arena_away=arenas["Away"],
         season_a=seasons[club_a.pk], season_b=seasons[club_b.pk],
         child=child.user, consent_token=accounts.consent_token(child.consent),
     )
@@ -741,6 +753,11 @@ CASES: list[Case] = [
          expect_changed("league.entry", entry_pk("checked"), status="checked-in")),
     Case(("section-withdraw", "POST"), "entered", "api", api_section("open_section", "withdraw"), PLAYERS,
          expect_changed("league.entry", entry_pk("open_section"), status="withdrawn")),
+    # An arena's pause and "I'm back": a player's own entry only (anyone else is not entered).
+    Case(("section-pause", "POST"), "entered", "api", api_section("arena", "pause"), PLAYERS,
+         expect_changed("league.entry", entry_pk("arena"), paused_at=None, paused_reason="You paused.")),
+    Case(("section-back", "POST"), "paused", "api", api_section("arena_away", "back"), PLAYERS,
+         expect_changed("league.entry", entry_pk("arena_away"), paused_at=None, paused_reason="")),
     Case(("section-start", "POST"), "club-a", "api", api_section("open_section", "start"), ORGANISERS_A,
          round_started("open_section")),
     Case(("section-start", "POST"), "club-b", "api", api_section("b_section", "start"), ORGANISERS_B,
@@ -833,6 +850,12 @@ CASES: list[Case] = [
     Case(("competitions:section-entry", "POST"), "withdraw", "page", section_url("open_section", "section-entry"),
          PLAYERS, expect_changed("league.entry", entry_pk("open_section"), status="withdrawn"),
          data=lambda w: {"action": "withdraw"}),
+    Case(("competitions:section-entry", "POST"), "pause", "page", section_url("arena", "section-entry"),
+         PLAYERS, expect_changed("league.entry", entry_pk("arena"), paused_reason="You paused."),
+         data=lambda w: {"action": "pause"}),
+    Case(("competitions:section-entry", "POST"), "back", "page", section_url("arena_away", "section-entry"),
+         PLAYERS, expect_changed("league.entry", entry_pk("arena_away"), paused_reason=""),
+         data=lambda w: {"action": "back"}),
     Case(("competitions:section-start", "POST"), "club-a", "page", section_url("open_section", "section-start"),
          ORGANISERS_A, round_started("open_section")),
     Case(("competitions:section-start", "POST"), "club-b", "page", section_url("b_section", "section-start"),
