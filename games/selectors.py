@@ -300,15 +300,20 @@ def challenges_to(viewer: Any) -> QuerySet[Game]:
 def lobby_games(viewer: Any = None, *, variant: str = "", pace: str = "") -> dict[str, QuerySet[Game]]:
     """The lobby's lists as ``viewer`` may see them (visible_challenges); ``variant`` (a
     slug) and ``pace`` (a key of time_controls.PACES) narrow every list when given (the
-    view checks them)."""
+    view checks them), except ``to_you``, the challenges to the viewer (challenges_to),
+    which no filter hides: a player filtering for quick classic games missed a
+    Tactic-Toe challenge to them. ``open`` leaves them out."""
     # A guided lesson (games/lessons/) is a player's own practice, listed nowhere.
     base = Game.objects.filter(lesson="").select_related("rule_set").prefetch_related("seats__user__profile")
     if variant:
         base = base.filter(variant=variant)
     if pace:
         base = base.filter(time_controls.pace_filter(pace))
+    to_you = challenges_to(viewer)
     return {
-        "open": base.filter(visible_challenges(viewer), status=Game.Status.OPEN).order_by("-created_at")[:50],
+        "to_you": to_you[:50],
+        "open": base.filter(visible_challenges(viewer), status=Game.Status.OPEN)
+        .exclude(pk__in=to_you.values("pk")).order_by("-created_at")[:50],
         "active": base.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50],
         "finished": base.filter(finished_worth_showing(viewer), status=Game.Status.FINISHED).order_by("-finished_at")[:20],
     }

@@ -85,13 +85,8 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         for game in rows:
             game.variant_name = VARIANT_NAMES.get(game.variant, game.variant)  # type: ignore[attr-defined]
             game.time_control = time_controls.label_of(game.rule_set)  # type: ignore[attr-defined]
-            # A challenge to one player: "X challenges you" for them, "Cancel" for its maker.
-            game.to_you = game.status == Game.Status.OPEN and viewer is not None and any(  # type: ignore[attr-defined]
-                seat.user_id == viewer.pk for seat in game.seats.all()) and game.created_by_id != viewer.pk
-    # Challenges to the viewer go to the top of the page: on a phone the open list sits
-    # below the new-game form, some 1,400 px down.
-    games["to_you"] = [game for game in games["open"] if game.to_you]  # type: ignore[attr-defined]
-    games["open"] = [game for game in games["open"] if not game.to_you]  # type: ignore[attr-defined]
+    # games["to_you"]: challenges to the viewer, at the top of the page whatever the
+    # filter (on a phone the open list sits below the new-game form, 1,400 px down).
     rule_sets = list(selectors.current_rule_sets())
     for rule_set in rule_sets:
         rule_set.time_control = time_controls.label_of(rule_set)  # type: ignore[attr-defined]

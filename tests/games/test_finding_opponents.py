@@ -259,7 +259,8 @@ def test_a_directed_challenge_is_listed_only_to_its_two_players(alice, bob, caro
     challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
     open_game = GameFactory.create(creator=alice, opponent=None, accepted=False)
     for viewer, sees in ((alice, True), (bob, True), (carol, False), (None, False)):
-        listed = {g.pk for g in selectors.lobby_games(viewer)["open"]}
+        lists = selectors.lobby_games(viewer)  # bob's is among his own challenges ("to_you")
+        listed = {g.pk for kind in ("open", "to_you") for g in lists[kind]}
         assert (challenge.pk in listed) is sees and open_game.pk in listed
         api = {g["id"] for g in client_for(viewer).get(GAMES, {"status": "open"}).json()["results"]}
         assert (challenge.pk in api) is sees and open_game.pk in api

@@ -148,6 +148,22 @@ def test_a_challenge_to_the_viewer_comes_before_the_new_game_form(alice, bob):
     assert "challenges you" not in theirs and f'aria-label="Cancel game {challenge.pk}"' in theirs
 
 
+@pytest.mark.parametrize("query", ["variant=classic", "pace=none", "variant=classic&pace=quick"])
+def test_no_filter_hides_a_challenge_to_the_viewer(alice, bob, carol, query):
+    # Tactic-Toe's standard clock is "Longer": neither the variant nor the pace matches.
+    challenge = services.create_game(creator=bob, variant="tactic-toe", opponent=alice)
+    others = services.create_game(creator=carol, variant="tactic-toe")  # an open challenge: filtered
+    page = signed_in(alice).get(f"/play/?{query}").content.decode()
+    assert page.count(f'id="open-{challenge.pk}"') == 1
+    assert page.index(f'id="open-{challenge.pk}"') < page.index('id="create-form"')
+    assert f'id="open-{others.pk}"' not in page
+    for part in ("to-you", "lists"):  # the 10-second refreshes keep it too
+        html = signed_in(alice).get(f"/play/?part={part}&{query}", headers={"HX-Request": "true"}).content.decode()
+        assert (f'id="open-{challenge.pk}"' in html) == (part == "to-you"), part
+    # The filter still narrows everyone else's lists; the challenge is not listed to a third player.
+    assert f'id="open-{challenge.pk}"' not in signed_in(carol).get("/play/").content.decode()
+
+
 # -- 5. "Recently finished" -------------------------------------------------------------
 
 
