@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
@@ -44,3 +46,17 @@ def test_clubs_api(client):
     call_command("seed_demo", verbosity=0)
     clubs = client.get("/api/v1/clubs/").json()["results"]
     assert clubs[0]["slug"] == "demo-noughts-crosses-club" and clubs[0]["member_count"] == 9
+
+
+def test_seed_demo_says_the_member_counts_the_club_page_shows(client):
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    said = out.getvalue()
+    # The page's counts: 9 to a visitor (the home page, the API), 11 to a fellow member.
+    assert "Its page lists 11 members to a fellow member and 9 to anyone else (2 play with a guardian's consent: " \
+           "listed to fellow members only)." in said
+    assert "with 11 members" not in said
+    club = Club.objects.get()
+    assert client.get("/api/v1/clubs/").json()["results"][0]["member_count"] == 9
+    client.force_login(User.objects.get(username="sam"))
+    assert client.get(f"/api/v1/clubs/{club.slug}/").json()["member_count"] == 11

@@ -15,8 +15,9 @@ from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game
 from league import competitions as competition_services
+from league.clubs import selectors as club_selectors
 from league.clubs import services as league_services
-from league.models import Tournament
+from league.models import Club, Tournament
 from league.ratings import services as rating_services
 
 DEMO_PASSWORD = "tictactoe-demo"
@@ -84,12 +85,22 @@ class Command(BaseCommand):
         _demo_rated_games()
         _demo_tournament(club, admin)
         _demo_championship(club, admin)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo club ready: {club.name} with {club.memberships.count()} members. "
-                f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password)."
-            )
-        )
+        self.stdout.write(self.style.SUCCESS(f"Demo club ready: {club.name}. {_members_line(club, admin)}"))
+        self.stdout.write(f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password).")
+
+
+def _members_line(club: Club, member: User) -> str:
+    """The club's member count as its page shows it (league.clubs.selectors): a member
+    sees every active member listed, anyone else all but those who play with a
+    guardian's consent; "11 members" said the whole membership above a list of 9."""
+    to_members = len(club_selectors.members_shown_to(club, member))
+    to_visitors = len(club_selectors.members_shown_to(club, None))
+    line = f"Its page lists {to_members} members to a fellow member"
+    if to_visitors == to_members:
+        return f"{line}, and to anyone."
+    hidden = to_members - to_visitors
+    return (f"{line} and {to_visitors} to anyone else ({hidden} play with a guardian's consent: "
+            "listed to fellow members only).")
 
 
 # (variant, winner, loser): rated games played out in this order, so the leaderboards and
