@@ -11,6 +11,7 @@ operations.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,6 +19,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
+from django.contrib.admin.options import BaseModelAdmin, InlineModelAdmin
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -54,14 +56,10 @@ def is_possible_key(model: type[Model], text: str) -> bool:
     return True
 
 
-class CheckedSelectionAdmin(admin.ModelAdmin):
-    """Put before every admin registered on the console (``ConsoleSite.register``): an
-    action's selection (``_selected_action``) is checked before Django filters by it.
-    Django's own passes any text to ``filter(pk__in=...)``, and ``abc`` for a number, or
-    a number past the column's range, was a 500 (a ValueError, or the database's own
-    error: OverflowError on SQLite). Such a selection now gets the admin's warning, back on the
-    list, and nothing is changed, as an empty selection does. Its number fields say their
-    range in words (``formfield_for_dbfield``)."""
+class NumbersInWords(BaseModelAdmin):
+    """Number fields that say their name and range when they refuse a number
+    (``formfield_for_dbfield``): every model admin on the console has it
+    (``CheckedSelectionAdmin``), and so does every inline of theirs (``get_inlines``)."""
 
     def formfield_for_dbfield(self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any) -> Any:
         """A number field says its name and range when it refuses a number: Django's
@@ -75,6 +73,29 @@ class CheckedSelectionAdmin(admin.ModelAdmin):
             least, most = bounds
             hold_to(field, least, most, f"The {db_field.verbose_name} is a whole number from {least:,} to {most:,}.")
         return field
+
+
+@functools.cache
+def with_numbers_in_words(inline: type[InlineModelAdmin]) -> type[InlineModelAdmin]:
+    """``inline`` with ``NumbersInWords`` first, made once per class: an inline's forms
+    are built by the inline, not by its model admin, so its rows kept Django's words."""
+    if issubclass(inline, NumbersInWords):
+        return inline
+    return type(inline.__name__, (NumbersInWords, inline),
+                {"__module__": inline.__module__, "__qualname__": inline.__qualname__})
+
+
+class CheckedSelectionAdmin(NumbersInWords, admin.ModelAdmin):
+    """Put before every admin registered on the console (``ConsoleSite.register``): an
+    action's selection (``_selected_action``) is checked before Django filters by it.
+    Django's own passes any text to ``filter(pk__in=...)``, and ``abc`` for a number, or
+    a number past the column's range, was a 500 (a ValueError, or the database's own
+    error: OverflowError on SQLite). Such a selection now gets the admin's warning, back on the
+    list, and nothing is changed, as an empty selection does. Its number fields, and its
+    inlines', say their range in words (``NumbersInWords``)."""
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
+        return [with_numbers_in_words(inline) for inline in super().get_inlines(request, obj)]
 
     def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)

@@ -10,11 +10,13 @@ import html
 import re
 
 import pytest
+from django.contrib import admin
 
 from games import rule_sets
 from games.models import RuleSet
 from games.rules import RuleError, get_variant
-from league.models import Season
+from league.models import League, Season
+from moderation.admin_site import NumbersInWords
 from moderation.models import OBSERVER_CAP_REFUSAL, ObserverPolicy
 from tests.moderation.test_rule_sets_admin import form_data
 
@@ -75,6 +77,53 @@ def test_any_other_number_field_says_its_columns_range(client, world, value):
     assert "The year is a whole number from 0 to 32,767." in errors(response)
     assert not any("Ensure this value" in e for e in errors(response))
     assert not Season.objects.filter(slug="odd").exists()
+
+
+def _league_with_seasons(league: League, season: Season, year: str, new_year: str | None) -> dict[str, str]:
+    """The league's change form: its one season's row with ``year``, and a new row with
+    ``new_year`` when given (the inline formset "seasons")."""
+    data = {"club": str(league.club_id), "name": league.name, "slug": league.slug, "description": "",
+            "seasons-TOTAL_FORMS": "2" if new_year is not None else "1", "seasons-INITIAL_FORMS": "1",
+            "seasons-MIN_NUM_FORMS": "0", "seasons-MAX_NUM_FORMS": "1000"}
+    rows = [(str(season.pk), season.name, season.slug, year)]
+    if new_year is not None:
+        rows.append(("", "New", "new", new_year))
+    for n, (pk, name, slug, row_year) in enumerate(rows):
+        data.update({f"seasons-{n}-id": pk, f"seasons-{n}-league": str(league.pk), f"seasons-{n}-name": name,
+                     f"seasons-{n}-slug": slug, f"seasons-{n}-year": row_year, f"seasons-{n}-starts_on": "",
+                     f"seasons-{n}-ends_on": "", f"seasons-{n}-scoring": "game-points",
+                     f"seasons-{n}-place_points": "[]"})
+    return data
+
+
+@pytest.mark.parametrize("value", ["-3", "99999999999999999999"])
+def test_an_inline_rows_number_says_its_range_too(client, world, value):
+    """A season's year typed in the league's inline rows (a TabularInline): the same
+    sentence as on the season's own page, for a row that exists and a new one."""
+    league = League.objects.create(club=world.club_a, name="Winter league", slug="winter")
+    season = Season.objects.create(league=league, name="2026", slug="2026", year=2026)
+    client.force_login(world.superuser)
+    url = f"/admin/league/league/{league.pk}/change/"
+    assert client.post(url, _league_with_seasons(league, season, "2027", None)).status_code == 302  # a good form
+    season.refresh_from_db()
+    assert season.year == 2027
+    for existing, new in ((value, None), ("2027", value)):
+        said = errors(client.post(url, _league_with_seasons(league, season, existing, new)))
+        assert said == ["The year is a whole number from 0 to 32,767."]
+        assert not any("Ensure this value" in e for e in said)
+    season.refresh_from_db()
+    assert season.year == 2027 and not Season.objects.filter(slug="new").exists()
+
+
+def test_every_inline_on_the_console_says_its_numbers_range(rf, world):
+    """Each registered admin's inlines (ProfileInline, SeatInline, MembershipInline,
+    SeasonInline, ...) get the model admins' hook, however they were declared."""
+    request = rf.get("/admin/")
+    request.user = world.superuser
+    inlines = [inline for model_admin in admin.site._registry.values()
+               for inline in model_admin.get_inline_instances(request, None)]
+    assert {type(inline).__name__ for inline in inlines} >= {"ProfileInline", "SeasonInline", "MembershipInline"}
+    assert all(isinstance(inline, NumbersInWords) for inline in inlines)
 
 
 @pytest.mark.parametrize("value", [-3, 26, 99999999999999999999])
