@@ -63,7 +63,7 @@ def notify_paused(section: Section, pairing: Pairing, user_ids: list[int], reaso
         recipient_id=user_id, kind=Kind.ARENA_PAUSED, cause=f"arena-paused:{pairing.pk}",
         message=f"{section}: you are paused. {reason} The arena pairs you with nobody until you press "
                 "“I'm back” on its page.",
-        url=f"{section_url(section)}#arena-paused",
+        url=f"{section_url(section)}#entry-heading",  # the entry box: why, and "I'm back"
         data={"section": section.pk, "round": pairing.round.number, "board": pairing.board},
     ) for user_id in user_ids)
 
