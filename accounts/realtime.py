@@ -181,12 +181,12 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
           update or count to a socket just dropped) and left the socket's observer row
           and Redis subscriptions behind: 650 of 1,500 sockets closed under churn (#16).
           The server still delivers the "websocket.disconnect", so ``disconnect`` runs.
-        - With the channel layer's Redis unreachable (the socket's own channel, or its
-          groups, cannot be subscribed), the handshake is answered, not failed with a
-          500: an ``unavailable`` error frame, then close 1013, "try again later"
-          (docs/protocol.md). A database worker that dies holding a call no handler
-          answered (the socket's opening read) ends the same way, with ``try-again``:
-          the client reconnects and reads the state afresh."""
+        - A Redis failure no handler answered (subscriptions do not fail: with Redis
+          away they wait in the process, config/channel_layer.py) is answered, not
+          failed with a 500: an ``unavailable`` error frame, then close 1013, "try
+          again later" (docs/protocol.md). A database worker that dies holding a call
+          no handler answered (the socket's opening read) ends the same way, with
+          ``try-again``: the client reconnects and reads the state afresh."""
 
         address = socket_address(scope)
         counted = False

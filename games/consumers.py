@@ -24,7 +24,7 @@ from accounts.realtime import SafeJsonConsumer, socket_address
 
 from . import boards, database, observing, resync, selectors, services, sql
 from .models import Game, PrivateNote  # reads only: services write
-from .realtime import game_group
+from .realtime import game_group, send_hint
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -271,9 +271,8 @@ class GameConsumer(SafeJsonConsumer):
             # To the author's own sockets (other tabs included), which pick it out of the
             # game group's messages: no group of its own, so no second Redis subscription
             # for every player's socket. No other socket ever sends it on (game_note).
-            await self.channel_layer.group_send(
-                game_group(self.game_id), {"type": "game.note", "author": self.user.pk, "text": text}
-            )
+            # Redis away: the note is stored, and the other tabs read it with their state.
+            await send_hint(game_group(self.game_id), {"type": "game.note", "author": self.user.pk, "text": text})
 
     handlers: dict[str, Callable[[GameConsumer, dict[str, Any]], Any]] = {
         "sync": on_sync,

@@ -55,3 +55,17 @@ async def send_to_group_async(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(group, message)
+
+
+async def send_hint(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to a group from an event loop (a socket's consumer, the server's
+    side of the database workers) as a hint, as ``send_to_game`` does from sync code:
+    not asked while Redis rests, given up after SEND_SECONDS, never raised (what it
+    says is stored; the sockets resync)."""
+    if CHANNEL_LAYER.resting():
+        return
+    try:
+        await asyncio.wait_for(send_to_group_async(group, message), SEND_SECONDS)
+    except Exception as exc:  # Redis down or hung
+        logger.warning("live message %s to %s lost (clients resync): %r", message.get("type"), group, exc)
+        CHANNEL_LAYER.failed(exc)

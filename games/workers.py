@@ -50,7 +50,6 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from accounts import broadcast
-from accounts.broadcast import SEND_SECONDS
 from accounts.errors import ServiceError
 
 from . import realtime
@@ -231,10 +230,7 @@ class Workers:
     async def _send_after(earlier: asyncio.Task[None] | None, group: str, message: dict[str, Any]) -> None:
         if earlier is not None:
             await earlier
-        try:
-            await asyncio.wait_for(realtime.send_to_group_async(group, message), SEND_SECONDS)
-        except Exception as exc:  # the caller is answered all the same; sockets resync
-            logger.warning("live message to %s lost (clients resync): %r", group, exc)
+        await realtime.send_hint(group, message)  # the caller is answered all the same; sockets resync
 
     @staticmethod
     async def _answer(future: asyncio.Future[Any], outcome: Outcome, sending: asyncio.Task[None] | None) -> None:
@@ -355,7 +351,7 @@ async def call(func: Callable[..., Any], lane: str, **kwargs: Any) -> Any:
     except WorkerDied:
         # Whatever it stored stays stored, but its broadcast may be gone: resync everyone.
         if "game_id" in kwargs:
-            await realtime.send_to_group_async(realtime.game_group(kwargs["game_id"]), {"type": "game.resync"})
+            await realtime.send_hint(realtime.game_group(kwargs["game_id"]), {"type": "game.resync"})
         raise ServiceError(
             "try-again", "The server lost track of that request; here is the current state."
         ) from None
