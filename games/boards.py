@@ -239,17 +239,20 @@ def rematch_swap_words(game: Game, seat: int, opponent: str) -> str:
     seat ``1 - seat`` then), read from the start of a game under the same rules, so the
     words follow the engine: who plays which letter and who moves first; where both
     choose at once (Tactic-Toe, rock-paper-scissors) nobody moves first; where a roll
-    at the start decides (Nine-Square) it decides again."""
+    at the start decides (Nine-Square) it decides again; where the first mover is not
+    simply the seat to move (Tic Tac Two's draft) the variant says who does what first."""
     variant = get_variant(game.variant)
     if variant.letters_by_chance(game.options):
         return "seats swapped; the opening roll decides again who is X and moves first"
     start = variant.new_game(options=game.options, seed="rematch")
     letters = [letter_of(variant.view(start, None), s) for s in (0, 1)]
     mine = 1 - seat
+    if opening := variant.opening_words(game.options):
+        return f"seats swapped: you play {letters[mine]} and {opponent} plays {letters[seat]}; {opening}"
     if len(start.to_move) > 1:
         if not letters[mine]:
             return "seats swapped, which changes nothing here: you both still choose each move at once"
-        return (f"seats swapped: you play {letters[mine]} and {opponent} {letters[seat]}; "
+        return (f"seats swapped: you play {letters[mine]} and {opponent} plays {letters[seat]}; "
                 "you both still choose each move at once, so nobody moves first")
     first = start.to_move[0]
     who, plays, moves = ("you", "play", "move") if first == mine else (opponent, "plays", "moves")

@@ -177,6 +177,12 @@ class Variant(ABC):
         (Nine-Square's set-up roll): then an open challenge shows none yet."""
         return False
 
+    def opening_words(self, options: Mapping[str, Any]) -> str:
+        """Who does what first, by letter, where the seat to move at the start does not
+        simply move first (Tic Tac Two: O drafts first, X writes the first letter); ""
+        where it does. The rematch box says it (games.boards.rematch_swap_words)."""
+        return ""
+
     def check_options(self, options: dict[str, Any]) -> None:
         """Variant-specific checks with players' words; raise RuleError("bad-options")."""
 

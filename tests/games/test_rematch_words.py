@@ -1,7 +1,8 @@
 """The rematch box says what the swapped seats change, variant by variant, and the
 rematch then plays that way: who plays which letter and who moves first; in Tactic-Toe
-and rock-paper-scissors both choose at once, so nobody moves first; in Nine-Square the
-opening roll decides again (games.boards.rematch_swap_words)."""
+and rock-paper-scissors both choose at once, so nobody moves first; in Tic Tac Two O
+drafts first and X writes first; in Nine-Square the opening roll decides again
+(games.boards.rematch_swap_words)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.factories import GameFactory
 from tests.games.test_game_page_words import page
 
 BOTH = "you both still choose each move at once"
+DRAFT = "O picks the first special action"
 
 #: variant, options, what the box tells Alice (seat 0 of the finished game) and Bob,
 #: then what the rematch does for Alice: her letter and who moves first there.
@@ -30,12 +32,18 @@ CASES = [
      "seats swapped: {alice} plays X and moves first", "X", "alice"),
     ("t-tic-t-tac-toe", {}, "seats swapped: {bob} plays X and moves first",
      "seats swapped: you play X and move first", "O", "bob"),
-    ("tic-tac-two", {}, "seats swapped: you play O and move first",
-     "seats swapped: {alice} plays O and moves first", "O", "alice"),
-    ("tactic-toe", {}, f"seats swapped: you play O and {{bob}} X; {BOTH}, so nobody moves first",
-     f"seats swapped: you play X and {{alice}} O; {BOTH}, so nobody moves first", "O", "both"),
+    ("tic-tac-two", {}, f"seats swapped: you play O and {{bob}} plays X; {DRAFT} and X writes the first letter",
+     f"seats swapped: you play X and {{alice}} plays O; {DRAFT} and X writes the first letter", "O", "draft"),
+    ("tic-tac-two", {"void": True},
+     f"seats swapped: you play O and {{bob}} plays X; {DRAFT}, X places the first Void and writes the first letter",
+     f"seats swapped: you play X and {{alice}} plays O; {DRAFT}, X places the first Void and writes the first letter",
+     "O", "draft"),
+    ("tactic-toe", {}, f"seats swapped: you play O and {{bob}} plays X; {BOTH}, so nobody moves first",
+     f"seats swapped: you play X and {{alice}} plays O; {BOTH}, so nobody moves first", "O", "both"),
     ("rock-paper-scissors", {}, f"seats swapped, which changes nothing here: {BOTH}",
      f"seats swapped, which changes nothing here: {BOTH}", "", "both"),
+    ("nine-square", {"x_player": "player-two"}, "seats swapped: you play X and move first",
+     "seats swapped: {alice} plays X and moves first", "X", "alice"),
     ("nine-square", {}, "seats swapped; the opening roll decides again who is X and moves first",
      "seats swapped; the opening roll decides again who is X and moves first", None, "roll"),
 ]
@@ -64,6 +72,20 @@ def test_the_rematch_box_says_what_the_swapped_game_does(alice, bob, variant, op
         assert engine.letters_by_chance(new.options)
         return
     assert letter_of(engine.view(state, None), 1) == her_letter
+    if first == "draft":
+        # Tic Tac Two: O (Alice now) picks first; X (Bob) places the first Void, if any,
+        # and writes the first letter.
+        assert state.to_move == (1,)
+        firsts: dict[str, int] = {}
+        rng = random.Random(3)
+        while "write" not in firsts:
+            seat = state.to_move[0]
+            move = engine.random_move(state, seat, rng)
+            firsts.setdefault(move["type"], seat)
+            state = engine.apply(state, seat, move)
+        assert firsts["pick"] == 1 and firsts["write"] == 0 and firsts.get("void", 0) == 0
+        assert ("void" in firsts) is bool(options.get("void"))
+        return
     expected = {"alice": (1,), "bob": (0,), "both": (0, 1)}[first]
     assert tuple(sorted(state.to_move)) == expected
     if first == "both":

@@ -35,6 +35,13 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def opening_words(options: Mapping[str, Any]) -> str:
+    """The draft starts with O, the letters with X (and, in the Void variation, the Voids)."""
+    if options["void"]:
+        return "O picks the first special action, X places the first Void and writes the first letter"
+    return "O picks the first special action and X writes the first letter"
+
+
 def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
     """"Lucia (X) wins with four in a row on row 2." When both connect at once, each line
     is named; a draw for want of room keeps the engine's words, with the players' names."""

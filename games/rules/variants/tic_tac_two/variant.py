@@ -287,6 +287,9 @@ class TicTacTwo(Variant):
     def describe_rules(self, options: Mapping[str, Any]) -> list[str]:
         return describe.describe_rules(options)
 
+    def opening_words(self, options: Mapping[str, Any]) -> str:
+        return describe.opening_words(self.validate_options(options))
+
     def describe_move_line(self, move: Move, seat: Seat, view: Mapping[str, Any], ply: int) -> str:
         return describe.move_line(move, seat, view, ply)
 
