@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 import websockets
@@ -50,7 +51,7 @@ def _pool(*started: bool) -> workers.Workers:
         event = threading.Event()
         if done:
             event.set()
-        pool.workers.append(workers._Worker(SimpleNamespace(is_alive=lambda: True), None, event))
+        pool.workers.append(workers._Worker(cast(Any, SimpleNamespace(is_alive=lambda: True)), cast(Any, None), event))
     return pool
 
 
