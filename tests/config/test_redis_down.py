@@ -176,13 +176,14 @@ def test_a_server_with_a_redis_that_never_answers_opens_its_sockets_all_the_same
             # The throttle's count meets the hung server first (1 s); the task's publish and
             # the broadcast on the same server are then not asked (6.2-6.4 s when each waited).
             print(f"first write against a hung Redis: {took:.2f} s")
-            assert status == 201 and took < 2.5, (status, game, took)  # 3.4 s before, 1.4 s after
+            assert status == 201, (status, game)  # 3.4 s before, 1.4 s after: it waits by design
+            # The next ones: 3-5 s each before; the bound leaves room for a loaded machine.
             status, accepted, took = timed(f"/api/v1/games/{game['id']}/accept/", tokens["ben"], {})
-            assert status == 200 and took < 1.5, (status, took)
+            assert status == 200 and took < 2.9, (status, took)
             mover = "ben" if accepted["to_move"] == [accepted["you"]] else "ann"  # the accept answers as ben
             status, moved, took = timed(f"/api/v1/games/{game['id']}/moves/", tokens[mover],
                                         {"ply": 0, "move": {"cell": 4}})
-            assert status == 201 and moved["ply"] == 1 and took < 1.5, (status, moved, took)
+            assert status == 201 and moved["ply"] == 1 and took < 2.9, (status, moved, took)
 
             # The sockets open, the first after SUBSCRIBE_SECONDS (5 s; it held every
             # handshake forever before), the others without asking Redis again, and play.
