@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -350,6 +351,12 @@ if REDIS_URL:
                         # accounts/broadcast.py gives a send up after SEND_SECONDS).
                         "socket_connect_timeout": 2,
                         "max_connections": 10000,
+                        # A pooled connection Redis dropped (a restart) fails once; one retry
+                        # on a new one sends it, where the update was lost and every screen
+                        # waited for its resync (5 s). A publish retried after Redis took
+                        # it (a break between the send and the answer) arrives twice: the
+                        # same board drawn again.
+                        "retry_on_error": [RedisConnectionError],
                     }
                 ],
                 "prefix": env("CHANNEL_PREFIX", default="ttt"),

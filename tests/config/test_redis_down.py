@@ -17,9 +17,11 @@ import urllib.request
 import psycopg
 import pytest
 import websockets
+from django.conf import settings
 from websockets.typing import Origin
 
 from accounts.unanswered import QUIET_SECONDS
+from config.channel_layer import BoundedRedisChannelLayer
 from tests.processes import ROOT, free_port, running, scratch_database, uvicorn_command, wait_for_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -265,3 +267,42 @@ def test_a_socket_opened_during_an_outage_plays_and_hears_live_updates_once_redi
             if server.poll() is None:
                 server.kill()
                 server.wait()
+
+
+def test_a_broadcast_after_redis_restarts_goes_out_on_a_new_connection(tmp_path):
+    """Found by a chaos probe: after Redis restarted, the first live message on each
+    pooled connection it had dropped failed, and every screen waited for its resync.
+    The layer as configured (its host options), against a Redis of the test's own."""
+    redis_port = free_port()
+    redis_command = ["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                     "--dir", str(tmp_path)]
+    host = {**settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0], "address": f"redis://127.0.0.1:{redis_port}/0"}
+
+    async def restart_between_sends() -> list[dict]:
+        sender, receiver = BoundedRedisChannelLayer(hosts=[host]), BoundedRedisChannelLayer(hosts=[dict(host)])
+        channel = await receiver.new_channel()
+        await receiver.group_add("game-1", channel)
+        heard = []
+        await sender.group_send("game-1", {"type": "game.update", "ply": 1})
+        heard.append(await asyncio.wait_for(receiver.receive(channel), 5))
+        _redis(redis_port, "shutdown", "nosave")
+        servers.append(subprocess.Popen(redis_command, stdout=subprocess.DEVNULL))
+        wait_for_port(redis_port, process=servers[-1])
+        for _ in range(50):  # the receiver's reader reconnects and subscribes again
+            if _redis(redis_port, "pubsub", "numsub", "ttt__group__game-1").stdout.split()[-1:] == ["1"]:
+                break
+            await asyncio.sleep(0.1)
+        await sender.group_send("game-1", {"type": "game.update", "ply": 2})
+        heard.append(await asyncio.wait_for(receiver.receive(channel), 5))
+        await sender.flush()
+        await receiver.flush()
+        return heard
+
+    servers = [subprocess.Popen(redis_command, stdout=subprocess.DEVNULL)]
+    try:
+        wait_for_port(redis_port, process=servers[0])
+        assert [m["ply"] for m in asyncio.run(restart_between_sends())] == [1, 2]
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()
