@@ -23,7 +23,9 @@ that request then answers 409 and does nothing (the claim's time, compared under
 row lock), so the work is never done twice. Before, a dead request's claim kept its key
 409 for 30 s, while the mover's clock ran (a chaos probe).
 
-Answers that are a server error are not kept: the write rolled back, a retry does it.
+Answers that are a server error are not kept: the write rolled back, a retry does it. Nor
+is a refusal that echoes a NUL the request sent (PostgreSQL's JSON cannot hold one): it
+changed nothing, and a retry is refused the same.
 Keys are per user and kept IDEMPOTENCY_KEY_HOURS, then deleted by accounts.expire_idempotency_keys.
 No well-kept package did this (checked on PyPI: django-idempotency-key, last release
 2023; djangorestframework-idempotency-key, drf-idempotency, drf-idempotencykey: a few
@@ -99,9 +101,14 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                     response = view.handle_exception(exc)  # re-raises what would be a server error
                 if response.status_code >= 500:
                     raise _NotKept(response)
-                row.status_code = response.status_code
                 # As the client got it (DRF's JSON of dates and numbers), not as Python had it.
-                row.response = json.loads(JSONRenderer().render(response.data))
+                answer = json.loads(JSONRenderer().render(response.data))
+                if response.status_code >= 400 and _holds_nul(answer):
+                    # A refusal naming a NUL the request sent (an unknown field's name):
+                    # PostgreSQL's JSON cannot hold it, and nothing was done (a 500 before).
+                    raise _NotKept(response)
+                row.status_code = response.status_code
+                row.response = answer
                 row.save(update_fields=["status_code", "response"])
         except _NotKept as not_kept:
             IdempotencyKey.objects.filter(pk=claim.pk, status_code__isnull=True).delete()
@@ -115,11 +122,20 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
 
 
 class _NotKept(Exception):
-    """A server error's answer: its transaction rolls back and its key is let go."""
+    """An answer not kept (a server error's, or a refusal the database cannot store): its
+    transaction rolls back and its key is let go."""
 
     def __init__(self, response: Response) -> None:
         super().__init__(response.status_code)
         self.response = response
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(key) or _holds_nul(item) for key, item in value.items())
+    return isinstance(value, list) and any(_holds_nul(item) for item in value)
 
 
 def _fingerprint(request: Any) -> str:

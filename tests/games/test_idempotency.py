@@ -66,6 +66,16 @@ class TestRetries:
         assert first.status_code == again.status_code == 400
         assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
 
+    def test_a_refusal_echoing_a_nul_is_answered_not_kept(self, alice):
+        # PostgreSQL's JSON holds no NUL: storing this answer was a 500 (a fuzzer, 2026-11-30).
+        client = client_for(alice)
+        body = {"variant": "classic", "ai_level": "random", "ratd\x00": True}
+        for _ in range(2):
+            response = client.post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="k-nul")
+            assert response.status_code == 400 and response.json()["code"] == "unknown-field"
+            assert "Idempotent-Replayed" not in response
+        assert not IdempotencyKey.objects.exists() and Game.objects.count() == 0
+
     def test_a_bad_key_is_a_clear_error(self, alice):
         response = create(client_for(alice), "x" * 256, variant="classic", ai_level="random")
         assert response.status_code == 400 and response.json()["code"] == "bad-idempotency-key"
