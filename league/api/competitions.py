@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -94,8 +95,18 @@ class TournamentSerializer(serializers.ModelSerializer):
         return SectionBriefSerializer(event_selectors.tournament_sections(tournament), many=True).data
 
 
+class ClubSlugField(serializers.SlugRelatedField):
+    """A club named by its slug. A NUL is refused as in any text field: PostgreSQL cannot
+    even look it up (a 500 before, a fuzzer's find)."""
+
+    def to_internal_value(self, data: Any) -> Club:
+        if isinstance(data, str) and "\x00" in data:
+            raise serializers.ValidationError(ProhibitNullCharactersValidator.message)
+        return super().to_internal_value(data)
+
+
 class TournamentCreateSerializer(serializers.Serializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    club = ClubSlugField(slug_field="slug", queryset=Club.objects.all())
     name = serializers.CharField(max_length=200)
     starts_at = serializers.DateTimeField(validators=[within_event_years])
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), required=False, allow_null=True)

@@ -35,6 +35,15 @@ def organiser(make_player, club):
     return MembershipFactory.create(club=club, user=make_player(username="otto"), role=ClubMembership.Role.OWNER).user
 
 
+def test_a_club_slug_with_a_nul_is_refused_as_any_text_field(club, organiser):
+    # PostgreSQL cannot look it up: a 500 before (a fuzzer, 2026-11-30).
+    starts = (timezone.now() + timedelta(days=1)).isoformat()
+    refused = api(organiser).post("/api/v1/tournaments/", {"club": "harbour\x00", "name": "Spring open",
+                                                            "starts_at": starts}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["fields"] == {"club": ["Null characters are not allowed."]}
+
+
 def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_player):
     starts = (timezone.now() + timedelta(days=1)).isoformat()
     made = api(organiser).post("/api/v1/tournaments/", {"club": "harbour", "name": "Spring open",
