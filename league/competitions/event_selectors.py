@@ -143,6 +143,11 @@ class EntryState:
         entered = self.entry is not None and self.entry.status != Entry.Status.WITHDRAWN
         return "" if entered or self.register_refusal is None else self.register_refusal.reason
 
+    @property
+    def on_a_break(self) -> bool:
+        """Paused at their own asking (not for a game lost without a move)."""
+        return self.entry is not None and self.entry.paused_reason == core.ON_A_BREAK
+
 
 def entry_state(*, section: Section, user: User | Any, now: datetime | None = None) -> EntryState:
     if not getattr(user, "is_authenticated", False):

@@ -132,6 +132,8 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "paused": event_selectors.paused_players(section),
         # The entry box and the organiser's buttons follow the state with the rest.
         "entry": event_selectors.entry_state(section=section, user=request.user),
+        # A visitor is asked to log in wherever a player could enter now (an arena's late entries too).
+        "takes_entries": refusals.takes_entries(section, timezone.now()),
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
         "section_actions": section_actions,
         # The organiser's edit, delete and players (enter a member, withdraw an entrant).
@@ -187,7 +189,7 @@ def section_entry(request: PlayerRequest, club_slug: str, tournament_slug: str, 
             messages.success(request, "You are paused: the arena pairs you again once you press “I'm back”.")
         elif action == "back":
             competition_services.player_back(section=the_section, user=request.user)
-            messages.success(request, "Welcome back: you are paired with the next free player.")
+            messages.success(request, "Welcome back: the arena pairs you with the next player who is free.")
         else:
             messages.error(request, "Unknown action.")
     except ServiceError as err:

@@ -142,13 +142,29 @@ def test_the_entry_box_says_why_a_player_is_paused_and_brings_them_back(client, 
     assert "I'm back" in page and ">Pause<" not in page
 
     answer = client.post(url("section-entry", section), {"action": "back"}, follow=True)
-    assert "Welcome back" in answer.content.decode()
+    # Not "you are paired": with nobody free, nobody is paired yet.
+    assert "Welcome back: the arena pairs you with the next player who is free." in text_of(answer.content.decode())
     assert entry(section, absent).paused_at is None and len(in_play(section)) == 1
     html = client.get(url("section", section)).content.decode()
     assert 'value="pause"' in html and 'value="back"' not in html
 
     client.post(url("section-entry", section), {"action": "pause"})
     assert entry(section, absent).paused_reason == "You paused."
+    # A break is said as one ("You are paused: You paused." before).
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "You are on a break. The arena pairs you with nobody until you press “I'm back”." in page
+    assert "You paused." not in page
+
+
+def test_a_visitor_is_asked_to_log_in_to_an_arena_under_way(client, make_player):
+    """An arena takes entries while it runs: a visitor was told "Registration is closed"
+    where a signed-in player had the Register button."""
+    section = arena_of(make_player)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "Log in to enter." in page and "Registration is closed" not in page
+    Section.objects.filter(pk=section.pk).update(starts_at=timezone.now() - timedelta(minutes=11))
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "Log in to enter." not in page and "Registration is closed: the section is under way." in page
 
 
 def test_a_swiss_offers_no_pause(client, make_player):
