@@ -114,14 +114,15 @@ def board_context(
         # The computer is always at the board: the grace is not for it to arrive.
         "against_computer": any(s["ai_level"] for s in payload["seats"]),
         # Before the first move the clock shows the no-show grace, which may be longer
-        # than the time control: the page says why. The first step is the clocks' own
-        # (Game.on_first_step): both plans of a simultaneous one, not ply 0 alone.
+        # than the time control (or, with no clock, be the only clock face): the page says
+        # why. The first step is the clocks' own (Game.on_first_step): both plans of a
+        # simultaneous one, not ply 0 alone. A lesson waits for its learner: no words.
         "first_move_words": (
             time_controls.duration_words(game.rule_set.no_show_seconds)
-            if live and payload["status"] == Game.Status.ACTIVE and game.on_first_step
-            and (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game)
+            if live and payload["status"] == Game.Status.ACTIVE and game.on_first_step and not game.lesson
             else ""
         ),
+        "untimed": not (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game),
         # The official match's version is chosen by its chooser's seat (by user: the
         # seats swap from game to game of a match).
         "chooses_version": bool(

@@ -55,6 +55,20 @@ def test_the_lobby_plays_the_computer_without_a_clock_unless_asked(alice, varian
         engine.default_seconds_per_move, engine.default_seconds_per_game)
 
 
+def test_an_untimed_game_says_what_its_clock_face_counts_before_the_first_move(alice):
+    """A probe's find: "No clock" in the head over a clock face counting down from
+    "2d 23:59", and not a word why until the first move was made."""
+    game = services.create_game(creator=alice, variant="classic", ai_level="casual", creator_seat=0, untimed=True)
+    page = signed_in(alice).get(f"/play/{game.pk}/").content.decode()
+    assert ("No clock: the first move may take up to 3 days; after it, if nobody moves for 3 days, "
+            "the game ends as abandoned and the player to move loses.") in page
+    assert "time to arrive" not in page and "the clock is No clock" not in page
+    game = services.submit_move(game_id=game.pk, user=alice, ply=0, move={"cell": 5})
+    page = signed_in(alice).get(f"/play/{game.pk}/").content.decode()
+    assert "the first move may take up to" not in page
+    assert "No clock: if nobody moves for 3 days, the game ends as abandoned and the player to move loses." in page
+
+
 def test_the_practice_copy_is_made_once_offered_nowhere_and_the_standard_rules_stay(alice):
     first = services.create_game(creator=alice, variant="nine-square", ai_level="casual", untimed=True)
     again = services.create_game(creator=alice, variant="nine-square", ai_level="casual", untimed=True)
