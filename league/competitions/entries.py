@@ -19,7 +19,7 @@ from . import refusals
 from .formats import format_of
 from .notices import broadcast_section
 from .pairings import score, stop_games
-from .results import after_result
+from .results import after_result, update_standings
 from .scheduling import queue_arena_pairing
 from .sections import locked_section
 
@@ -47,6 +47,8 @@ def register(*, section: Section, user: User, now: datetime | None = None, enter
         fields.update(late=True, seed=last_seed + 1, joined_round=late_round or 1,
                       status=Entry.Status.CHECKED_IN, checked_in_at=now)
     entry, _ = Entry.objects.update_or_create(section=section, user=user, defaults=fields)
+    if section.status == Section.Status.RUNNING:  # a late entrant is in the table at once, at 0
+        update_standings(section, final=False)
     if late_round == 0:  # an arena pairs its new player with the next free one
         queue_arena_pairing(section.pk)
     broadcast_section(section, {"event": "entry"})

@@ -293,3 +293,14 @@ def test_the_standings_mark_a_paused_player_who_keeps_their_place(client, make_p
     Section.objects.filter(pk=section.pk).update(status=Section.Status.FINISHED)
     html = client.get(url("section", section)).content.decode()
     assert "paused-mark" not in html and "paused since" not in html
+
+
+def test_a_late_entrant_is_in_the_standings_at_once(make_player):
+    """Found by a walkthrough: a player entering a running arena was listed and paired,
+    but missing from the table until their first game ended."""
+    section = arena_of(make_player)
+    latecomer = make_player()
+    cs.register(section=section, user=latecomer)
+    table = {row.user_id: row for row in section.standings.all()}
+    assert latecomer.pk in table and table[latecomer.pk].points == 0 and table[latecomer.pk].played == 0
+    assert len(table) == 3

@@ -213,6 +213,7 @@ def test_swiss_late_entries_join_the_next_round_until_the_limit(club, make_playe
     entry = cs.register(section=section, user=latecomer, now=START + timedelta(minutes=1))
     assert entry.late and entry.joined_round == 2 and entry.seed == 5
     assert not section.pairings.filter(first=latecomer).exists()
+    assert section.standings.get(user=latecomer).points == 0  # in the table at once
     Section.objects.filter(pk=section.pk).update(current_round=2)
     assert refusal(section, make_player(), now=START + timedelta(hours=1)) == (
         "Registration is closed: this section is under way.")
