@@ -19,7 +19,9 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from league import competitions
 from league.competitions import audit
+from league.competitions import seasons as season_services
 from league.competitions.formats import FORMAT_SETTINGS, format_of
+from league.competitions.season_forms import FIELD_OF as SEASON_FIELD_OF
 from league.models import (
     League,
     Prize,
@@ -39,8 +41,36 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeasonInline(admin.TabularInline):
+class SeasonAdminForm(forms.ModelForm):
+    """A season as the console edits it is held to the site's checks (check_season: a
+    year of 1900-2999, days in order and apart from the league's other seasons, a
+    place-points table that falls): the console saved a year of 5, which the site's
+    form refuses (a walkthrough). The refusal reads beside its field."""
+
+    class Meta:
+        model = Season
+        fields = ["league", "name", "slug", "year", "starts_on", "ends_on", "scoring", "place_points"]
+        widgets = {"place_points": forms.Textarea(attrs={"rows": 2})}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        league = data.get("league") or getattr(self.instance, "league", None)
+        if self.errors or league is None:
+            return data
+        try:
+            kept = season_services.check_season(
+                league=league, name=data.get("name", ""), starts_on=data.get("starts_on"),
+                ends_on=data.get("ends_on"), year=data.get("year"), scoring=data.get("scoring", ""),
+                place_points=data.get("place_points") or [], season=self.instance if self.instance.pk else None)
+        except ServiceError as err:
+            raise ValidationError({SEASON_FIELD_OF.get(err.code, "name"): err.message}, code=err.code) from None
+        data.update(kept)  # as the site keeps them (the name trimmed, the points as numbers)
+        return data
+
+
+class SeasonInline(admin.StackedInline):  # stacked: a table's row of eight fields was 2,000 px wide
     model = Season
+    form = SeasonAdminForm
     extra = 0
     prepopulated_fields = {"slug": ("name",)}
 
@@ -56,6 +86,7 @@ class LeagueAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonAdminForm
     list_display = ("name", "league", "year", "scoring", "starts_on", "ends_on")
     list_filter = ("scoring", "year")
     prepopulated_fields = {"slug": ("name",)}

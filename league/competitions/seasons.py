@@ -68,6 +68,8 @@ def check_league(*, club: Club, name: str, description: str, league: League | No
 def _place_points(scoring: str, points: Sequence[Any]) -> list[int | float]:
     if scoring not in Season.Scoring.values:
         raise ServiceError("bad-scoring", 'A season is scored by "game-points" or by "place-points".')
+    if not isinstance(points, list | tuple):  # the console's JSON: 5, "25", {...}
+        raise ServiceError("bad-place-points", "Points for each place are a list of numbers: [25, 18, 15].")
     table: list[int | float] = []
     for value in points or ():
         if isinstance(value, bool) or not isinstance(value, int | float | Decimal) or value < 0:
@@ -93,7 +95,10 @@ def check_season(*, league: League, name: str, starts_on: date | None, ends_on: 
     league has; a year out of range; a place-points table without points, or one where a
     place earns more than the place above. Answers the details as kept (the year, when
     not given, is the year the season starts)."""
-    others = league.seasons.exclude(pk=season.pk) if season is not None else league.seasons.all()
+    if league.pk is None:  # the console adding a league with its seasons: none of its own yet
+        others = Season.objects.none()
+    else:
+        others = league.seasons.exclude(pk=season.pk) if season is not None else league.seasons.all()
     name = _check_name(name, what="season", taken=others.values_list("name", flat=True))
     if starts_on is None or ends_on is None:
         raise ServiceError("bad-dates", "A season needs its first and its last day.")

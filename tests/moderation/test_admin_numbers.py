@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import date
 
 import pytest
 from django.contrib import admin
@@ -85,13 +86,13 @@ def _league_with_seasons(league: League, season: Season, year: str, new_year: st
     data = {"club": str(league.club_id), "name": league.name, "slug": league.slug, "description": "",
             "seasons-TOTAL_FORMS": "2" if new_year is not None else "1", "seasons-INITIAL_FORMS": "1",
             "seasons-MIN_NUM_FORMS": "0", "seasons-MAX_NUM_FORMS": "1000"}
-    rows = [(str(season.pk), season.name, season.slug, year)]
+    rows = [(str(season.pk), season.name, season.slug, year, "2026")]
     if new_year is not None:
-        rows.append(("", "New", "new", new_year))
-    for n, (pk, name, slug, row_year) in enumerate(rows):
+        rows.append(("", "New", "new", new_year, "2027"))
+    for n, (pk, name, slug, row_year, days) in enumerate(rows):
         data.update({f"seasons-{n}-id": pk, f"seasons-{n}-league": str(league.pk), f"seasons-{n}-name": name,
-                     f"seasons-{n}-slug": slug, f"seasons-{n}-year": row_year, f"seasons-{n}-starts_on": "",
-                     f"seasons-{n}-ends_on": "", f"seasons-{n}-scoring": "game-points",
+                     f"seasons-{n}-slug": slug, f"seasons-{n}-year": row_year, f"seasons-{n}-starts_on": f"{days}-01-01",
+                     f"seasons-{n}-ends_on": f"{days}-12-31", f"seasons-{n}-scoring": "game-points",
                      f"seasons-{n}-place_points": "[]"})
     return data
 
@@ -141,3 +142,31 @@ def test_the_preview_in_words_follows_a_form_refused_for_a_number(client, world)
                            form_data(seconds_per_move="-3", club=world.club_a.pk))
     page = html.unescape(response.content.decode())
     assert "is not a letter" not in page and "Classic Tic Tac Toe on a 3x3 grid" in page
+
+
+@pytest.mark.parametrize("value", ["5", "3000"])
+def test_a_season_in_the_console_is_held_to_the_sites_years(client, world, value):
+    """Found by a walkthrough: the console saved a season's year of 5, which the site's
+    form refuses; its rows and its own page now say the site's sentence (check_season)."""
+    league = League.objects.create(club=world.club_a, name="Winter league", slug="winter")
+    season = Season.objects.create(league=league, name="2026", slug="2026", year=2026,
+                                   starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31))
+    client.force_login(world.superuser)
+    url = f"/admin/league/league/{league.pk}/change/"
+    for existing, new in ((value, None), ("2026", value)):
+        said = errors(client.post(url, _league_with_seasons(league, season, existing, new)))
+        assert said == ["A season's year is between 1900 and 2999."]
+    response = client.post("/admin/league/season/add/", {
+        "league": league.pk, "name": "Odd", "slug": "odd", "year": value, "starts_on": "2030-01-01",
+        "ends_on": "2030-12-31", "scoring": "game-points", "place_points": "[]"})
+    assert errors(response) == ["A season's year is between 1900 and 2999."]
+    response = client.post("/admin/league/season/add/", {
+        "league": league.pk, "name": "Overlap", "slug": "overlap", "year": "2026", "starts_on": "2026-06-01",
+        "ends_on": "2027-05-31", "scoring": "place-points", "place_points": "[25, 18]"})
+    assert errors(response)[0].startswith("Winter league already has a season on those days: 2026")
+    response = client.post("/admin/league/season/add/", {
+        "league": league.pk, "name": "Points", "slug": "points", "year": "2027", "starts_on": "2027-01-01",
+        "ends_on": "2027-05-31", "scoring": "place-points", "place_points": "5"})
+    assert errors(response) == ["Points for each place are a list of numbers: [25, 18, 15]."]
+    season.refresh_from_db()
+    assert season.year == 2026 and list(league.seasons.values_list("slug", flat=True)) == ["2026"]
