@@ -104,7 +104,12 @@ async def release_channel(layer: Any, channel: str) -> None:
         return
     own = layer._get_layer()  # this event loop's layer, as every call of the layer uses
     if own.channels.pop(channel, None) is not None:
-        await own._get_shard(channel).unsubscribe(channel)
+        try:
+            await own._get_shard(channel).unsubscribe(channel)
+        finally:
+            let_go = getattr(layer, "let_go", None)  # config.channel_layer's: Redis away, told once back
+            if let_go is not None:
+                let_go(channel)
 
 
 @dataclass

@@ -25,6 +25,7 @@ import logging
 import uuid
 import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 from redis.exceptions import RedisError
@@ -84,6 +85,26 @@ class BoundedRedisChannelLayer(RedisPubSubChannelLayer):
             CHANNEL_LAYER.failed(exc)
             self._later(own, own._get_group_channel_name(group))
 
+    async def receive(self, channel: str) -> Any:
+        own = self._get_layer()
+        try:
+            return await own.receive(channel)
+        finally:  # cancelled, its socket gone: the library let the channel go
+            self.let_go(channel)
+
+    def let_go(self, name: str) -> None:
+        """``name``, no longer wanted in the process, was let go while Redis was away: its
+        unsubscribe went nowhere, and redis-py's reconnect subscribes again whatever its
+        pub/sub had, so Redis is told once it answers. A probe: all 100 sockets closed
+        during an outage stayed subscribed for good (PUBSUB NUMSUB called them alive)."""
+        own = self._get_layer()
+        if name in own.channels or own.groups.get(name):
+            return
+        shard = own._get_shard(name)
+        connection = shard._pubsub.connection if shard._pubsub is not None else None
+        if _held(shard, name) and not (connection is not None and connection.is_connected):
+            self._later(own, name)
+
     def unsynced(self) -> set[str]:
         """This event loop's names Redis has not caught up with (tests, the logs)."""
         own = self._get_layer()
@@ -118,13 +139,29 @@ class BoundedRedisChannelLayer(RedisPubSubChannelLayer):
                 wanted = name in own.channels or bool(own.groups.get(name))
                 shard = own._get_shard(name)
                 try:
-                    await asyncio.wait_for((shard.subscribe if wanted else shard.unsubscribe)(name),
-                                           SUBSCRIBE_SECONDS)
+                    await asyncio.wait_for(shard.subscribe(name) if wanted else _unsubscribe(shard, name), SUBSCRIBE_SECONDS)
                 except UNREACHABLE as exc:
                     CHANNEL_LAYER.failed(exc)  # still away: the process keeps leaving it alone
                     break  # all of them next time
+                if not wanted and _held(shard, name):
+                    continue  # Redis has not confirmed it yet: asked again next time
                 if wanted == (name in own.channels or bool(own.groups.get(name))):
                     unsynced.names.discard(name)  # else its socket came or went meanwhile: again
                     caught_up += 1
         CHANNEL_LAYER.reset()  # it answers: live messages go out again at once
         logger.warning("channel layer: Redis answers again; %d subscription(s) caught up", caught_up)
+
+
+def _held(shard: Any, name: str) -> bool:
+    """Whether redis-py's pub/sub holds ``name``: subscribed, or to be subscribed again on
+    its reconnect (it forgets a name only when Redis confirms the unsubscribe)."""
+    return shard._pubsub is not None and name.encode() in shard._pubsub.channels
+
+
+async def _unsubscribe(shard: Any, name: str) -> None:
+    """Unsubscribe ``name``, also when only redis-py's pub/sub still holds it (the
+    library's own unsubscribe, sent while Redis was away, forgot it)."""
+    await shard.unsubscribe(name)
+    if _held(shard, name):
+        async with shard._lock:
+            await shard._pubsub.unsubscribe(name)

@@ -6,6 +6,7 @@ never a 500 (docs/operations.md, "When Redis or a worker is down")."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import subprocess
@@ -302,6 +303,51 @@ def test_a_broadcast_after_redis_restarts_goes_out_on_a_new_connection(tmp_path)
     try:
         wait_for_port(redis_port, process=servers[0])
         assert [m["ply"] for m in asyncio.run(restart_between_sends())] == [1, 2]
+    finally:
+        for server in servers:
+            server.kill()
+            server.wait()
+
+
+def test_a_channel_let_go_while_redis_is_away_is_unsubscribed_once_it_is_back(tmp_path):
+    """Found by a probe: sockets opened before an outage and closed during it stayed
+    subscribed for good once Redis was back (their unsubscribe went nowhere, and
+    redis-py's reconnect subscribes again whatever its pub/sub held), so PUBSUB NUMSUB
+    called the closed sockets alive. The layer as configured, against a Redis of the
+    test's own."""
+    redis_port = free_port()
+    redis_command = ["redis-server", "--port", str(redis_port), "--save", "", "--appendonly", "no",
+                     "--dir", str(tmp_path)]
+    host = {**settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0], "address": f"redis://127.0.0.1:{redis_port}/0"}
+
+    def subscribers(*names: str) -> list[str]:
+        return _redis(redis_port, "pubsub", "numsub", *names).stdout.split()[1::2]
+
+    async def close_during_outage() -> list[str]:
+        layer = BoundedRedisChannelLayer(hosts=[host])
+        kept, gone = await layer.new_channel(), await layer.new_channel()
+        waiting = asyncio.ensure_future(layer.receive(gone))  # a socket's consumer, waiting
+        await asyncio.sleep(0.2)
+        _redis(redis_port, "shutdown", "nosave")
+        await asyncio.sleep(1)  # the layer's reader finds Redis gone
+        waiting.cancel()  # the socket closes during the outage
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        servers.append(subprocess.Popen(redis_command, stdout=subprocess.DEVNULL))
+        wait_for_port(redis_port, process=servers[-1])
+        counts = subscribers(kept, gone)
+        for _ in range(100):  # the reader reconnects (subscribing both again), the catch-up lets go
+            await asyncio.sleep(0.1)
+            counts = subscribers(kept, gone)
+            if counts == ["1", "0"]:
+                break
+        await layer.flush()
+        return counts
+
+    servers = [subprocess.Popen(redis_command, stdout=subprocess.DEVNULL)]
+    try:
+        wait_for_port(redis_port, process=servers[0])
+        assert asyncio.run(close_during_outage()) == ["1", "0"]
     finally:
         for server in servers:
             server.kill()
