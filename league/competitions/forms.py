@@ -5,6 +5,7 @@ format settings' labels, choices and defaults are their declarations'
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -286,6 +287,10 @@ class SectionForm(forms.Form):
         if tournament is not None:  # a stage follows a section of the same tournament
             previous = cast(forms.ModelChoiceField, self.fields["previous_stage"])
             previous.queryset = tournament.sections.order_by("starts_at", "pk")
+            if "name" not in self.initial:  # a new section's name is one the tournament has not got
+                taken = {name.casefold() for name in tournament.sections.values_list("name", flat=True)}
+                names = itertools.chain(["Open"], (f"Open {n}" for n in itertools.count(2)))
+                self.initial = {**self.initial, "name": next(name for name in names if name.casefold() not in taken)}
         # Only the chosen format's settings are on the page: the others' are not asked for.
         own = set(FORMATS[self.chosen_format].settings)
         for setting in FORMAT_SETTINGS:

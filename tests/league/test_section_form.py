@@ -15,7 +15,7 @@ from django.utils import timezone
 from league.competitions import event_services
 from league.competitions.formats import FORMAT_SETTINGS, FORMATS
 from league.models import Section
-from tests.factories import MembershipFactory
+from tests.factories import MembershipFactory, SectionFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +124,14 @@ def test_an_arenas_minutes_are_asked_for_as_needed_and_refused_beside_the_field(
     # Another format does not ask for it.
     swiss = client.get(settings_url(tournament), {"format": "swiss"}).content.decode()
     assert "arena_duration" not in swiss
+
+
+def test_a_new_sections_name_is_one_the_tournament_has_not_got(client, organiser, tournament):
+    """Found by a walkthrough: the form offered "Open" beside a section called "Open",
+    and saving it was refused."""
+    client.force_login(organiser)
+    new_section = reverse("competitions:section-new", args=[tournament.club.slug, tournament.slug])
+    assert 'name="name" value="Open"' in client.get(new_section).content.decode()
+    SectionFactory.create(tournament=tournament, name="open")
+    SectionFactory.create(tournament=tournament, name="Open 2")
+    assert 'name="name" value="Open 3"' in client.get(new_section).content.decode()
