@@ -1009,6 +1009,9 @@ class BoardView:
     to_move: str  # the username whose turn it is, in play
     to_move_name: str  # and the name the pages show
     reasons: list[dict[str, str]] = field(default_factory=list)  # why this pairing: [{code, text}]
+    # Per ``shown``: its clock counts the first move's no-show grace, not the game clock
+    # ("4:57" beside "3:00" on a 3-minute game read as a wrong clock: a walkthrough).
+    on_first_move: list[bool] = field(default_factory=lambda: [False, False])
 
     @property
     def moves_first(self) -> str:
@@ -1079,10 +1082,12 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
         shown = [second, first] if swapped else [first, second]
         to_move = ", ".join(p.username for p in shown if p and p.user_id in movers)
         to_move_name = ", ".join(p.name for p in shown if p and p.user_id in movers)
+        graced = game is not None and game.on_first_step and bool(game.rule_set.no_show_seconds)
         views.append(BoardView(
             pairing, pairing.board, first, second, _result_words(pairing, first, second), in_play,
             game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move, to_move_name,
             explain.in_words(pairing.reasons, names),
+            [graced and bool(p and p.user_id in movers and clocks.get(p.user_id)) for p in shown],
         ))
     return views
 

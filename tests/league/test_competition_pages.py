@@ -255,6 +255,12 @@ def test_the_section_shows_the_clocks_the_game_page_shows_grace_included(client,
     assert abs(minutes * 60 + seconds - left) <= 2 and left > 200, (board["clocks"], left)  # 3:30 of grace, not 0:00
     other = next(s for s in game.seats_in_hand if s.number not in game.to_move)
     assert board["clocks"][other.user.username] == "1:00"  # the other's game clock, not running
+    # The page says which clock is the grace ("3:30" beside "1:00" read as a wrong clock).
+    page = client.get(reverse("competitions:section", args=[club.slug, tournament.slug, section.slug]))
+    html = page.content.decode()
+    graced = re.findall(r'<span class="clock" title="Time left to make the first move[^"]*">([0-9:]+)</span> '
+                        r'<small class="muted">to first move</small>', html)
+    assert len(graced) == 1 and html.count("to first move") == 1, graced
 
 
 def test_the_rounds_table_shows_who_really_moves_first(client, club, organiser, make_player):
