@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from league.clubs.selectors import clubs_for_home, clubs_with_members
@@ -23,7 +24,9 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     return HttpResponsePermanentRedirect(static("img/favicon.ico"))
 
 
-def healthz(request: HttpRequest) -> JsonResponse:
+@csrf_exempt  # a probe's POST is told 405, not shown the sign-in form's "expired" page
+@require_safe
+def healthz(request: HttpRequest) -> HttpResponse:
     """200 when the database, the channel layer, the broker and (where a server runs
     them) its database workers all answer, else 503; each component's status either way
     (config/health.py)."""

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import pytest
 import websockets
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from games import workers
 from tests.processes import ROOT, free_port, running, scratch_database, uvicorn_command, wait_for_port
@@ -117,3 +117,10 @@ def _healthz(port: int) -> tuple[int, dict]:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
+
+
+def test_healthz_answers_only_reads(client):
+    """Found by a probe: a POST got the HTML "form expired" page (403, CSRF)."""
+    response = Client(enforce_csrf_checks=True).post("/healthz", {})
+    assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
+    assert client.head("/healthz").status_code in (200, 503)
