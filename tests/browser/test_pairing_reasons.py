@@ -70,7 +70,7 @@ def test_organiser_previews_publishes_and_players_read_why(sign_in):
     expect(organiser.locator(".message")).to_contain_text("Round 1 is published")
     rows = organiser.locator("table.boards tbody tr:not(.why)")
     expect(rows).to_have_count(3)
-    published = [re.sub(r" \d+:\d\d", "", text) for text in first_cells(rows)]  # clocks aside
+    published = [re.sub(r" \d+:\d\d( to first move)?", "", text) for text in first_cells(rows)]  # clocks aside
     assert previewed == published
 
     # A player opens "Why?" on the section page, on a phone.

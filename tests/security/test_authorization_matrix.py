@@ -882,7 +882,6 @@ CASES: list[Case] = [
 #: gives a URL in the world (a wrong one would only test a 404).
 READ_ONLY_VIEWS: dict[str, Callable[[W], str]] = {
     "home": lambda w: reverse("home"),
-    "healthz": lambda w: reverse("healthz"),
     "league:index": lambda w: reverse("league:index"),
     "league:go": lambda w: reverse("league:go") + "?variant=classic",
     "league:player": lambda w: reverse("league:player", args=["player"]),
