@@ -591,11 +591,17 @@ def practice_rules(rule_set: RuleSet) -> RuleSet:
     if not rule_set.seconds_per_move and not rule_set.seconds_per_game:
         return rule_set  # a house set without a clock already
     name = f"{rule_set.name[:120 - len(PRACTICE_SUFFIX)]}{PRACTICE_SUFFIX}"
-    found = RuleSet.objects.filter(name=name, created_by=None, is_current=False, is_standard=False, for_lessons=False,
-                                   seconds_per_move__isnull=True, seconds_per_game__isnull=True, **fields).first()
-    if found is not None:
+    copies = RuleSet.objects.filter(name=name, created_by=None, is_current=False, is_standard=False, for_lessons=False,
+                                    seconds_per_move__isnull=True, seconds_per_game__isnull=True, **fields)
+    if (found := copies.first()) is not None:
         return found
-    return RuleSet.objects.create(name=name, is_current=False, **fields)
+    with transaction.atomic():
+        # Games created at once would each miss the copy and make one: the set's row lock
+        # (held to the caller's commit) makes the next wait, then find the first's copy.
+        list(RuleSet.objects.select_for_update().filter(pk=rule_set.pk).values_list("pk", flat=True))
+        if (found := copies.first()) is not None:
+            return found
+        return RuleSet.objects.create(name=name, is_current=False, **fields)
 
 #: Aborts of accepted games one player may make in a rolling window (a challenge's maker
 #: cancelling it before anyone accepted is not counted).

@@ -74,3 +74,45 @@ def test_the_schema_documents_untimed(tmp_path: Path):
     field = yaml.safe_load(out.read_text())["components"]["schemas"]["GameCreateRequest"]["properties"]["untimed"]
     assert field["type"] == "boolean" and field["default"] is False
     assert "untimed-needs-ai" in field["description"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_games_created_at_once_share_one_clockless_copy():
+    """Two untimed games created at once (an outside probe's ten made two copies of one
+    set): the second waits on the set's row until the first commits, then finds its copy."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.services import practice_rules
+
+    rules = rule_sets.standard_rule_set("classic")
+    made, release, copies = threading.Event(), threading.Event(), []
+
+    def create(first: bool) -> None:
+        try:
+            with transaction.atomic():
+                copies.append(practice_rules(rules).pk)
+                if first:
+                    made.set()
+                    release.wait(10)
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=create, args=(True,))
+    first.start()
+    assert made.wait(10)
+    second = threading.Thread(target=create, args=(False,))
+    second.start()
+    with connection.cursor() as cursor:  # until the second has made its copy or waits on the lock
+        while second.is_alive():
+            cursor.execute("SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+                           " WHERE NOT l.granted AND a.datname = current_database()")
+            if cursor.fetchone()[0]:
+                break
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert len(copies) == 2 and copies[0] == copies[1]
+    assert RuleSet.objects.filter(name__endswith=" (no clock)").count() == 1
