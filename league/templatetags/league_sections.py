@@ -12,6 +12,7 @@ from typing import Any
 from django import template
 from django.utils import timezone
 
+from games.rules import RuleError, get_variant
 from games.time_controls import clock_text, duration_words
 from league.competitions import event_selectors, selectors
 from league.competitions.formats import format_of
@@ -144,6 +145,21 @@ def rounds_words(section: Section) -> str:
     if section.format == Section.Format.SWISS:
         return " · rounds: the recommended number for the field, fixed at the start"
     return ""
+
+
+@register.filter
+def rules_name(section: Section) -> str:
+    """The section's rules in words: "Tic Tac Two, standard rules", or a house-rule set's
+    own name after its variant's ("Tic Tac Two, house rules: Blitz fours"). The pages
+    once printed the set's stored name and the variant's slug, "Standard tic-tac-two
+    (tic-tac-two)" (walkthrough)."""
+    try:
+        variant = get_variant(section.variant).display_name
+    except RuleError:
+        variant = section.variant
+    if section.rule_set.is_standard:
+        return f"{variant}, standard rules"
+    return f"{variant}, house rules: {section.rule_set.name}"
 
 
 @register.filter

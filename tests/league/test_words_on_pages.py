@@ -62,7 +62,7 @@ def test_a_sections_clock_is_said_in_minutes_and_seconds(client, organiser, tour
     section = event_services.create_section(by=organiser, tournament=tournament, name="Blitz", format="swiss",
                                             variant="classic", rule_set=clocked)
     page = text_of(client.get(url("section", section)).content.decode())
-    assert "Blitz (classic) · 3 minutes a game · 10 seconds a move · rated" in page
+    assert "Classic Tic Tac Toe, house rules: Blitz · 3 minutes a game · 10 seconds a move · rated" in page
     assert "Each move must be made within 10 seconds." in page
     assert "Each player has 3 minutes for the whole game." in page
     assert "180" not in page and " s a " not in page
@@ -70,8 +70,22 @@ def test_a_sections_clock_is_said_in_minutes_and_seconds(client, organiser, tour
     assert page.index("for the whole game.") < page.index("Player One is decided by: the pairing")
     listing = text_of(client.get(reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]))
                       .content.decode())
-    assert ("Swiss · rounds: the recommended number for the field, fixed at the start · Blitz (classic) · 3 minutes "
+    assert ("Swiss · rounds: the recommended number for the field, fixed at the start · Classic Tic Tac Toe, house rules: "
+            "Blitz · 3 minutes "
             "a game · 10 seconds a move · rated") in listing
+
+
+def test_a_sections_standard_rules_are_named_by_the_variant_not_its_slug(client, organiser, tournament):
+    """The tournament and section pages said "Standard tic-tac-two (tic-tac-two)": the
+    stored name of the standard set and the variant's slug (walkthrough)."""
+    section = event_services.create_section(by=organiser, tournament=tournament, name="Fours", format="arena",
+                                            variant="tic-tac-two", arena_duration=timedelta(minutes=30))
+    page = text_of(client.get(url("section", section)).content.decode())
+    listing = text_of(client.get(reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]))
+                      .content.decode())
+    for text in (page, listing):
+        assert "Tic Tac Two, standard rules · 1 minute a move · rated" in text
+        assert "(tic-tac-two)" not in text and "Standard tic-tac-two" not in text
 
 
 def test_a_clock_of_odd_seconds_keeps_both_units(client, organiser, tournament):
