@@ -79,6 +79,9 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     for each in sections:  # the same words as its page's "Who may enter"
         each.who_may_enter = event_selectors.who_may_enter(each)  # type: ignore[attr-defined]  # shown on the page
         each.editable = refusals.edit_section_refusal(each, request.user) is None  # type: ignore[attr-defined]  # its Edit link
+        # The signed-in player's entry: Register / Check in on the card, or that they are entered.
+        each.entry = event_selectors.entry_state(section=each, user=request.user)  # type: ignore[attr-defined]
+        each.takes_entries = refusals.takes_entries(each, timezone.now())  # type: ignore[attr-defined]  # a visitor's "Log in"
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         # When play really began (its first section's round 1), said instead of the planned start.

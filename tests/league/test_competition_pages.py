@@ -361,6 +361,40 @@ def test_check_in_inside_its_window(client, club, organiser, make_player):
     assert "You are checked in" in text_of(client.get(url("section", section)).content.decode())
 
 
+def _card_of(client, section) -> str:
+    """The words of ``section``'s card on its tournament's page."""
+    page = client.get(reverse("competitions:tournament", args=[section.tournament.club.slug, section.tournament.slug]))
+    html = page.content.decode()
+    return text_of(next(card for card in html.split("<article")[1:] if f">{section.name}</a>" in card))
+
+
+def test_the_tournament_page_offers_register_and_check_in_on_each_sections_card(client, club, organiser,
+                                                                              make_player):
+    """A newcomer on the tournament page saw its sections "Open for registration" and no
+    button: Register was only on each section's page, reached by the section's name
+    (walkthrough). The card offers what the section page offers, by the same refusals."""
+    now = timezone.now()
+    section = make_section(club, organiser, format="swiss", check_in_opens_at=now - timedelta(minutes=5),
+                           check_in_closes_at=now + timedelta(minutes=30))
+    assert "Log in to enter." in _card_of(client, section)  # a visitor
+    player = make_player(username="newcomer")
+    client.force_login(player)
+    card = _card_of(client, section)
+    assert "Register in " + section.name in card and "Check in" not in card and "You are" not in card
+    response = client.post(url("section-entry", section), {"action": "register"})
+    assert response.status_code == 302
+    card = _card_of(client, section)
+    assert "You are registered." in card and "Check in to " + section.name in card and "Register" not in card
+    client.post(url("section-entry", section), {"action": "check-in"})
+    card = _card_of(client, section)
+    assert "You are checked in." in card and "Check in to" not in card and "Register" not in card
+    # Someone who may not enter gets no button there (the section page says why).
+    child = make_player(username="born2013", born=date(2013, 3, 1))
+    young = make_section(club, organiser, format="swiss", name="Under 12", age_under=12, age_year=2026)
+    client.force_login(child)
+    assert "Register" not in _card_of(client, young)
+
+
 def test_an_unstarted_bracket_says_when_it_is_drawn(client, club, organiser):
     section = make_section(club, organiser, format="double-elimination")
     assert "The bracket is drawn when the section starts" in client.get(url("section", section)).content.decode()
