@@ -7,13 +7,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import CharField, Exists, Max, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from accounts.errors import ServiceError
 from games.models import Game, Match
 from league.competitions import selectors
-from league.models import Entry, Pairing, Round, Section, Tournament
+from league.models import Entry, Pairing, RatingPeriod, Round, Section, Tournament
 
 from . import stages, unpairable
 from .formats import TIMED_FORMATS, Board, format_of
@@ -24,8 +25,10 @@ from .results import (
     finish_section,
     finish_tournament_if_done,
     forfeit_no_show,
+    rate_tournament,
     record_game_result,
 )
+from .scheduling import ARENA_WAVE_LOST_SECONDS, RATING_TASK_LOST_SECONDS
 from .sections import locked_section
 
 
@@ -204,9 +207,11 @@ def restart_aborted(*, pairing_id: int) -> Pairing | None:
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """What a lost task could have left behind: rounds due but not started, finished
-    games whose pairing is not scored, arenas past their end. Run by beat; idempotent."""
+    games whose pairing is not scored, arenas past their end, an arena's free players
+    left unpaired, a finished tournament's rating period not applied. Run by beat;
+    idempotent."""
     now = now or timezone.now()
-    done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0}
+    done = {"rounds": 0, "results": 0, "arenas": 0, "no_shows": 0, "restarted": 0, "waves": 0, "rated_periods": 0}
     # A round found unpairable is left to the organisers; but for a round 1 refused for its
     # number of rounds, which the organiser's edit or more entries mend (checked, not paired).
     due = Round.objects.filter(status=Round.Status.SCHEDULED, starts_at__lte=now, section__paused_at__isnull=True,
@@ -233,6 +238,20 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
             done["restarted"] += 1
     for section in Section.objects.filter(format__in=TIMED_FORMATS, status=Section.Status.RUNNING):
         closes = format_of(section).closes_at(section)
-        if closes is not None and closes <= now and finish_arena(section_id=section.pk, now=now):
-            done["arenas"] += 1
+        if closes is not None and closes <= now:
+            done["arenas"] += bool(finish_arena(section_id=section.pk, now=now))
+        elif section.paused_at is None and format_of(section).wave_overdue(
+                section, now, now - timedelta(seconds=ARENA_WAVE_LOST_SECONDS)):
+            # Players free this long: their wave's task was lost, and nothing else pairs them.
+            done["waves"] += pair_arena(section_id=section.pk, now=now) is not None
+    # A tournament rated as one period whose rating task was lost: nothing else rates it.
+    period_key = Concat(Value("tournament-"), Cast("pk", output_field=CharField()))
+    unrated = Tournament.objects.filter(
+        status=Tournament.Status.FINISHED, rating_period=Tournament.RatingPeriod.TOURNAMENT,
+        finished_at__lte=now - timedelta(seconds=RATING_TASK_LOST_SECONDS),
+    ).annotate(period_key=period_key).exclude(
+        Exists(RatingPeriod.objects.filter(key=OuterRef("period_key"), applied_at__isnull=False)))
+    for tournament_id in unrated.values_list("pk", flat=True):
+        rate_tournament(tournament_id=tournament_id)
+        done["rated_periods"] += 1
     return done

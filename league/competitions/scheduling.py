@@ -19,6 +19,12 @@ from league.models import Round, Section
 
 #: Seconds an arena waits after a game ends before pairing, to gather free players.
 ARENA_PAIRING_DELAY = float(getattr(settings, "LEAGUE_ARENA_PAIRING_DELAY", 2.0))
+#: Seconds after which free arena players nobody paired are taken to have lost their
+#: wave's task (its worker killed, the broker down): competition_sweep pairs them.
+ARENA_WAVE_LOST_SECONDS = 10.0
+#: Seconds after which a finished tournament rated as one period, still unrated, is taken
+#: to have lost its rating task: competition_sweep rates it.
+RATING_TASK_LOST_SECONDS = 30.0
 
 
 def schedule_task(name: str, task: str, args: list[Any], at: datetime) -> Any:

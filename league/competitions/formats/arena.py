@@ -43,6 +43,14 @@ class ArenaFormat(FormatBase):
     def wave_due(self, section: Section, now: datetime) -> bool:
         return now < self.closes_at(section) and len(self.state(section).waiting) >= 2
 
+    def wave_overdue(self, section: Section, now: datetime, since: datetime) -> bool:
+        """A wave due whose players (two or more) have been free since ``since`` or
+        before: the wave's own task, sent as they became free, was lost (the sweep)."""
+        if now >= self.closes_at(section):
+            return False
+        waiting = self.state(section).waiting
+        return sum(1 for free_since in waiting.values() if free_since <= since.timestamp()) >= 2
+
     def after_result(self, section: Section, round_: Round, now: datetime, *, round_over: bool) -> Next:
         """Each result frees two players: pair them with whoever is free, until the time is
         up; then the section ends with its last game."""

@@ -186,6 +186,11 @@ class SectionFormat(Protocol):
         """Whether a pairing wave is due now (timed formats; never for the others)."""
         ...
 
+    def wave_overdue(self, section: Section, now: datetime, since: datetime) -> bool:
+        """Whether a wave is due whose players have been free since ``since`` or before
+        (its task lost: the sweep pairs them). Never for the untimed formats."""
+        ...
+
     def after_result(self, section: Section, round_: Round, now: datetime, *, round_over: bool) -> Next:
         """What follows a result in ``round_`` (``round_over``: it was the round's last)."""
         ...
@@ -246,6 +251,9 @@ class FormatBase:
         return None
 
     def wave_due(self, section: Section, now: datetime) -> bool:
+        return False
+
+    def wave_overdue(self, section: Section, now: datetime, since: datetime) -> bool:
         return False
 
     def after_result(self, section: Section, round_: Round, now: datetime, *, round_over: bool) -> Next:
