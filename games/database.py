@@ -55,7 +55,13 @@ class InWorkerProcesses(DatabaseCalls):
         workers.start()
 
     async def run(self, func: Callable[..., Any], lane: str, kwargs: dict[str, Any]) -> Any:
-        return await workers.call(func, lane, **kwargs)
+        try:
+            return await workers.call(func, lane, **kwargs)
+        except workers.CannotCross:
+            # Arguments too deeply nested to pickle (a junk frame: a move of hundreds of
+            # nested lists). Run here, as the embedded runtime does, so it is answered as
+            # there (the engine's malformed-move), not dropped with the socket.
+            return await OnChannelsThread().run(func, lane, kwargs)
 
 
 class OnChannelsThread(DatabaseCalls):

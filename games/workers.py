@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 import django
@@ -136,6 +137,12 @@ class WorkerDied(Exception):
     pass
 
 
+class CannotCross(Exception):
+    """A call whose arguments cannot be pickled for a worker: nested deeper than the
+    pickler's recursion limit. Only a junk frame makes one (a move of 500 nested lists,
+    which the JSON reader takes); the caller runs it another way (games/database.py)."""
+
+
 @dataclass
 class _Worker:
     process: multiprocessing.process.BaseProcess
@@ -149,8 +156,7 @@ class _Worker:
 
 @dataclass
 class _Call:
-    func: Callable[..., Any]
-    kwargs: dict[str, Any]
+    payload: bytes  # (func, kwargs), pickled as the pipe sends it
     future: asyncio.Future[Any]
 
 
@@ -273,8 +279,15 @@ class Workers:
 
     def submit(self, lane: str, func: Callable[..., Any], kwargs: dict[str, Any]) -> asyncio.Future[Any]:
         assert self.loop is not None
+        # Pickled here, in the caller's turn, not in _dispatch: a call that cannot cross is
+        # the caller's to answer. Pickled in _dispatch (which also runs from a worker's
+        # answer), it raised there, and the game socket that sent it died unanswered.
+        try:
+            payload = ForkingPickler.dumps((func, kwargs))
+        except RecursionError:
+            raise CannotCross() from None
         future = self.loop.create_future()
-        self.waiting[lane].append(_Call(func, kwargs, future))
+        self.waiting[lane].append(_Call(bytes(payload), future))
         self._dispatch()
         return future
 
@@ -288,7 +301,7 @@ class Workers:
                 return
             call = queue.popleft()
             try:
-                worker.conn.send((call.func, call.kwargs))
+                worker.conn.send_bytes(call.payload)
             except OSError:  # it died since its last answer
                 queue.appendleft(call)
                 self._replace(worker)

@@ -251,3 +251,64 @@ def test_an_answer_longer_than_the_pipe_buffer_crosses_under_uvloop():
             pool.stop()
 
     uvloop.run(main())
+
+
+# -- a call whose arguments cannot cross the pipe ------------------------------------------
+
+#: 900 levels deep: JSON the websocket's reader takes (tests/games/test_socket_limits.py),
+#: far deeper than the pickler's recursion limit.
+DEEP_MOVE: dict = {"cell": [[[]]]}
+for _ in range(450):
+    DEEP_MOVE = {"cell": [DEEP_MOVE]}
+
+
+def idle_pool(loop):
+    """A pool with one idle worker that reads nothing: its pipe's other end, held by the
+    test (no process is started: the calls here must never reach a worker)."""
+    import multiprocessing
+
+    ours, theirs = multiprocessing.Pipe()
+    pool = workers.Workers(0)
+    pool.loop = loop
+    pool.workers.append(workers._Worker(process=None, conn=ours, started=None, ready=True))
+    return pool, theirs
+
+
+@pytest.mark.django_db(transaction=False)
+async def test_a_call_too_deep_to_pickle_is_the_callers_to_answer_and_the_pool_goes_on():
+    """Pickled when submitted, in the caller's turn: it used to be pickled in _dispatch,
+    where its RecursionError went up into the game consumer (the socket died without a
+    close frame, an ASGI traceback in the server's log) or, when it waited behind a
+    busy worker, into the loop's reader callback, its caller left waiting for ever."""
+    import asyncio
+
+    pool, theirs = idle_pool(asyncio.get_running_loop())
+    with pytest.raises(workers.CannotCross):
+        pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": DEEP_MOVE})
+    assert not pool.waiting[workers.MOVES] and pool.workers[0].busy is None
+    assert not theirs.poll()  # nothing was written down the pipe
+    pool.submit(workers.MOVES, pause_then_answer, {"seconds": 0, "answer": "next"})
+    assert theirs.recv() == (pause_then_answer, {"seconds": 0, "answer": "next"})  # the next call goes
+
+
+async def test_a_move_too_deep_for_the_workers_is_refused_as_the_engine_refuses_it(make_player, monkeypatch):
+    """With LIVE_DB_PROCESSES (PostgreSQL's default), a game socket's move nested 900
+    levels deep is run on Channels' thread instead, and refused ``malformed-move`` as on
+    the embedded runtime; nothing is stored."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from games import database
+
+    p0, p1 = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    game_id = await sync_to_async(started)(p0, p1)
+    pool, theirs = idle_pool(asyncio.get_running_loop())
+    monkeypatch.setattr(workers, "_running_workers", lambda: pool)
+    with pytest.raises(ServiceError) as refused:
+        await database.InWorkerProcesses().run(
+            consumers._play, workers.MOVES, {"game_id": game_id, "user": p0, "ply": 0, "move": DEEP_MOVE}
+        )
+    assert refused.value.code == "malformed-move"
+    assert not theirs.poll()
+    assert not await Move.objects.filter(game_id=game_id).aexists()
