@@ -12,6 +12,7 @@ nothing of clubs); the others register here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -419,8 +420,15 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 class MoveInline(ReadOnlyMixin, admin.TabularInline):
     model = Move
     extra = 0
-    fields = ("ply", "seat", "move", "commitment", "revealed", "created_at")
+    fields = ("ply", "seat", "shown_move", "commitment", "revealed", "created_at")
     readonly_fields = fields
+
+    @admin.display(description="move")
+    def shown_move(self, move: Move) -> Any:
+        """A secret move (a plan, a throw) is its player's alone until the reveal, here
+        too: the console's readers are a club's organisers and arbiters, who may be
+        playing in the event (games.selectors shows it to its seat only, likewise)."""
+        return json.dumps(move.move) if move.revealed else "secret until the reveal (its commitment is beside it)"
 
 
 class GameAdmin(admin.ModelAdmin):
@@ -431,8 +439,15 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("status", "variant", "rated")
     search_fields = ("seats__user__username",)
     date_hierarchy = "created_at"
-    # The seed stays secret until the game ends, even here.
+    # The seed stays secret until the game ends, even here; so does the engine's state
+    # while the game is in play: it holds the seed too (every later die roll and draw)
+    # and any secret move not yet revealed. It was shown, to superusers and to the club's
+    # organisers and arbiters, who may be playing in the event (an outside probe).
     exclude = ("seed",)
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        over = obj is not None and obj.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+        return self.exclude if over else (*self.exclude, "state")
     readonly_fields = ("watching_now",)
     inlines = [SeatInline, MoveInline]
     list_select_related = ("rule_set",)
@@ -479,6 +494,12 @@ class GameAdmin(admin.ModelAdmin):
 class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "rule_set", "kind", "status", "created_at")
     list_filter = ("status", "kind")
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Its state holds the match's seed (its later coins and dice): as a game's, shown
+        # once the match is over.
+        over = obj is not None and obj.status != Match.Status.ACTIVE
+        return () if over else ("state",)
 
 
 class ObserverAdmin(admin.ModelAdmin):

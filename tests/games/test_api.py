@@ -620,6 +620,35 @@ def test_admin_pages_show_games_and_hide_note_text(alice, bob, client):
     assert client.post(f"/admin/games/game/{game_id}/delete/").status_code == 403
 
 
+def test_the_admin_shows_no_secret_move_nor_the_seed_of_a_game_in_play(alice, bob, client):
+    """A Tactic-Toe plan is its player's alone until the reveal, and the seed (every later
+    draw) the game's until it ends: the console showed both, the plan in the moves and
+    both in the engine's state, to superusers and to the club's organisers and arbiters,
+    who may be playing in the event (an outside probe)."""
+    a, b = client_for(alice), client_for(bob)
+    game_id = create(a, variant="tactic-toe", opponent="bob").json()["id"]
+    assert b.post(f"{GAMES}{game_id}/accept/").status_code == 200
+    assert move(a, game_id, 0, {"plan": [2, 3, 7]}).status_code == 201
+    client.force_login(SuperuserFactory.create(password="x"))
+    url = f"/admin/games/game/{game_id}/change/"
+    seed = Game.objects.get(pk=game_id).seed
+
+    def page() -> str:
+        response = client.get(url)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    shown = page()
+    assert "[2, 3, 7]" not in shown and seed not in shown
+    assert "secret until the reveal" in shown
+    assert move(b, game_id, 1, {"plan": [4, 5, 6]}).status_code == 400  # 5 is forbidden in round 1
+    assert move(b, game_id, 1, {"plan": [4, 8, 6]}).status_code == 201  # the reveal
+    shown = page()
+    assert "[2, 3, 7]" in shown and "[4, 8, 6]" in shown and seed not in shown
+    assert b.post(f"{GAMES}{game_id}/resign/").status_code == 200
+    assert seed in page()  # over: the seed is public (GET /games/{id}/ gives it too)
+
+
 # -- the real processes: the AI's moves come from a real Celery worker ----------------------------
 
 
