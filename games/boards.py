@@ -223,12 +223,16 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
         return {}
     offered = selectors.rematch_of(game)
     names = {s.number: selectors.seat_name(s) or "" for s in game.seats_in_hand}
+    users = {s.number: s.user for s in game.seats_in_hand}
     return {
         seat.number: {
             "game": offered,
             "mine": offered is not None and offered.created_by_id == seat.user_id,
             "opponent": names.get(1 - seat.number, ""),
             "first": rematch_swap_words(game, seat.number, names.get(1 - seat.number, "")),
+            # Only where they could not ask (no offer yet): a child's rematch is theirs to offer.
+            "refused": None if offered is not None or users.get(1 - seat.number) is None
+            else services.rematch_reach_refusal(seat.user, users[1 - seat.number]),
         }
         for seat in game.seats_in_hand
         if seat.user_id is not None

@@ -281,6 +281,10 @@ def rematch(*, game_id: int, user: User) -> Game:
     them = Player(ai_level=other.ai_level) if other.ai_level else Player(user=other.user)
     if them.user is not None:
         _check_can_play(them.user)
+        if refusal := rematch_reach_refusal(user, them.user):
+            # A rematch is a challenge: a child's is theirs to ask (above, it is then
+            # accepted); a stranger's was sent after any game the child took.
+            raise ServiceError("clubmates-only", refusal)
     new = starting.new_game_row(rule_set=game.rule_set, created_by=user)
     new.rated = game.rated
     new.rematch_of = game
@@ -292,6 +296,17 @@ def rematch(*, game_id: int, user: User) -> Game:
         notices.challenge_received(new, them.user)
         _announce_to_rematched(new)
     return new
+
+
+def rematch_reach_refusal(asker: User, opponent: User) -> str | None:
+    """Why ``asker`` may not offer ``opponent`` a rematch, or None: a rematch is a
+    challenge, so a child (an account opened with a guardian's consent) gets one only
+    from whom ``accounts.players.may_reach`` allows, as any challenge; the child may
+    still ask for it, and the other then accepts (docs/accounts.md, "Finding players")."""
+    if players.may_reach(asker, opponent):
+        return None
+    return (f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them, "
+            "a rematch too. They may ask for one themselves.")
 
 
 def _announce_to_rematched(game: Game) -> None:

@@ -135,6 +135,37 @@ def test_a_childs_open_challenge_is_listed_to_and_taken_by_club_mates_only(make_
 
 
 @pytest.mark.django_db
+def test_a_stranger_offers_a_child_no_rematch_but_takes_the_childs_offer(make_player):
+    """An outside probe: a child took a stranger's open challenge (as they may), and after
+    the game the stranger's rematch was a challenge to the child, with its notice, which
+    a challenge by name is refused. Now the stranger is told why, nothing is made, and
+    the page offers no button; the child may offer the rematch, and the stranger accept."""
+    child, stranger, coach = child_stranger_and_coach(make_player)
+    game = services.create_game(creator=stranger, variant="classic")
+    services.accept_challenge(game_id=game.pk, user=child)
+    services.resign(game_id=game.pk, user=child)
+    games_before = Game.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        services.rematch(game_id=game.pk, user=stranger)
+    assert refused.value.code == "clubmates-only" and "They may ask for one themselves" in refused.value.message
+    answer = client_for(stranger).post(f"{GAMES}{game.pk}/rematch/", {}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "clubmates-only"
+    page = signed_in(stranger).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'id="rematch-refused"' in page and 'id="rematch-button"' not in page
+    assert 'id="rematch-button"' in signed_in(child).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert Game.objects.count() == games_before
+    assert not Notice.objects.filter(recipient=child, kind="challenge-received").exists()
+    offered = services.rematch(game_id=game.pk, user=child)  # the child asks
+    assert offered.status == Game.Status.OPEN
+    assert services.rematch(game_id=game.pk, user=stranger).status == Game.Status.ACTIVE  # and the stranger accepts
+    # A club mate's rematch with the child is a challenge they may make.
+    mates = services.create_game(creator=coach, variant="classic", opponent=child)
+    services.accept_challenge(game_id=mates.pk, user=child)
+    services.resign(game_id=mates.pk, user=child)
+    assert services.rematch(game_id=mates.pk, user=coach).status == Game.Status.OPEN
+
+
+@pytest.mark.django_db
 def test_challenges_waiting_for_one_player_are_capped_per_challenger(alice, bob, carol):
     """The attacker probe sent one player 40 challenges in a few seconds."""
     for _ in range(services.OPEN_CHALLENGES_TO_ONE):
