@@ -63,7 +63,15 @@ def handed_over(group: str, message: dict[str, Any]) -> bool:
     hand = getattr(_handing, "hand", None)
     if hand is None:
         return False
-    hand(group, message)
+    try:
+        hand(group, message)
+    except OSError as exc:
+        # The server this worker hands to is gone (killed mid-call: a broken pipe). The
+        # message is lost as a failed send is (the sockets resync from the database); the
+        # on-commit hooks after this one (the tasks a finished game queues) must still
+        # run, and Django drops them after a hook that raises.
+        logger.warning("live message %s to %s lost, its server is gone (clients resync): %r",
+                       message.get("type"), group, exc)
     return True
 
 
