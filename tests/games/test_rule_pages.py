@@ -106,6 +106,31 @@ def test_every_variants_game_page_has_its_rules_panel(alice, bob, slug):
     assert f'href="/rules/{slug}/"' in panel
 
 
+def test_a_game_against_the_computer_without_a_clock_names_the_standard_rules(alice, monkeypatch):
+    """The lobby's "No clock: take your time" plays the standard rules on a clockless copy
+    the platform makes, stored as "Standard classic (no clock)": the game page named it so
+    and its Rules panel called it "a house-rule set" (walkthrough)."""
+    from games import tasks
+    from games.models import Game
+
+    monkeypatch.setattr(tasks.play_ai_move, "apply_async", lambda *args, **kwargs: None)
+    lobby = client_for(alice)
+    lobby.post("/play/new/", {"variant": "classic", "opponent": "ai", "ai_level": "random", "ai_clock": "none"})
+    game = Game.objects.filter(created_by=alice).latest("pk")
+    assert not game.rule_set.is_standard and not game.rule_set.seconds_per_game  # the practice copy
+    html = lobby.get(reverse("games:game", args=[game.pk])).content.decode()
+    panel = re.search(r'id="rules-panel">.*?</details>', html, re.S).group(0)
+    assert "<strong>Classic Tic Tac Toe, standard rules, no clock</strong> (v1):" in panel
+    assert "a house-rule set" not in html and "Standard classic" not in html
+    assert "<dt>Rules</dt><dd>Classic Tic Tac Toe, standard rules, no clock (v1)</dd>" in html
+    # A house-rule set without a clock is still named and called one.
+    house = rule_sets.create_rule_set(name="Swapped letters", variant="classic", options={"symbols": ["O", "X"]},
+                                      created_by=alice)
+    other = GameFactory.create(creator=alice, rule_set=house)
+    html = lobby.get(reverse("games:game", args=[other.pk])).content.decode()
+    assert "<strong>Swapped letters</strong> (v1), a house-rule set:" in html
+
+
 def test_the_lobby_links_every_variants_rules_and_explains_the_decider(alice):
     html = client_for(alice).get(reverse("games:lobby")).content.decode()
     for slug in PAGE_ORDER:
