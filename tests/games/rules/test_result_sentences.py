@@ -80,6 +80,15 @@ def test_tactic_toe_win_names_line_and_round():
     )
 
 
+def test_tactic_toe_win_names_every_line_the_winner_made():
+    """Round 2 gave O the top row and the middle column at once; the board marked both and
+    the sentence named the top row only (walkthrough, game against the computer)."""
+    view, result = finish("tactic-toe", plans(([7, 4, 2], [2, 1, 8]), ([9, 6, 5], [6, 5, 3])))
+    assert sentence("tactic-toe", view, result) == (
+        "Sam (O) wins with three in a row on the top row and the middle column in round 2."
+    )
+
+
 def test_tactic_toe_tie_game_names_both_lines():
     view, result = finish("tactic-toe", plans(([4, 2, 1], [9, 7, 2]), ([7, 6, 5], [1, 8, 3])))
     assert result["result"] == "tie"

@@ -36,16 +36,23 @@ def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: r
     kind = result.get("result")
     if kind == "win" and held[result["winner"]]:
         head = results.headline(result, labels)
-        line = results.line_name(held[result["winner"]][0], 3)
-        return f"{head} with three in a row on {line} in round {round_no}."
+        return f"{head} with three in a row on {_lines(held[result['winner']])} in round {round_no}."
     if kind == "tie" and all(held):
-        where = results.and_list([f"{marks[seat]} on {results.line_name(held[seat][0], 3)}" for seat in (0, 1)])
+        parts = [f"{marks[seat]} on {_lines(held[seat])}" for seat in (0, 1)]
+        where = "; ".join(parts) if any(len(lines) > 1 for lines in held) else results.and_list(parts)
         return f"Tie game: both made a line in round {round_no} ({where})."
     if kind == "draw":
         if all(cell is not None for cell in board) and round_no != 3:
             return f"Cat's game: the grid is full after round {round_no} and nobody has three in a row."
         return f"Cat's game: nobody has three in a row after round {round_no}."
     return results.default_sentence(view, result, names)
+
+
+def _lines(lines: list[tuple[int, int, int]]) -> str:
+    """Every line a seat holds: a round's three pairs can make two at once ("the top row
+    and the middle column"), and the board marks both; the sentence named only the first
+    (walkthrough)."""
+    return results.and_list([results.line_name(line, 3) for line in lines])
 
 
 # -- the move list's words (Variant.describe_move_line) --------------------
