@@ -92,7 +92,8 @@ def run(func: Callable[..., Any], kwargs: dict[str, Any], hand: broadcast.Hand) 
 def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
     # Interrupts are the server's to handle: it stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True, name="parent-watch").start()
+    idle = threading.Event()  # set while no call runs: the parent's watch leaves only then
+    threading.Thread(target=_exit_with_parent, args=(parent_pid, idle), daemon=True, name="parent-watch").start()
     # One call at a time on one connection, kept: no pool to borrow from and give back.
     database = settings.DATABASES["default"]
     database.get("OPTIONS", {}).pop("pool", None)
@@ -105,10 +106,12 @@ def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
         conn.send_bytes(pickle.dumps(("send", (group, message))))
 
     while True:
+        idle.set()
         try:
             func, kwargs = conn.recv()
         except (EOFError, OSError):
             return  # the server closed our pipe (it is stopping), or died
+        idle.clear()
         try:
             outcome = run(func, kwargs, hand)
             answer = pickle.dumps(("done", outcome))
@@ -123,11 +126,15 @@ def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
             return
 
 
-def _exit_with_parent(parent_pid: int) -> None:
-    """A server killed outright never closes our pipe: leave when it is gone."""
+def _exit_with_parent(parent_pid: int, idle: threading.Event) -> None:
+    """A server killed outright never closes our pipe: leave when it is gone, once the
+    call in hand has ended (up to CALL_SECONDS). Cut off between its commit and its
+    on-commit hooks, a game's last move lost its result and rating tasks to the sweeps
+    (a chaos probe)."""
     while os.getppid() == parent_pid:
         time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)  # an open transaction dies with its connection: rolled back
+    idle.wait(CALL_SECONDS)
+    os._exit(0)  # a transaction still open dies with its connection: rolled back
 
 
 # -- in the server --------------------------------------------------------------------------

@@ -312,3 +312,34 @@ async def test_a_move_too_deep_for_the_workers_is_refused_as_the_engine_refuses_
     assert refused.value.code == "malformed-move"
     assert not theirs.poll()
     assert not await Move.objects.filter(game_id=game_id).aexists()
+
+
+#: A worker whose server is gone (the watch's parent pid is nobody's) while a call runs:
+#: the call prints when it ends; the worker then leaves at once.
+ORPHAN_MID_CALL = """
+import threading, time, django
+django.setup()
+from games import workers
+idle = threading.Event()  # a call is running
+threading.Thread(target=workers._exit_with_parent, args=(-1, idle), daemon=True).start()
+time.sleep(1.5)  # the call, still going though its server is gone
+print("call ended", flush=True)
+idle.set()
+time.sleep(60)
+print("still here", flush=True)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=False)
+def test_a_worker_whose_server_died_leaves_after_its_call_not_during_it():
+    """Cut off between its commit and its on-commit hooks, a game's last move lost its
+    result and rating tasks (a chaos probe): the watch waits for the call in hand."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ORPHAN_MID_CALL], capture_output=True, text=True, timeout=50,
+                          env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "call ended\n"
