@@ -166,3 +166,34 @@ def test_the_guardians_answers_are_apart_and_full_tap_targets(world, browser, wi
         page.screenshot(path=str(SHOTS / f"phone-controls-consent-{width}.png"), full_page=True)
     finally:
         context.close()
+
+
+#: Disclosures that are controls of their own, on pages every player meets: the game's
+#: proof of fairness and Rules panel, a section's rounds, the section form's groups.
+SUMMARIES = [
+    ("mei", "/play/{nine_finished}/", ["#fairness > summary", "#rules-panel > summary"]),
+    ("mei", "/clubs/demo-noughts-crosses-club/demo-open/open/", ["details.round > summary"]),
+    ("organiser", "/clubs/demo-noughts-crosses-club/demo-open/new-section/", ["details.form-group > summary"]),
+]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_disclosures_summary_is_a_44_px_tap_target_on_a_phone(world, browser, width):
+    """A newcomer's walkthrough measured "How do we know the game was fair?" 20 px high at
+    390 px, the Rules panel's and a round's summary 24, the section form's groups 34: too
+    small for a finger. On a phone each is 44 px or more, its words on one line in the
+    middle; a laptop keeps them as text."""
+    base_url, made = world
+    with signed_in_pages(browser, base_url) as open_as:
+        for username, path, selectors in SUMMARIES:
+            page = open_as(username, {"width": width, "height": 860})
+            page.goto(path.format(**made))
+            for selector in selectors:
+                found = boxes(page, selector)
+                assert found and all(box["shown"] for box in found), (path, selector)
+                for box in found:
+                    if width < 600:
+                        assert box["height"] >= TAP, (path, selector, box)
+                    else:
+                        assert box["height"] < TAP, (path, selector, box)
+            fits(page)
