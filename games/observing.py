@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from accounts import players
 from accounts.broadcast import live_channels
 
 from . import realtime
@@ -75,6 +76,11 @@ def check_watch(*, game: Game, user: Any, viewer: str | None = None) -> WatchRef
     ):
         return WatchRefusal("private-challenge", "This challenge is for its two players only; "
                             "it can be watched once it is accepted.")
+    if game.status == Game.Status.OPEN and _childs_open_challenge_hidden_from(game, user):
+        # Listed (lobby, API) to those who may reach the child alone: by its id, anyone
+        # else saw the child's name waiting for an opponent (an outside probe).
+        return WatchRefusal("private-challenge", "This open challenge is for its maker's club mates only; "
+                            "it can be watched once it is accepted.")
     if game.lesson:  # listed nowhere, and a learner's mistakes are their own
         return WatchRefusal("private-lesson", "A lesson is its learner's own: it cannot be watched.")
     for gate in list(_gates.values()):
@@ -82,6 +88,13 @@ def check_watch(*, game: Game, user: Any, viewer: str | None = None) -> WatchRef
         if refusal is not None:
             return refusal
     return None
+
+
+def _childs_open_challenge_hidden_from(game: Game, user: Any) -> bool:
+    """Whether ``game``, an open challenge, is a child's that ``user`` may not take
+    (``accounts.players.may_reach``, as games.services.accept_challenge asks)."""
+    maker = next((seat.user for seat in game.seats_in_hand if seat.user_id == game.created_by_id), None)
+    return maker is not None and not players.may_reach(user, maker)
 
 
 def kick_message(*, code: str = "kicked", message: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from accounts import players, presence
 from accounts.errors import ServiceError
@@ -132,6 +133,37 @@ def test_a_childs_open_challenge_is_listed_to_and_taken_by_club_mates_only(make_
     assert Game.objects.get(pk=open_game.pk).status == Game.Status.OPEN
     assert services.accept_challenge(game_id=open_game.pk, user=coach).status == Game.Status.ACTIVE
     assert services.accept_challenge(game_id=adults_game.pk, user=child).status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_childs_open_challenge_is_not_shown_by_its_id_to_those_who_may_not_take_it(make_player, client):
+    """An outside probe: the lobby hid a child's open challenge from strangers, but by its
+    id (they are counted up) anyone read it, the child's name waiting for an opponent:
+    the API, the page and the socket. Now refused as a challenge to one player is until
+    it is accepted (`private-challenge`); club mates and the child read it as before."""
+    from games import observing, sql
+
+    child, stranger, coach = child_stranger_and_coach(make_player)
+    open_game = services.create_game(creator=child, variant="classic")
+    url, page = f"{GAMES}{open_game.pk}/", reverse("games:game", args=[open_game.pk])
+    for reader in (client_for(stranger), APIClient()):
+        for path in (url, f"{url}moves/"):
+            answer = reader.get(path)
+            assert answer.status_code == 403 and answer.json()["code"] == "private-challenge", path
+    for viewer in (stranger, None):
+        answer = (signed_in(viewer) if viewer else client).get(page)
+        assert answer.status_code == 403 and child.name not in answer.content.decode()
+    game = sql.game(open_game.pk)  # as the consumer reads it, with its seats
+    refusal = observing.check_watch(game=game, user=stranger, viewer=f"user:{stranger.pk}")  # the socket's gate
+    assert refusal is not None and refusal.code == "private-challenge" and refusal.close_code == 4403
+    assert observing.check_watch(game=game, user=coach, viewer=f"user:{coach.pk}") is None
+    for reader in (coach, child):
+        assert client_for(reader).get(url).status_code == 200
+        assert signed_in(reader).get(page).status_code == 200
+    adults = services.create_game(creator=stranger, variant="classic")  # an adult's: anyone's to read
+    assert APIClient().get(f"{GAMES}{adults.pk}/").status_code == 200
+    services.accept_challenge(game_id=open_game.pk, user=coach)  # accepted: watched as any game
+    assert client_for(stranger).get(url).status_code == 200
 
 
 @pytest.mark.django_db
