@@ -231,8 +231,8 @@ def rematch_offers(game: Game) -> dict[int, dict[str, Any]]:
             "opponent": names.get(1 - seat.number, ""),
             "first": rematch_swap_words(game, seat.number, names.get(1 - seat.number, "")),
             # Only where they could not ask (no offer yet): a child's rematch is theirs to offer.
-            "refused": None if offered is not None or users.get(1 - seat.number) is None
-            else services.rematch_reach_refusal(seat.user, users[1 - seat.number]),
+            "refused": None if offered is not None
+            else services.rematch_reach_refusal(seat.user, users.get(1 - seat.number)),
         }
         for seat in game.seats_in_hand
         if seat.user_id is not None

@@ -298,12 +298,12 @@ def rematch(*, game_id: int, user: User) -> Game:
     return new
 
 
-def rematch_reach_refusal(asker: User, opponent: User) -> str | None:
+def rematch_reach_refusal(asker: User | None, opponent: User | None) -> str | None:
     """Why ``asker`` may not offer ``opponent`` a rematch, or None: a rematch is a
     challenge, so a child (an account opened with a guardian's consent) gets one only
     from whom ``accounts.players.may_reach`` allows, as any challenge; the child may
     still ask for it, and the other then accepts (docs/accounts.md, "Finding players")."""
-    if players.may_reach(asker, opponent):
+    if opponent is None or players.may_reach(asker, opponent):  # an AI seat: no challenge
         return None
     return (f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them, "
             "a rematch too. They may ask for one themselves.")
