@@ -395,6 +395,15 @@ def test_the_tournament_page_offers_register_and_check_in_on_each_sections_card(
     assert "Register" not in _card_of(client, young)
 
 
+def test_an_arenas_card_says_when_it_starts_not_its_round_1(client, club, organiser):
+    """An arena is no series of rounds to its players: its card said "round 1 30 Nov
+    12:37 UTC" beside a Swiss's (walkthrough); its own page says "Starts ..."."""
+    arena = make_section(club, organiser, format="arena", name="Blitz arena")
+    swiss = make_section(club, organiser, format="swiss", name="Slow swiss")
+    assert re.search(r"0 players · starts \d+ \w+ \d\d:\d\d UTC", _card_of(client, arena))
+    assert re.search(r"0 players · round 1 \d+ \w+ \d\d:\d\d UTC", _card_of(client, swiss))
+
+
 def test_an_unstarted_bracket_says_when_it_is_drawn(client, club, organiser):
     section = make_section(club, organiser, format="double-elimination")
     assert "The bracket is drawn when the section starts" in client.get(url("section", section)).content.decode()
