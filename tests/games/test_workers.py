@@ -305,13 +305,18 @@ async def test_a_move_too_deep_for_the_workers_is_refused_as_the_engine_refuses_
     game_id = await sync_to_async(started)(p0, p1)
     pool, theirs = idle_pool(asyncio.get_running_loop())
     monkeypatch.setattr(workers, "_running_workers", lambda: pool)
-    with pytest.raises(ServiceError) as refused:
-        await database.InWorkerProcesses().run(
-            consumers._play, workers.MOVES, {"game_id": game_id, "user": p0, "ply": 0, "move": DEEP_MOVE}
-        )
-    assert refused.value.code == "malformed-move"
-    assert not theirs.poll()
-    assert not await Move.objects.filter(game_id=game_id).aexists()
+    try:
+        with pytest.raises(ServiceError) as refused:
+            await database.InWorkerProcesses().run(
+                consumers._play, workers.MOVES, {"game_id": game_id, "user": p0, "ply": 0, "move": DEEP_MOVE}
+            )
+        assert refused.value.code == "malformed-move"
+        assert not theirs.poll()
+        assert not await Move.objects.filter(game_id=game_id).aexists()
+    finally:  # the call's connection, on Channels' thread: else the test database cannot be dropped
+        from django.db import connections
+
+        await sync_to_async(connections.close_all)()
 
 
 #: A worker whose server is gone (the watch's parent pid is nobody's) while a call runs:
