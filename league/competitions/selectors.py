@@ -143,7 +143,8 @@ class SectionResults:
     is paired); the Standing table is rewritten from this with each one
     (results.update_standings)."""
 
-    #: user id -> one RoundResult per round 1..rounds (rounds without a result: unplayed, 0)
+    #: user id -> one RoundResult per round 1..rounds (a round not paired: unplayed, 0; a game
+    #: not over yet: pending, counted in nothing)
     by_round: dict[int, list[tiebreaks.RoundResult]]
     #: user id -> pairings played over the board: {"played", "wins", "draws", "losses"}, as
     #: played (a knockout pairing drawn every replay and decided by seed: a draw)
@@ -187,6 +188,12 @@ def section_results(section: Section, *, up_to: int | None = None) -> SectionRes
             row["wins" if won else "losses" if pairing_id in won_by else "draws"] += 1
     entrants = set(section.entries.exclude(status=Entry.Status.WITHDRAWN, seed__isnull=True)
                    .values_list("user_id", flat=True))
+    # A game paired and not over (the round in play) counts in nothing yet; a round the
+    # player was not paired in is unplayed (tiebreaks.py).
+    pending = PairingPlayer.objects.filter(round__section=section, round__number__lte=last, points__isnull=True)
+    in_play = tiebreaks.RoundResult(None, 0.0, False, pending=True)
+    for user_id, number in pending.values_list("user_id", "round__number"):
+        by_player[user_id].setdefault(number, in_play)
     absent = tiebreaks.RoundResult(None, 0.0, False)
     by_round = {
         user_id: [by_player[user_id].get(n, absent) for n in range(1, last + 1)]

@@ -2,7 +2,11 @@
 
 Input: for each player, one ``RoundResult`` per round, in round order (every player
 has the same number of rounds). ``played=False`` marks an unplayed round: a bye, a
-forfeit (won or lost) or an absence; its ``opponent`` is then ignored.
+forfeit (won or lost) or an absence; its ``opponent`` is then ignored. ``pending=True``
+marks a game paired and not over yet (standings in the middle of a round): it counts in
+nothing, as if that round had not come for the player, where an unplayed round would
+count (a walkthrough found a player who had lost her only game given a Buchholz Cut-1
+for her game in play).
 
 Tie-breaks (names for ``standings(..., order=[...])``):
 
@@ -61,6 +65,7 @@ class RoundResult:
     opponent: Hashable | None
     points: float  # 1 win, 0.5 draw, 0 loss (bye: the bye's value)
     played: bool = True
+    pending: bool = False  # paired, not over: counted in nothing yet (played False, points 0)
 
 
 @dataclass
@@ -81,8 +86,8 @@ def scores(results: Results) -> dict[Hashable, float]:
 def _contributions(
     player: Hashable, results: Results, score: Mapping[Hashable, float], unplayed: str
 ) -> list[tuple[float, bool]]:
-    """(opponent score, from an unplayed round?) for each round of ``player``."""
-    rounds = results[player]
+    """(opponent score, from an unplayed round?) for each round of ``player`` that is over."""
+    rounds = _over(results[player])
     n = len(rounds)
     out: list[tuple[float, bool]] = []
     before = 0.0
@@ -95,6 +100,11 @@ def _contributions(
             out.append((before + (1 - r.points) + 0.5 * (n - index), True))
         before += r.points
     return out
+
+
+def _over(rounds: Sequence[RoundResult]) -> list[RoundResult]:
+    """The rounds whose game is over (or was never played): not the pending ones."""
+    return [r for r in rounds if not r.pending]
 
 
 def _cut(values: list[tuple[float, bool]], lowest: int, highest: int) -> float:
@@ -137,7 +147,7 @@ def value(
     if name == "median-buchholz":
         return _cut(contributions, 1, 1) if len(contributions) >= 2 else 0.0
     if name == "sonneborn-berger":
-        return sum(v * (r.points / win) for (v, _), r in zip(contributions, rounds))
+        return sum(v * (r.points / win) for (v, _), r in zip(contributions, _over(rounds)))
     raise ValueError(f"Unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}.")
 
 
