@@ -3,6 +3,8 @@ a tournament section (templates/games/_rules_panel.html, templates/league/sectio
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 
 from django import template
@@ -45,9 +47,21 @@ def _standard_without_clock(rule_set: RuleSet) -> bool:
     against the computer plays (games.services.practice_rules), made by the platform."""
     if rule_set.seconds_per_move or rule_set.seconds_per_game or rule_set.created_by_id is not None:
         return False
-    mine = [getattr(rule_set, field) for field in _RULE_FIELDS]
-    standards = RuleSet.objects.filter(is_standard=True, variant=rule_set.variant).only(*_RULE_FIELDS)
-    return any([getattr(standard, field) for field in _RULE_FIELDS] == mine for standard in standards)
+    return _standard_rules_are(rule_set.variant, _rules_of(rule_set))
+
+
+def _rules_of(rule_set: RuleSet) -> str:
+    return json.dumps([getattr(rule_set, field) for field in _RULE_FIELDS], sort_keys=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _standard_rules_are(variant: str, rules: str) -> bool:
+    """Whether a standard set of ``variant`` has these rules (``_rules_of``): read once a
+    process for each, since the board that names them is drawn at every move (it was
+    three statements a move, against five for the whole move). Standard rules change
+    with a release (games/rule_sets.py), which restarts the process."""
+    standards = RuleSet.objects.filter(is_standard=True, variant=variant).only(*_RULE_FIELDS)
+    return any(_rules_of(standard) == rules for standard in standards)
 
 
 @register.simple_tag
