@@ -58,6 +58,12 @@ def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_play
     assert refused.status_code == 400
     assert refused.json()["code"] == "bad-rounds"
     assert not Section.objects.filter(tournament_id=tournament_id).exists()
+    for bye in ("-0.0", "2", "0.3"):  # "-0.0" equals 0, and was stored signed
+        refused = api(organiser).post("/api/v1/sections/", {
+            "tournament": tournament_id, "name": "Open", "rule_set": rule_set, "format": "swiss", "bye_points": bye,
+        }, format="json")
+        assert refused.status_code == 400 and refused.json()["code"] == "bad-bye-points", (bye, refused.content)
+    assert not Section.objects.filter(tournament_id=tournament_id).exists()
 
     made = api(organiser).post("/api/v1/sections/", {
         "tournament": tournament_id, "name": "Open", "variant": "tactic-toe", "format": "swiss",

@@ -137,7 +137,8 @@ CYCLES = Setting(
 BYE_POINTS_ALLOWED = (Decimal(1), Decimal("0.5"), Decimal(0))
 BYE_POINTS = Setting(
     "bye_points", "Points for a bye", choices=tuple(zip(BYE_POINTS_ALLOWED, ("1", "½", "0"), strict=True)),
-    allowed=lambda value: Decimal(value) in BYE_POINTS_ALLOWED,
+    # "-0.0" equals 0 but would be stored and shown signed (an outside probe).
+    allowed=lambda value: Decimal(value) in BYE_POINTS_ALLOWED and not Decimal(value).is_signed(),
     refusal=("bad-bye-points", "A bye is worth 0, 0.5 or 1 point."), elsewhere=Elsewhere.CHECKED,
 )
 #: The most rounds a Swiss may declare: a round more than the players less one cannot be
