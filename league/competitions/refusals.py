@@ -290,8 +290,22 @@ def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | Non
         status__in=OPEN_SECTION, previous_stage__isnull=True))
     if not sections:
         return Refusal("nothing-to-start", "Every section has already started, or starts when the stage before it ends.")
-    # All or none: a section that cannot start (too few players, paused) holds the rest.
-    return next((r for r in (start_section_refusal(section, user) for section in sections) if r), None)
+    # All or none: a section that cannot start (too few players, paused) holds the rest,
+    # and the refusal names each one that cannot, those with too few players first.
+    refused = [(section, r) for section in sections if (r := start_section_refusal(section, user))]
+    if len(refused) < 2:
+        return refused[0][1] if refused else None
+    empty = [section.name for section, r in refused if r.code == "too-few-players"]
+    reasons = [r.reason for _, r in refused if r.code != "too-few-players"]
+    if len(empty) > 1:
+        reasons.insert(0, f"{_and_list(empty)} each need at least two players to start.")
+    elif empty:
+        reasons.insert(0, f"{empty[0]} needs at least two players to start.")
+    return Refusal("too-few-players" if empty else refused[0][1].code, " ".join(reasons))
+
+
+def _and_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def add_section_refusal(tournament: Tournament, user: Any) -> Refusal | None:

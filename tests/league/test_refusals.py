@@ -166,6 +166,28 @@ def test_organiser_buttons_follow_the_tournament_through_its_states(client, club
     assert assert_organiser_buttons_agree(client, draft, organiser) == {"open": False, "close": False, "start": False}
 
 
+def test_a_refused_start_names_every_section_that_cannot_start(client, club, organiser, make_player):
+    """The newcomer walkthrough's find: with two sections empty, the tournament page
+    named only the first ("Arena needs at least two players to start.")."""
+    cup = event_services.create_tournament(by=organiser, club=club, name="Two halls cup",
+                                           starts_at=timezone.now() + timedelta(hours=1))
+    sections = [event_services.create_section(by=organiser, tournament=cup, name=name, format="swiss",
+                                              swiss_system="fast", variant="classic", rounds=1)
+                for name in ("Arena", "Blitz", "Open")]
+    for _ in range(2):
+        cs.register(section=sections[2], user=make_player())
+    refusal = refusals.start_tournament_refusal(cup, organiser)
+    assert refusal == ("too-few-players", "Arena and Blitz each need at least two players to start.")
+    client.force_login(organiser)
+    page = client.get(reverse("competitions:tournament", args=[club.slug, cup.slug])).content.decode()
+    assert "Arena and Blitz each need at least two players to start." in page
+    cs.register(section=sections[0], user=make_player())
+    cs.register(section=sections[0], user=make_player())
+    cs.pause_section(section_id=sections[0].pk)
+    assert refusals.start_tournament_refusal(cup, organiser) == (
+        "too-few-players", "Blitz needs at least two players to start. Arena is paused: resume it first.")
+
+
 def test_start_section_shows_with_two_players_and_goes_after_the_start(client, club, organiser, make_player,
                                                                        eager_celery):
     section = make_section(club, organiser, format="swiss", players=[make_player()], rounds=1)
