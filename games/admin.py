@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -41,6 +42,28 @@ if TYPE_CHECKING:
     Fieldsets = list[tuple[StrOrPromise | None, _FieldOpts]]
 
 HTMX = ("vendor/htmx-2.0.11.min.js",)
+
+
+class VariantListFilter(admin.SimpleListFilter):
+    """A list's "By variant" filter in the variants' names ("Tic-tac-two"), as the site
+    says them, not their codes ("tic-tac-two"); it lists the variants the list holds."""
+
+    title = "variant"
+    parameter_name = "variant"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        slugs = model_admin.get_queryset(request).order_by().values_list("variant", flat=True).distinct()
+        return sorted(((slug, _variant_name(slug)) for slug in slugs), key=lambda choice: choice[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(variant=self.value()) if self.value() else queryset
+
+
+def _variant_name(slug: str) -> str:
+    try:
+        return get_variant(slug).display_name
+    except RuleError:  # a variant no longer installed: its code
+        return slug
 DEFAULT_VARIANT = "classic"
 #: Form fields of a rule set besides its variant's options.
 RULE_FIELDS = ("name", "variant", "decider")
@@ -280,7 +303,7 @@ class RuleSetAdmin(admin.ModelAdmin):
     are read-only), so games in play and finished keep the rules they started with."""
 
     list_display: tuple[str, ...] = ("name", "version", "variant", "decider", "match_format", "is_current", "created_at")
-    list_filter = ("is_current", "variant", "decider")
+    list_filter = ("is_current", VariantListFilter, "decider")
     search_fields = ("name",)
     readonly_fields = ("in_words", "version_info")
 
@@ -436,7 +459,7 @@ class GameAdmin(admin.ModelAdmin):
 
     list_display = ("id", "variant", "status", "ply", "result", "winner_seat", "watching", "created_at",
                     "finished_at")
-    list_filter = ("status", "variant", "rated")
+    list_filter = ("status", VariantListFilter, "rated")
     search_fields = ("seats__user__username",)
     date_hierarchy = "created_at"
     # The seed stays secret until the game ends, even here; so does the engine's state

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.errors import ServiceError
+from games.admin import VariantListFilter
 from league import competitions
 from league.competitions import audit
 from league.competitions import seasons as season_services
@@ -102,7 +103,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 class SectionAdmin(ReadOnlyAdmin):
     list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
                     "rated", "capacity", "observer_policy", "starts_at")
-    list_filter = ("format", "swiss_system", "acceleration", "status", "variant", "rated", "observer_policy")
+    list_filter = ("format", "swiss_system", "acceleration", "status", VariantListFilter, "rated", "observer_policy")
     search_fields = ("name", "tournament__name")
 
     def get_fields(self, request, obj=None):

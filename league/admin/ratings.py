@@ -7,6 +7,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games.admin import VariantListFilter
 from league.models import Rating, RatingAdjustment, RecomputeRun
 from league.ratings import services as rating_services
 
@@ -43,7 +44,7 @@ def recompute_all_ratings(modeladmin, request, queryset) -> HttpResponseRedirect
 class RatingAdmin(admin.ModelAdmin):
     form = RatingAdjustForm
     list_display = ("user", "variant", "list_key", "system", "rating", "rd", "games", "provisional")
-    list_filter = ("variant", "list_key", "system", "provisional")
+    list_filter = (VariantListFilter, "list_key", "system", "provisional")
     search_fields = ("user__username",)
     readonly_fields = ("user", "variant", "list_key", "club", "system", "rating", "rd", "volatility", "games",
                        "established", "reached_2400", "provisional", "updated_at")
@@ -69,7 +70,7 @@ class RatingAdjustmentAdmin(admin.ModelAdmin):
     """The audit log: read only."""
 
     list_display = ("created_at", "user", "variant", "list_key", "rating_before", "rating_after", "made_by", "reason")
-    list_filter = ("variant", "list_key")
+    list_filter = (VariantListFilter, "list_key")
     search_fields = ("user__username", "reason")
 
     def has_add_permission(self, request) -> bool:
