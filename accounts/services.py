@@ -526,11 +526,16 @@ def _check_country_change(*, user: User, profile: Profile, country: str) -> None
         )
 
 
-def play_eligibility(*, user: User, today: date | None = None) -> age.PlayDecision:
-    """May this user be entered in play (seated in a game or a tournament)?"""
+def play_eligibility(*, user: User, today: date | None = None, own: bool = True) -> age.PlayDecision:
+    """May this user be entered in play (seated in a game or a tournament)?
+
+    ``own``: the user asks for themselves. Otherwise someone else does (a challenger, an
+    organiser entering them), and the reason speaks of the user, not to the asker: "Add
+    your date of birth" told a challenger to fix their own profile."""
     if not user.is_active:  # consent pending or deactivated: closed, to play as to sign in
         return age.PlayDecision(False, reason="This account is closed: it plays once it is open again.")
     profile = getattr(user, "profile", None)
     if profile is None or profile.date_of_birth is None:
-        return age.PlayDecision(False, reason="Add your date of birth to your profile before playing.")
+        return age.PlayDecision(False, reason="Add your date of birth to your profile before playing." if own else
+                                "Their profile has no date of birth yet: they add it before they can play.")
     return age.play_eligibility(profile.date_of_birth, today or timezone.localdate())

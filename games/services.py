@@ -47,10 +47,11 @@ logger = logging.getLogger(__name__)
 # -- creating and joining games -----------------------------------------------------
 
 
-def _check_can_play(user: User) -> None:
-    decision = play_eligibility(user=user)
+def _check_can_play(user: User, *, own: bool = True) -> None:
+    """``own``: the user asks; else their opponent does, and the refusal names them."""
+    decision = play_eligibility(user=user, own=own)
     if not decision.allowed:
-        raise ServiceError("not-eligible", decision.reason)
+        raise ServiceError("not-eligible", decision.reason if own else f"{user.username} cannot play: {decision.reason}")
 
 
 def _check_ai_level(level: str) -> None:
@@ -103,7 +104,7 @@ def create_game(
     if ai_level:
         _check_ai_level(ai_level)
     if opponent is not None:
-        _check_can_play(opponent)
+        _check_can_play(opponent, own=False)
         if notify and not players.may_reach(creator, opponent):  # a person's challenge, not a pairing's
             raise ServiceError(
                 "clubmates-only",
@@ -280,7 +281,7 @@ def rematch(*, game_id: int, user: User) -> Game:
     other = next(s for s in game.seats_in_hand if s.number != seat)
     them = Player(ai_level=other.ai_level) if other.ai_level else Player(user=other.user)
     if them.user is not None:
-        _check_can_play(them.user)
+        _check_can_play(them.user, own=False)
         if refusal := rematch_reach_refusal(user, them.user):
             # A rematch is a challenge: a child's is theirs to ask (above, it is then
             # accepted); a stranger's was sent after any game the child took.

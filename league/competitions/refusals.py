@@ -117,7 +117,7 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     if refusal is not None:
         return refusal
     rating = selectors.frozen_rating(user=user, variant=section.variant)
-    eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating)
+    eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating, own=entered_by is None)
     if eligibility:
         return Refusal("not-eligible", eligibility if entered_by is None
                        else f"{user.username} cannot enter: {eligibility}")

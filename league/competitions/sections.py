@@ -276,9 +276,10 @@ def _entrants_kept(before: Section, after: Section) -> dict[int, float | None]:
         ratings = {e.pk: selectors.frozen_rating(user=e.user, variant=after.variant) for e in entries}
     left_out = []
     for entry in entries:
-        if selectors.eligibility_refusal(section=before, user=entry.user, rating=entry.rating):
+        if selectors.eligibility_refusal(section=before, user=entry.user, rating=entry.rating, own=False):
             continue  # not this change's doing
-        reason = selectors.eligibility_refusal(section=after, user=entry.user, rating=ratings.get(entry.pk, entry.rating))
+        reason = selectors.eligibility_refusal(section=after, user=entry.user, rating=ratings.get(entry.pk, entry.rating),
+                                              own=False)
         if reason:
             left_out.append((entry.user.username, reason))
     if left_out:

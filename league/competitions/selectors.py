@@ -76,14 +76,15 @@ def stage_refusal(section: Section) -> str:
     return f"This is a later stage: the top players of {previous.name} go through to it."
 
 
-def eligibility_refusal(*, section: Section, user: User, rating: float | None) -> str:
+def eligibility_refusal(*, section: Section, user: User, rating: float | None, own: bool = True) -> str:
     """Why ``user`` may not enter ``section``, in words; "" when they may.
 
     Capacity, windows and duplicates are the register service's; this is the player.
+    ``own``: the player asks; else an organiser does (accounts.services.play_eligibility).
     """
     if stage_refusal(section):
         return stage_refusal(section)
-    play = play_eligibility(user=user)
+    play = play_eligibility(user=user, own=own)
     if not play.allowed:
         return play.reason
     if section.members_only and not ClubMembership.objects.filter(

@@ -109,6 +109,23 @@ class TestClassicGame:
             services.accept_challenge(game_id=game.pk, user=make_player())
         assert err.value.code == "not-invited"
 
+    def test_a_challenge_to_someone_without_a_date_of_birth_names_them_not_the_challenger(self, players):
+        """The reason speaks of the opponent: "Add your date of birth to your profile"
+        told a challenger, whose profile was fine, to fix their own (walkthrough)."""
+        from tests.factories import SuperuserFactory
+
+        alice, _ = players
+        root = SuperuserFactory.create()  # createsuperuser asks for no date of birth
+        with pytest.raises(ServiceError) as err:
+            services.create_game(creator=alice, variant="classic", opponent=root)
+        assert err.value.code == "not-eligible"
+        assert err.value.message == ("root cannot play: Their profile has no date of birth yet: "
+                                     "they add it before they can play.")
+        with pytest.raises(ServiceError) as err:  # their own challenge: told to add it
+            services.create_game(creator=root, variant="classic", opponent=alice)
+        assert err.value.message == "Add your date of birth to your profile before playing."
+        assert not Game.objects.exists()
+
     def test_a_three_year_old_cannot_be_seated_and_a_105_year_old_can(self, players, make_player):
         alice, _ = players
         today = timezone.localdate()

@@ -307,6 +307,18 @@ def test_an_organisers_entry_meets_every_rule_of_a_players_own(organiser, strang
     assert AuditEntry.objects.filter(action="entry.enter").count() == 2
 
 
+def test_an_organiser_entering_a_member_without_a_date_of_birth_is_told_of_them(organiser, club, section):
+    """Not "admin cannot enter: Add your date of birth to your profile": the organiser's
+    profile was not the one missing it (walkthrough)."""
+    from tests.factories import SuperuserFactory
+
+    root = MembershipFactory.create(club=club, user=SuperuserFactory.create()).user
+    error = refused(lambda: event_services.enter_player(by=organiser, section=section, user=root), "not-eligible")
+    assert error.message == ("root cannot enter: Their profile has no date of birth yet: "
+                             "they add it before they can play.")
+    assert not Entry.objects.filter(section=section).exists()
+
+
 def test_no_entries_in_a_draft_or_a_later_stage_and_checked_in_while_check_in_is_open(organiser, club, member):
     draft = TournamentFactory.create(by=organiser, club=club, name="Draft", draft=True)
     hidden = SectionFactory.create(by=organiser, tournament=draft, format="round-robin")
