@@ -292,6 +292,21 @@ def test_a_game_without_a_clock_ends_after_the_idle_limit_and_the_seat_to_move_l
     assert notice.message.endswith(f"The game was abandoned: {bob.name} did not move for 3 days.")
 
 
+def test_a_game_without_a_clock_says_what_its_cards_countdown_is(alice, bob):
+    """The newcomer walkthrough's find: "No clock" in the head and a bare "2d 23:59" on
+    the card before the first move looked contradictory. The face counts the first
+    move's grace, and its label says so; after the first move there is no face."""
+    rules = rule_sets.create_rule_set(name="Take your time", variant="classic")
+    game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
+    html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    card = re.search(r'<span class="clock-box"><span class="clock-label">first move within</span>'
+                     r'<span class="clock running"[^>]*>([^<]+)</span></span>', html)
+    assert card and re.fullmatch(r"\d+:\d\d", card.group(1))  # the 5 minutes' grace, counting
+    assert html.count('class="clock-label"') == 1  # the seat to move only
+    game = play_one(selectors.load_game(game.pk), (alice, bob))
+    assert "first move within" not in client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+
+
 def test_a_game_without_a_clock_and_no_first_move_is_a_no_show(alice, bob):
     rules = rule_sets.create_rule_set(name="Take your time", variant="classic", no_show_seconds=600)
     game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
