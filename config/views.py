@@ -8,13 +8,18 @@ from django.templatetags.static import static
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from games.lesson_service import finished_lessons
 from league.clubs.selectors import clubs_for_home, clubs_with_members
 
 from . import health
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"clubs": clubs_with_members(clubs_for_home(), request.user)})
+    # A newcomer (a visitor, or a player who has finished no lesson) is pointed to the
+    # rules and the guided lessons.
+    newcomer = not request.user.is_authenticated or not finished_lessons(request.user.pk)
+    return render(request, "home.html", {"clubs": clubs_with_members(clubs_for_home(), request.user),
+                                         "newcomer": newcomer})
 
 
 @require_safe

@@ -212,6 +212,26 @@ def test_a_checkbox_sits_inside_its_label_on_one_line():
 
 
 @pytest.mark.django_db
+def test_the_home_page_points_a_newcomer_to_the_rules_and_the_lessons(client, make_player):
+    """The newcomer walkthrough's find: only the menu led to /rules/ and /learn/. A
+    visitor, and a player who has finished no lesson, is pointed to both; a player who
+    has finished one is not."""
+    from django.utils import timezone
+
+    from games.models import LessonProgress
+
+    pointer = re.compile(r'New here\? <a href="/rules/">Read the rules</a>, or\s+'
+                         r'<a href="/learn/">learn a variant in a guided game</a>')
+    assert pointer.search(client.get("/").content.decode())
+    player = make_player()
+    client.force_login(player)
+    LessonProgress.objects.create(user=player, lesson="classic", steps_done=1)  # begun, not finished
+    assert pointer.search(client.get("/").content.decode())
+    LessonProgress.objects.filter(user=player).update(completed_at=timezone.now())
+    assert "New here?" not in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
 def test_the_menu_names_say_where_they_go(client, api_world):
     page = client.get("/").content.decode()
     nav = re.search(r'<nav class="nav" aria-label="Main">(.*?)</nav>', page, re.S).group(1)
