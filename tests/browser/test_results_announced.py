@@ -79,6 +79,13 @@ def test_a_finished_section_shows_its_podium_and_tells_its_players(platform):
             expect(podium.locator(".podium-1")).to_contain_text(world["first"])
             expect(podium.locator(".podium-2")).to_contain_text(world["second"])
             expect(podium.locator(".podium-3 .podium-player")).to_have_count(1)  # the third-place match was played
+            expect(podium.locator(".podium-3")).to_contain_text("won the third-place match")
+            # 1st stands highest at every width: on a phone the 3rd step, its words the longest,
+            # stood taller than the 1st (and broke "Eliminated" mid-word); there it is one row a place.
+            tops = [podium.locator(f".podium-{n}").bounding_box()["y"] for n in (1, 2, 3)]
+            assert tops[0] < tops[1] and tops[0] < tops[2], (label, tops)
+            if label == "phone":
+                assert tops[0] < tops[1] < tops[2], tops
             expect(podium.locator(".podium-prizes")).to_contain_text(f"Winner's cup (a silver cup) · 1st place: {world['first']}")
             assert fits(page)
             shoot(page, f"results-section-{label}")

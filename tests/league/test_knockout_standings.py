@@ -77,6 +77,21 @@ def test_a_single_elimination_table_shows_who_is_still_in_not_points_nor_everyon
     assert "You placed 2 of 8: Runner-up (lost the final)." in told.message and "point" not in told.message
 
 
+def test_the_third_place_match_is_told_once_played_on_the_table_and_the_podium(client, make_player):
+    """The podium's 3rd read "Eliminated in the semi-finals", as 4th did: the third-place
+    match they won was nowhere (walkthrough)."""
+    section = section_with(players(make_player, 4), format="single-elimination", placements="third")
+    run_decided(section)
+    _, rows = _table(client, section)
+    assert [row[0] for row in rows] == ["1", "2", "3", "4"]
+    assert [row[2] for row in rows] == ["Winner", "Runner-up (lost the final)",
+                                        "Eliminated in the semi-finals; won the third-place match",
+                                        "Eliminated in the semi-finals; lost the third-place match"]
+    result = podium(section)
+    assert result is not None
+    assert result.steps[2].players[0].summary == "Eliminated in the semi-finals; won the third-place match"
+
+
 def test_the_api_and_the_csv_say_how_far_each_player_got(client, make_player):
     section = section_with(players(make_player, 8), format="single-elimination")
     _next_round(section)

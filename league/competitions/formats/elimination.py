@@ -210,6 +210,8 @@ class SingleEliminationFormat(EliminationFormat):
             if match.bracket == "consolation":
                 words += "; plays in the consolation bracket"
                 break
+        else:
+            words += _placement_result(bracket, seed)
         if getattr(bracket, "consolation_winner", None) == seed:
             words += "; won the consolation bracket"
         return words, False
@@ -218,6 +220,21 @@ class SingleEliminationFormat(EliminationFormat):
         """The bracket's places (SingleElimination.places), by user."""
         seeds = selectors.seeded_users(section)
         return {seeds[seed]: place for seed, place in cast(SingleElimination, self.bracket(section)).places().items()}
+
+
+def _placement_result(bracket: Knockout, seed: int) -> str:
+    """How the player's last placement match went, once it is played: the podium's 3rd
+    said "Eliminated in the semi-finals" as 4th did, the third-place match untold."""
+    played = [m for m in bracket.matches if m.bracket == "placement" and m.decided and not m.void
+              and seed in m.players and m.places is not None and m.places[1] - m.places[0] == 1]
+    if not played:
+        return ""
+    match = played[-1]
+    assert match.places is not None  # the filter above
+    low, high = match.places
+    result = "won" if match.winner == seed else "lost"
+    return f"; {result} the third-place match" if (low, high) == (3, 4) else \
+        f"; {result} the match for places {low} and {high}"
 
 
 class DoubleEliminationFormat(EliminationFormat):
