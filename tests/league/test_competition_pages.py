@@ -368,6 +368,24 @@ def _card_of(client, section) -> str:
     return text_of(next(card for card in html.split("<article")[1:] if f">{section.name}</a>" in card))
 
 
+def test_a_sections_card_says_what_its_entry_page_says_once_it_is_under_way_and_over(client, make_player):
+    """A finished section's card told its player "You are registered.", where its page
+    said "You played in this section (seed 1)." (walkthrough)."""
+    from tests.factories import players, section_with
+    from tests.league.support import run_decided
+
+    entrants = players(make_player, 4)
+    section = section_with(entrants, format="round-robin")
+    client.force_login(entrants[0])
+    card = _card_of(client, section)
+    assert "You are playing in this section (seed " in card and "You are registered" not in card
+    run_decided(section)
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+    card = _card_of(client, section)
+    assert "You played in this section (seed " in card and "You are registered" not in card
+
+
 def test_the_tournament_page_offers_register_and_check_in_on_each_sections_card(client, club, organiser,
                                                                               make_player):
     """A newcomer on the tournament page saw its sections "Open for registration" and no
