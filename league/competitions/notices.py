@@ -28,9 +28,11 @@ def announce_round(section: Section, round_: Round) -> None:
     broadcast_section(section, {"event": "round-started", "round": round_.number})
 
 
-def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> None:
+def notify_players(section: Section, round_: Round, pairings: list[Pairing], *, again: str = "") -> None:
     """Each player's notice of their pairing, stored in this transaction (accounts/notices.py):
-    once per pairing and game, so a retried task or a replayed draw writes each once."""
+    once per pairing and game, so a retried task or a replayed draw writes each once.
+    ``again``: why a pairing has a new game ("a replay of the drawn game, ..."), said
+    after "your game is ready": the same words as the first game's read as a duplicate."""
     specs = []
     for pairing in pairings:
         game_id = pairing.game_id or (pairing.match.games.order_by("number_in_match").values_list(
@@ -45,7 +47,8 @@ def notify_players(section: Section, round_: Round, pairings: list[Pairing]) -> 
                 text = f"{section}: round {round_.number}: {_forfeit_words(pairing, user_id)}"
                 kind = Kind.ROUND_STARTED
             else:
-                text = f"{section}: round {round_.number}, board {pairing.board}: your game is ready."
+                text = f"{section}: round {round_.number}, board {pairing.board}: your game is ready" + (
+                    f" ({again})." if again else ".")
             specs.append(NoticeSpec(
                 recipient_id=user_id, kind=kind, cause=f"pairing:{pairing.pk}:game:{game_id or 0}", message=text,
                 url=f"/play/{game_id}/" if game_id else section_url(section),

@@ -99,7 +99,8 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
     pairing.game, pairing.match = None, None
     pairing.save(update_fields=["flags", "first", "second", "game", "match"])
     create_games(section, pairing)
-    notify_players(section, pairing.round, [pairing])
+    notify_players(section, pairing.round, [pairing],
+                   again=f"a replay of the drawn {old.split()[0]}, the first move swapped")
     return True
 
 

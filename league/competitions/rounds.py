@@ -201,7 +201,7 @@ def restart_aborted(*, pairing_id: int) -> Pairing | None:
     pairing.flags = [*pairing.flags, f"game {pairing.game_id} aborted before the first move: a new game"]
     pairing.save(update_fields=["flags"])
     create_games(section, pairing)
-    notify_players(section, pairing.round, [pairing])
+    notify_players(section, pairing.round, [pairing], again="a new game: the last was aborted before its first move")
     return pairing
 
 

@@ -105,6 +105,30 @@ def test_a_best_of_4_level_at_2_2_is_played_again_in_a_knockout(make_player, eag
     assert pairing.match is not None and pairing.match.status == Match.Status.ACTIVE
 
 
+def test_a_replayed_draws_pairing_notice_says_it_is_a_replay(make_player, eager_celery):
+    """A knockout's drawn game is played again: its players' second "round 1, board 1:
+    your game is ready." read as the first one sent twice (walkthrough)."""
+    from accounts.models import Notice
+    from games import services as game_services
+
+    section = section_with(players(make_player, 2), format="single-elimination")
+    pairing = Pairing.objects.get(section=section, second__isnull=False)
+    game = pairing.game
+    seats = {seat.number: seat.user for seat in game.seats.all()}
+    for ply, cell in enumerate((5, 1, 9, 3, 2, 8, 7, 4, 6)):  # a full grid, no line: a draw
+        game = game_services.submit_move(game_id=game.pk, user=seats[ply % 2], ply=ply, move={"cell": cell})
+    assert game.result == "draw", game.result
+    cs.sweep()
+    pairing.refresh_from_db()
+    assert pairing.game_id not in (None, game.pk)  # played again
+    for user_id in (pairing.first_id, pairing.second_id):
+        told = list(Notice.objects.filter(recipient_id=user_id, cause__startswith=f"pairing:{pairing.pk}:")
+                    .order_by("pk").values_list("message", flat=True))
+        assert told[0].endswith("round 1, board 1: your game is ready.")
+        assert told[1].endswith("round 1, board 1: your game is ready (a replay of the drawn game, "
+                                "the first move swapped)."), told
+
+
 # -- check-in -------------------------------------------------------------------------------
 
 
