@@ -2,7 +2,9 @@
 games.services.submit_move, the same path as the API. For demos, tests and
 bench/competitions.py: it plays people's seats, so use it on test players only.
 
-    python manage.py play_section_bots <section id> [...] --level random --until-finished
+    python manage.py play_section_bots <section id> [...] --level random [--timeout 600]
+
+It plays until every section is over (or the timeout, in seconds, passes).
 """
 
 from __future__ import annotations
