@@ -59,6 +59,14 @@ class VariantListFilter(admin.SimpleListFilter):
         return queryset.filter(variant=self.value()) if self.value() else queryset
 
 
+class VariantNameColumn:
+    """A list's "Variant" column in the variant's name, as its filter says it."""
+
+    @admin.display(description="variant", ordering="variant")
+    def variant_name(self, obj: Any) -> str:
+        return _variant_name(obj.variant)
+
+
 def _variant_name(slug: str) -> str:
     try:
         return get_variant(slug).display_name
@@ -298,11 +306,11 @@ def rules_in_words(rule_set: RuleSet, *, paired: bool = False) -> list[str]:
     return lines
 
 
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(VariantNameColumn, admin.ModelAdmin):
     """Add or revise a house-rule set. Saving always makes a new version (old versions
     are read-only), so games in play and finished keep the rules they started with."""
 
-    list_display: tuple[str, ...] = ("name", "version", "variant", "decider", "match_format", "is_current", "created_at")
+    list_display: tuple[str, ...] = ("name", "version", "variant_name", "decider", "match_format", "is_current", "created_at")
     list_filter = ("is_current", VariantListFilter, "decider")
     search_fields = ("name",)
     readonly_fields = ("in_words", "version_info")
@@ -454,10 +462,10 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline):
         return json.dumps(move.move) if move.revealed else "secret until the reveal (its commitment is beside it)"
 
 
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(VariantNameColumn, admin.ModelAdmin):
     """Read-only; the page shows who is watching now, refreshed every two seconds."""
 
-    list_display = ("id", "variant", "status", "ply", "result", "winner_seat", "watching", "created_at",
+    list_display = ("id", "variant_name", "status", "ply", "result", "winner_seat", "watching", "created_at",
                     "finished_at")
     list_filter = ("status", VariantListFilter, "rated")
     search_fields = ("seats__user__username",)

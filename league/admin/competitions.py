@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.errors import ServiceError
-from games.admin import VariantListFilter
+from games.admin import VariantListFilter, VariantNameColumn
 from league import competitions
 from league.competitions import audit
 from league.competitions import seasons as season_services
@@ -100,8 +100,8 @@ class TournamentAdmin(ReadOnlyAdmin):
     date_hierarchy = "starts_at"
 
 
-class SectionAdmin(ReadOnlyAdmin):
-    list_display = ("name", "tournament", "format", "variant", "status", "current_round", "total_rounds",
+class SectionAdmin(VariantNameColumn, ReadOnlyAdmin):
+    list_display = ("name", "tournament", "format", "variant_name", "status", "current_round", "total_rounds",
                     "rated", "capacity", "observer_policy", "starts_at")
     list_filter = ("format", "swiss_system", "acceleration", "status", VariantListFilter, "rated", "observer_policy")
     search_fields = ("name", "tournament__name")

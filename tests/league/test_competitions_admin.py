@@ -49,3 +49,4 @@ def test_the_sections_variant_filter_names_the_variants(client, make_player):
     assert 'href="?variant=classic">Classic Tic Tac Toe</a>' in page
     filtered = client.get(changelist, {"variant": "tic-tac-two"})
     assert [section.variant for section in filtered.context["cl"].result_list] == ["tic-tac-two"]
+    assert '<td class="field-variant_name">Tic Tac Two</td>' in filtered.content.decode()  # the column too
