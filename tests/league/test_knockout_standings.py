@@ -121,7 +121,9 @@ def test_double_elimination_says_which_bracket_each_player_is_in(client, make_pl
     _next_round(section)
     _headings, rows = _table(client, section)
     standing = [row[2] for row in rows]
-    assert standing[:2] == ["Still in: winners' bracket, round 2 (no loss)"] * 2
+    # Named as the bracket's columns are: its round 2 is the "Winners final" (it said
+    # "winners' bracket, round 2"; the last losers' round "losers' round 2": walkthrough).
+    assert standing[:2] == ["Still in: the winners' final (no loss)"] * 2
     assert standing[2:] == ["Still in: losers' bracket, round 1 (one loss)"] * 2
     assert all(row[0] == OPEN for row in rows)
     _next_round(section)  # winners' final and losers' round 1: one player has lost twice
@@ -130,7 +132,8 @@ def test_double_elimination_says_which_bracket_each_player_is_in(client, make_pl
     run_decided(section)
     _headings, rows = _table(client, section)
     assert [row[0] for row in rows] == ["1", "2", "3", "4"]
-    assert [row[2] for row in rows][:2] == ["Winner", "Runner-up (lost the grand final)"]
+    assert [row[2] for row in rows][:3] == ["Winner", "Runner-up (lost the grand final)",
+                                            "Eliminated in the losers' final (second loss)"]
 
 
 def _draw_every_replay(section) -> Pairing:

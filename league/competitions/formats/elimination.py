@@ -254,13 +254,25 @@ class DoubleEliminationFormat(EliminationFormat):
         if pending:
             match = pending[0]
             if match.bracket == "winners":
-                return f"Still in: winners' bracket, round {match.round} (no loss)", True
+                where = _de_final(bracket, match) or f"winners' bracket, round {match.round}"
+                return f"Still in: {where} (no loss)", True
             if match.bracket == "losers":
-                return f"Still in: losers' bracket, round {match.round} (one loss)", True
+                where = _de_final(bracket, match) or f"losers' bracket, round {match.round}"
+                return f"Still in: {where} (one loss)", True
             return ("Still in: grand final reset" if match.bracket == "reset" else "Still in: grand final"), True
         last = lost[-1] if lost else None
         if last is not None and last.bracket in ("final", "reset"):
             return "Runner-up (lost the grand final)", False
         if last is not None and last.bracket == "losers":
-            return f"Eliminated in losers' round {last.round} (second loss)", False
+            where = _de_final(bracket, last) or f"losers' round {last.round}"
+            return f"Eliminated in {where} (second loss)", False
         return "Eliminated", False
+
+
+def _de_final(bracket: Knockout, match: Match) -> str:
+    """ "the winners' final" or "the losers' final" when ``match`` is in its bracket's last
+    round, as the bracket's column titles it, else "": the standing said "losers' round 2"
+    under a column titled "Losers final" (walkthrough)."""
+    last = max((m.round for m in bracket.matches if m.bracket == match.bracket and not m.void), default=0)
+    side = "winners'" if match.bracket == "winners" else "losers'"
+    return f"the {side} final" if match.round == last else ""
