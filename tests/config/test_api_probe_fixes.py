@@ -289,3 +289,20 @@ def test_a_tournament_draft_is_json_true_or_false_only(api_world):
     assert answer["code"] == "invalid" and "draft" in answer["fields"]
     body["draft"] = True
     assert client(api_world["owner"]).post("/api/v1/tournaments/", body, format="json").status_code == 201
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("garbage", "The body is not valid JSON: expecting value at line 1, column 1."),
+    ('{"ply": 1,', "The body is not valid JSON: expecting property name enclosed in double quotes at line 1, "
+                   "column 11."),
+    (b'{"ply": "\xff"}', "The body is not UTF-8 text: send JSON encoded as UTF-8."),
+])
+def test_a_body_that_is_not_json_is_refused_in_words(api_world, body, words):
+    """DRF said "JSON parse error - Expecting value: line 1 column 1 (char 0)" (a
+    walkthrough's bot developer); the code stays parse_error."""
+    game = api_world["game"]
+    answer = error(client(api_world["member"]).post(f"/api/v1/games/{game.pk}/moves/", body,
+                                                    content_type="application/json"))
+    assert answer["code"] == "parse_error" and answer["message"].startswith(words), answer
+    game.refresh_from_db()
+    assert game.ply == 1
