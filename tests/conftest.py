@@ -38,6 +38,16 @@ def _redis_services_answer_again():
         service.reset()
 
 
+@pytest.fixture(autouse=True)
+def _process_caches_of_database_reads_forgotten():
+    """What a process keeps of the database for good (it holds in production, where the
+    rows it read stay) is read again by each test, whose database is its own."""
+    from games.templatetags import rule_words
+
+    yield
+    rule_words.standard_rules_are.cache_clear()
+
+
 @pytest.fixture
 def make_player(db):
     """``make_player(born=, country=, username=, open_account=, **register_player's own)``:

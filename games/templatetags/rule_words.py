@@ -47,7 +47,7 @@ def _standard_without_clock(rule_set: RuleSet) -> bool:
     against the computer plays (games.services.practice_rules), made by the platform."""
     if rule_set.seconds_per_move or rule_set.seconds_per_game or rule_set.created_by_id is not None:
         return False
-    return _standard_rules_are(rule_set.variant, _rules_of(rule_set))
+    return standard_rules_are(rule_set.variant, _rules_of(rule_set))
 
 
 def _rules_of(rule_set: RuleSet) -> str:
@@ -55,7 +55,7 @@ def _rules_of(rule_set: RuleSet) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _standard_rules_are(variant: str, rules: str) -> bool:
+def standard_rules_are(variant: str, rules: str) -> bool:
     """Whether a standard set of ``variant`` has these rules (``_rules_of``): read once a
     process for each, since the board that names them is drawn at every move (it was
     three statements a move, against five for the whole move). Standard rules change
