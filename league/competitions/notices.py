@@ -31,7 +31,7 @@ def announce_round(section: Section, round_: Round) -> None:
 def notify_players(section: Section, round_: Round, pairings: list[Pairing], *, again: str = "") -> None:
     """Each player's notice of their pairing, stored in this transaction (accounts/notices.py):
     once per pairing and game, so a retried task or a replayed draw writes each once.
-    ``again``: why a pairing has a new game ("a replay of the drawn game, ..."), said
+    ``again``: why a pairing has a new game ("a new game after the drawn one, ..."), said
     after "your game is ready": the same words as the first game's read as a duplicate."""
     specs = []
     for pairing in pairings:

@@ -100,7 +100,7 @@ def _replay_drawn(section: Section, pairing: Pairing, most: int) -> bool:
     pairing.save(update_fields=["flags", "first", "second", "game", "match"])
     create_games(section, pairing)
     notify_players(section, pairing.round, [pairing],
-                   again=f"a replay of the drawn {old.split()[0]}, the first move swapped")
+                   again=f"a new {old.split()[0]} after the drawn one, the first move swapped")
     return True
 
 

@@ -125,8 +125,8 @@ def test_a_replayed_draws_pairing_notice_says_it_is_a_replay(make_player, eager_
         told = list(Notice.objects.filter(recipient_id=user_id, cause__startswith=f"pairing:{pairing.pk}:")
                     .order_by("pk").values_list("message", flat=True))
         assert told[0].endswith("round 1, board 1: your game is ready.")
-        assert told[1].endswith("round 1, board 1: your game is ready (a replay of the drawn game, "
-                                "the first move swapped)."), told
+        assert told[1].endswith("round 1, board 1: your game is ready (a new game after the drawn "
+                                "one, the first move swapped)."), told
 
 
 # -- check-in -------------------------------------------------------------------------------
