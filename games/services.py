@@ -47,11 +47,31 @@ logger = logging.getLogger(__name__)
 # -- creating and joining games -----------------------------------------------------
 
 
-def _check_can_play(user: User, *, own: bool = True) -> None:
-    """``own``: the user asks; else their opponent does, and the refusal names them."""
+def play_refusal(user: User, *, own: bool = True) -> ServiceError | None:
+    """Why ``user`` may not be seated in a game (None: they may). ``own``: the user asks;
+    else their opponent does, and the refusal names them."""
     decision = play_eligibility(user=user, own=own)
-    if not decision.allowed:
-        raise ServiceError("not-eligible", decision.reason if own else f"{user.username} cannot play: {decision.reason}")
+    if decision.allowed:
+        return None
+    return ServiceError("not-eligible", decision.reason if own else f"{user.username} cannot play: {decision.reason}")
+
+
+def _check_can_play(user: User, *, own: bool = True) -> None:
+    if refusal := play_refusal(user, own=own):
+        raise refusal
+
+
+def challenge_refusal(challenger: User, opponent: User) -> ServiceError | None:
+    """Why ``create_game`` refuses ``challenger`` a game against ``opponent``, whatever its
+    rules and pace (None: it takes it): one of them may not play (no date of birth, under
+    4), or they are one person. Pages offer a challenge only where this is None. Asked
+    apart: whether the challenger may reach the opponent (``accounts.players.may_reach``),
+    and how many of their challenges already wait."""
+    if refusal := play_refusal(challenger):
+        return refusal
+    if opponent.pk == challenger.pk:
+        return ServiceError("bad-opponent", "You cannot challenge yourself.")
+    return play_refusal(opponent, own=False)
 
 
 def _check_ai_level(level: str) -> None:
@@ -99,12 +119,11 @@ def create_game(
         raise ServiceError(
             "ai-not-rated", "Games against the computer are never rated: choose a player or an open challenge."
         )
-    if opponent is not None and opponent.pk == creator.pk:
-        raise ServiceError("bad-opponent", "You cannot challenge yourself.")
     if ai_level:
         _check_ai_level(ai_level)
     if opponent is not None:
-        _check_can_play(opponent, own=False)
+        if refusal := challenge_refusal(creator, opponent):
+            raise refusal
         if notify and not players.may_reach(creator, opponent):  # a person's challenge, not a pairing's
             raise ServiceError(
                 "clubmates-only",

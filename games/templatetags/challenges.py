@@ -10,7 +10,7 @@ from django import template
 from accounts import players, presence
 from accounts.models import User
 
-from .. import selectors
+from .. import selectors, services
 from ..views import VARIANT_NAMES
 
 register = template.Library()
@@ -20,13 +20,19 @@ register = template.Library()
 def challenge_form(context: template.Context, person: User) -> dict[str, Any]:
     viewer = context.get("user")
     reachable = players.may_reach(viewer, person)
+    signed_in = viewer is not None and viewer.is_authenticated
+    # The form only where games.services.create_game would take the challenge; else why not.
+    refusal = None
+    if viewer is not None and signed_in and reachable and viewer.pk != person.pk:
+        refusal = services.challenge_refusal(viewer, person)
     return {
         "person": person,
         "user": viewer,
         "reachable": reachable,
+        "refusal": refusal,
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
         "online": reachable and presence.is_online(person),
         "variants": list(VARIANT_NAMES.items()),
-        "rule_sets": selectors.current_rule_sets() if viewer is not None and viewer.is_authenticated else [],
+        "rule_sets": selectors.current_rule_sets() if signed_in and refusal is None else [],
     }

@@ -314,6 +314,28 @@ def test_the_club_page_lists_members_with_online_marks_and_a_challenge_each(make
             assert {m["username"] for m in listed["members"]} == seen, (who, url)
 
 
+@pytest.mark.django_db
+def test_the_club_page_offers_no_challenge_the_games_service_would_refuse(make_player, alice, bob):
+    """A walkthrough's find: "Challenge" beside a member without a date of birth, whom
+    create_game refuses ("root cannot play: ..."). The list offers what the service takes
+    (games.services.challenge_refusal), and their page says why instead of a form."""
+    from tests.factories import SuperuserFactory
+
+    root = SuperuserFactory.create()  # createsuperuser asks for no date of birth
+    club = ClubFactory.create(members=[alice, bob, root])
+    html = signed_in(alice).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert 'aria-label="Challenge bob"' in html and 'aria-label="Challenge root"' not in html
+    assert html.count("Cannot play yet") == 1
+    with pytest.raises(ServiceError) as refused:
+        services.create_game(creator=alice, variant="classic", opponent=root)
+    page = signed_in(alice).get(reverse("league:player", args=["root"])).content.decode()
+    assert 'id="challenge-submit"' not in page and refused.value.message.replace("'", "&#x27;") in page
+    # Root, who may not play, is offered no challenge at all (and no "Cannot play yet").
+    as_root = signed_in(root).get(reverse("competitions:club", args=[club.slug])).content.decode()
+    assert 'aria-label="Challenge' not in as_root and "Cannot play yet" not in as_root
+    assert "Add your date of birth" in signed_in(root).get(reverse("league:player", args=["bob"])).content.decode()
+
+
 # -- directed challenges -----------------------------------------------------------
 
 
