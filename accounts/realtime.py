@@ -27,6 +27,9 @@ from .errors import ServiceError
 
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
 CLOSE_RATE_LIMITED = 4429
+#: The handshake's "Authorization" header names no user: a token that matches no active
+#: account, or a header that is not "Token <key>" (docs/protocol.md, "Authentication").
+CLOSE_BAD_TOKEN = 4401
 #: "Try again later" (RFC 6455): the channel layer (Redis) is unreachable, or a database
 #: worker died holding the socket's call (games/workers.py).
 CLOSE_TRY_AGAIN_LATER = 1013
@@ -39,11 +42,32 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+#: Schemes a browser sends by itself, to an HTTP authentication in front of the site (a
+#: proxy's password): not ours, left alone as REST leaves them. Refused, no page behind
+#: such a proxy would open a socket.
+PROXY_SCHEMES = frozenset({"basic", "digest", "negotiate", "ntlm"})
+
+
+@dataclass(frozen=True)
+class TokenRefused:
+    """Why a handshake's "Authorization" header is refused: the ``bad-token`` error frame."""
+
+    message: str
+
+
+MALFORMED_HEADER = TokenRefused('The Authorization header must be "Token <key>", the key from '
+                                "POST /api/v1/accounts/login/; send none to watch anonymously.")
+UNKNOWN_TOKEN = TokenRefused("That token matches no active account (mistyped, or deleted by a log-out): "
+                             "get one from POST /api/v1/accounts/login/, or send no Authorization "
+                             "header to watch anonymously.")
+
+
 def _user_for_token(*, key: str) -> Any:
+    """The token's active user, or None (REST's 401 ``authentication_failed``)."""
     from rest_framework.authtoken.models import Token
 
     token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token is not None and token.user.is_active else AnonymousUser()
+    return token.user if token is not None and token.user.is_active else None
 
 
 def _user_for_session(*, session_key: str) -> Any:
@@ -55,8 +79,10 @@ def _user_for_session(*, session_key: str) -> Any:
 
 class WebsocketAuthMiddleware:
     """Who is on the socket, in ``scope["user"]``: an API client by "Authorization:
-    Token <key>", as REST does (a bad token: anonymous); a browser by its session
-    cookie; anyone else is anonymous without a database read.
+    Token <key>", as REST does; a browser by its session cookie; anyone else is
+    anonymous without a database read. A token that matches no active user (REST's 401),
+    or an Authorization header that is not "Token <key>", is refused: the socket is accepted, sent a ``bad-token`` error frame and closed with 4401, which a
+    client tells apart from the handshake's other refusals (all an HTTP 403).
 
     Instead of Channels' cookie, session and auth middleware: no consumer writes the
     session, and those wrap every frame the socket sends to look for a session to save.
@@ -79,13 +105,28 @@ class WebsocketAuthMiddleware:
             if (await receive())["type"] == "websocket.connect":
                 await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
             return None
+        if isinstance(user, TokenRefused):
+            logger.warning("websocket %s refused (4401): %s", scope.get("path"), user.message)
+            if (await receive())["type"] == "websocket.connect":
+                # Accepted, then closed: a 403 would read as the origin check's or the
+                # per-address cap's, and a browser shows no status at all.
+                with contextlib.suppress(OSError):  # the client already gone (uvicorn's ClientDisconnected)
+                    await send({"type": "websocket.accept"})
+                    await send({"type": "websocket.send", "text": json.dumps(
+                        {"type": "error", "code": "bad-token", "message": user.message})})
+                    await send({"type": "websocket.close", "code": CLOSE_BAD_TOKEN, "reason": "bad-token"})
+            return None
         return await self.inner(dict(scope, user=user), receive, send)
 
     async def user(self, scope: dict[str, Any]) -> Any:
+        """The socket's user, AnonymousUser, or the TokenRefused its header earns."""
         headers = dict(scope.get("headers") or [])
-        auth = headers.get(b"authorization", b"").decode("latin-1")
-        if auth.lower().startswith("token "):
-            return await self.run(_user_for_token, key=auth[6:].strip())
+        if b"authorization" in headers:
+            words = headers[b"authorization"].decode("latin-1").split()  # as REST splits it
+            if not words or words[0].lower() not in PROXY_SCHEMES:
+                if len(words) != 2 or words[0].lower() != "token":
+                    return MALFORMED_HEADER
+                return await self.run(_user_for_token, key=words[1]) or UNKNOWN_TOKEN
         cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
         session_key = cookies.get(settings.SESSION_COOKIE_NAME)
         if session_key:

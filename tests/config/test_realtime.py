@@ -130,9 +130,62 @@ async def test_an_anonymous_socket_is_sent_no_count():
     await ws.disconnect()
 
 
-async def test_a_bad_token_leaves_the_socket_anonymous():
-    ws, connected = await connect([(b"authorization", b"Token not-a-real-token")])
+async def assert_refused_for_its_token(ws, words):
+    """A bad-token socket: accepted, told why, closed with 4401 (docs/protocol.md)."""
+    frame = await ws.receive_json_from()
+    assert frame["type"] == "error" and frame["code"] == "bad-token" and words in frame["message"]
+    assert await ws.receive_output() == {"type": "websocket.close", "code": 4401, "reason": "bad-token"}
+
+
+@pytest.mark.parametrize("path", ["/ws/notifications/", "/ws/games/1/", "/ws/sections/1/"])
+async def test_a_token_that_matches_no_user_is_refused_with_4401(path):
+    # It was an anonymous socket: a bot with a mistyped token watched, and its moves
+    # were refused later with not-a-player, where REST answers the same token 401.
+    ws = WebsocketCommunicator(application, path, headers=[(b"authorization", b"Token not-a-real-token"), *ORIGIN])
+    connected, _ = await ws.connect()
     assert connected
+    await assert_refused_for_its_token(ws, "matches no active account")
+
+
+async def test_a_deleted_or_inactive_users_token_is_refused_as_a_bad_one(make_player):
+    from asgiref.sync import sync_to_async
+    from rest_framework.authtoken.models import Token
+
+    revoked, inactive = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    revoked_key = await database_sync_to_async(lambda: Token.objects.create(user=revoked).key)()
+    inactive_key = await database_sync_to_async(lambda: Token.objects.create(user=inactive).key)()
+    await database_sync_to_async(lambda: Token.objects.filter(user=revoked).delete())()  # a log-out
+    inactive.is_active = False
+    await database_sync_to_async(inactive.save)()
+    for key in (revoked_key, inactive_key):
+        ws, connected = await connect([(b"authorization", f"Token {key}".encode())])
+        assert connected
+        await assert_refused_for_its_token(ws, "matches no active account")
+
+
+@pytest.mark.parametrize("header", [b"Token", b"Token ", b"Token two words", b"Bearer abc123", b"abc123", b""])
+async def test_an_authorization_header_that_is_not_token_and_key_is_refused_with_4401(header):
+    ws, connected = await connect([(b"authorization", header)])
+    assert connected
+    await assert_refused_for_its_token(ws, '"Token <key>"')
+
+
+async def test_a_proxys_basic_credentials_are_left_to_the_proxy(make_player):
+    # A browser behind a site's HTTP password sends them with its socket's handshake:
+    # not a token, so not refused; the session cookie still signs it in.
+    from django.test import Client
+
+    user = await database_sync_to_async(make_player)()
+    client = Client()
+    await database_sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    ws, connected = await connect([(b"authorization", b"Basic dXNlcjpwYXNz"), (b"cookie", cookie)])
+    assert connected
+    assert await ws.receive_json_from() == {"type": "unread", "unread": 0}  # signed in
+    await ws.disconnect()
+    ws, connected = await connect([(b"authorization", b"Basic dXNlcjpwYXNz")])
+    assert connected
+    assert await ws.receive_nothing()  # anonymous
     await ws.send_json_to({"type": "ping"})
     assert await ws.receive_json_from() == {"type": "pong"}
     await ws.disconnect()

@@ -318,8 +318,11 @@ async def test_session_and_token_authentication_seat_the_user(make_player):
     assert state["game"]["you"] == 1  # the session's user
     bot, state = await Socket.open(game_id, p0)
     assert state["game"]["you"] == 0  # the token's user
-    bad, state = await Socket.open(game_id, headers=[(b"authorization", b"Token not-a-real-token")])
-    assert state["game"]["you"] is None  # a bad token watches, anonymous
+    bad, frame = await Socket.open(game_id, headers=[(b"authorization", b"Token not-a-real-token")])
+    assert frame["code"] == "bad-token"  # refused, as REST refuses it, not seated as an observer
+    assert (await bad.ws.receive_output())["code"] == 4401
+    anonymous, state = await Socket.open(game_id)
+    assert state["game"]["you"] is None  # no token: watches, anonymous
     stale, state = await Socket.open(game_id, headers=[(b"cookie", b"sessionid=no-such-session")])
     assert state["game"]["you"] is None  # so does an unknown session
     await stale.close()
@@ -328,10 +331,10 @@ async def test_session_and_token_authentication_seat_the_user(make_player):
     await browser.recv_type("update")
     await browser.send({"type": "move", "ply": 1, "move": {"cell": 1}})
     assert (await browser.recv_type("ack"))["ply"] == 2
-    await bad.send({"type": "move", "ply": 2, "move": {"cell": 2}})
-    assert (await bad.recv_type("error", skip=("observers", "update")))["code"] == "not-a-player"
+    await anonymous.send({"type": "move", "ply": 2, "move": {"cell": 2}})
+    assert (await anonymous.recv_type("error", skip=("observers", "update")))["code"] == "not-a-player"
     assert [m[:2] for m in await stored_moves(game_id)] == [(1, 0), (2, 1)]
-    for sock in (browser, bot, bad):
+    for sock in (browser, bot, anonymous):
         await sock.close()
 
 
@@ -910,7 +913,10 @@ async def test_the_socket_user_is_looked_up_where_the_middleware_is_told_to(make
     assert (await anonymous.connect())[0]
     assert (await anonymous.receive_json_from())["game"]["you"] is None
     await anonymous.disconnect()
-    assert looked_up == [("_user_for_token", ["key"])]
+    bad = WebsocketCommunicator(stack, f"/ws/games/{game_id}/", headers=[(b"authorization", b"Token not-a-real-token")])
+    assert (await bad.connect())[0]
+    assert (await bad.receive_json_from())["code"] == "bad-token"
+    assert looked_up == [("_user_for_token", ["key"]), ("_user_for_token", ["key"])]
 
 
 # -- the hot path's cost ----------------------------------------------------------------
