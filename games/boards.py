@@ -85,6 +85,13 @@ def board_context(
     seats = [dict(s, letter=letter_of(view, s["seat"]), clock=None if game.lesson else _clock(s, payload))
              for s in payload["seats"]]
     _say_roles(game, payload, variant, seats)
+    # Before the first move the clock shows the no-show grace, which may be longer
+    # than the time control (or, with no clock, be the only clock face): the page says
+    # why. The first step is the clocks' own (Game.on_first_step): both plans of a
+    # simultaneous one, not ply 0 alone. A lesson waits for its learner: no words.
+    first_step = live and payload["status"] == Game.Status.ACTIVE and game.on_first_step and not game.lesson
+    for s in seats:  # a running face then counts that grace: labelled "first move within"
+        s["counts_first_move"] = bool(first_step and s["clock"] and s["clock"]["running"])
     return {
         "game": game,
         "payload": payload,
@@ -113,15 +120,7 @@ def board_context(
         "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
         # The computer is always at the board: the grace is not for it to arrive.
         "against_computer": any(s["ai_level"] for s in payload["seats"]),
-        # Before the first move the clock shows the no-show grace, which may be longer
-        # than the time control (or, with no clock, be the only clock face): the page says
-        # why. The first step is the clocks' own (Game.on_first_step): both plans of a
-        # simultaneous one, not ply 0 alone. A lesson waits for its learner: no words.
-        "first_move_words": (
-            time_controls.duration_words(game.rule_set.no_show_seconds)
-            if live and payload["status"] == Game.Status.ACTIVE and game.on_first_step and not game.lesson
-            else ""
-        ),
+        "first_move_words": time_controls.duration_words(game.rule_set.no_show_seconds) if first_step else "",
         "untimed": not (game.rule_set.seconds_per_move or game.rule_set.seconds_per_game),
         # The official match's version is chosen by its chooser's seat (by user: the
         # seats swap from game to game of a match).

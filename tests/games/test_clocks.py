@@ -307,6 +307,24 @@ def test_a_game_without_a_clock_says_what_its_cards_countdown_is(alice, bob):
     assert "first move within" not in client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
 
 
+def test_a_timed_games_countdown_before_the_first_move_says_what_it_counts(alice, bob):
+    """A walkthrough's find: "3 min per game" in the head and a bare 4:55 on the card of
+    the seat to move. The face counts the first move's grace (5 min), under the label the
+    game without a clock has; the waiting seat's 3:00 is its clock, unlabelled. After the
+    first move the faces are the clock's, and no label is left."""
+    game = started(services.create_game(creator=alice, variant="classic", opponent=bob), bob)
+    assert game.rule_set.seconds_per_game == 180 and game.rule_set.no_show_seconds == 300
+    html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    card = re.search(r'<span class="clock-box"><span class="clock-label">first move within</span>'
+                     r'<span class="clock running"[^>]*aria-label="Time left for [^"]+\'s first move">'
+                     r'(\d+:\d\d)</span></span>', html)
+    assert card and card.group(1) > "3:00"  # the grace, not the 3 minutes
+    assert html.count('class="clock-label"') == 1  # the seat to move only
+    game = play_one(selectors.load_game(game.pk), (alice, bob))
+    html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "first move within" not in html and html.count('class="clock running"') == 1
+
+
 def test_a_game_without_a_clock_and_no_first_move_is_a_no_show(alice, bob):
     rules = rule_sets.create_rule_set(name="Take your time", variant="classic", no_show_seconds=600)
     game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
