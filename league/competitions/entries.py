@@ -27,11 +27,17 @@ from .sections import locked_section
 @transaction.atomic
 def register(*, section: Section, user: User, now: datetime | None = None, entered_by: User | None = None) -> Entry:
     """Enter ``user`` in ``section``; refused with the reason in words when they may not.
+    Every entry made by hand comes here (the pages, the API, an organiser's, the demo's):
+    one section of a tournament each, whoever enters them.
     ``entered_by``: the organiser entering them (event_services.enter_player): the same
     rules (refusals.registration_refusal), the window the organiser's; made while check-in
     is open, the entry is checked in (the organiser has the player at hand)."""
     now = now or timezone.now()
     section = locked_section(section.pk)
+    # The player's row, held until commit: of two entries of theirs at once in two sections
+    # of a tournament, the second waits, then sees the first (refusals.other_section_refusal).
+    # No key update, so rows pointing at the player (games, notices) are written meanwhile.
+    list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk", flat=True))
     refusal = refusals.registration_refusal(section, user, now, entered_by=entered_by)
     if refusal is not None:
         raise ServiceError(*refusal)

@@ -373,6 +373,7 @@ def section_admin(section: Section, user: User | Any, now: datetime | None = Non
     members = [] if enter is not None else list(
         ClubMembership.objects.filter(club_id=section.tournament.club_id)
         .exclude(user__in=core.active_entries(section).values("user_id"))
+        .exclude(user__in=refusals.entered_elsewhere(section).values("user_id"))
         .order_by("user__username").values_list("user__username", flat=True)[:MOST_SUGGESTED_MEMBERS])
     mid_event = section.status == Section.Status.RUNNING
     return SectionAdmin(

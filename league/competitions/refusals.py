@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from django.db.models import QuerySet
+
 from accounts.age import day_words
 from league.models import ClubMembership, Entry, Pairing, Round, Section, Tournament
 
@@ -113,6 +115,9 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     if entry is not None and section.status == Section.Status.RUNNING:
         withdrew = "You" if entered_by is None else user.name
         return Refusal("already-entered", f"{withdrew} withdrew from this section after it started.")
+    refusal = other_section_refusal(section, user, player=user.name if entered_by is not None else "")
+    if refusal is not None:
+        return refusal
     refusal = _room_refusal(section)
     if refusal is not None:
         return refusal
@@ -122,6 +127,33 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
         return Refusal("not-eligible", eligibility if entered_by is None
                        else f"{user.username} cannot enter: {eligibility}")
     return None
+
+
+def entered_elsewhere(section: Section) -> QuerySet[Entry]:
+    """The entries that keep a player out of ``section``: one section of a tournament
+    each (two at once would pair them twice a round). Not withdrawn, in another section
+    of its tournament that was not cancelled; a multi-stage event's later stage takes
+    its players from the stage before it, never by registration."""
+    return (Entry.objects.filter(section__tournament_id=section.tournament_id, status__in=selectors.ACTIVE_ENTRY)
+            .exclude(section_id=section.pk).exclude(section__status=Section.Status.CANCELLED))
+
+
+def other_section_refusal(section: Section, user: Any, *, player: str = "") -> Refusal | None:
+    """Why ``user`` may not enter ``section``: entered in another section of the
+    tournament (``entered_elsewhere``), named, with the way out. ``player``: their name,
+    when an organiser enters them."""
+    others = list(entered_elsewhere(section).filter(user_id=user.pk).select_related("section")
+                  .order_by("section__name"))
+    if not others:
+        return None
+    # One still to play, if any (several only from before this rule, or a stage carried over).
+    other = next((e for e in others if e.section.status != Section.Status.FINISHED), others[0])
+    if other.section.status == Section.Status.FINISHED:
+        return Refusal("entered-elsewhere", f"{player or 'You'} played in {other.section.name} of this tournament: "
+                                            "a player enters one section of a tournament.")
+    you = f"{player} is" if player else "You are"
+    return Refusal("entered-elsewhere", f"{you} already entered in {other.section.name} of this tournament: "
+                                        f"withdraw there first to enter {section.name}.")
 
 
 def organiser_entry_refusal(section: Section, user: Any, now: datetime) -> Refusal | None:
