@@ -251,14 +251,9 @@ def test_season_standings_add_up_the_tournaments(make_player):
         users[0].pk: "Ada Lovelace", users[1].pk: users[1].username, users[2].pk: users[2].username}
 
 
-def test_a_tournament_rating_period_rates_its_games_together_at_the_end(make_player):
-    users = players(make_player, 3)
-    section = section_with(users, format="round-robin", start=False)
+def test_a_tournament_rating_period_rates_its_games_together_at_the_end(one_period_round_robin):
+    section = one_period_round_robin
     tournament = section.tournament
-    tournament.rating_period = "tournament"
-    tournament.save()
-    cs.start_round(section_id=section.pk, number=1, force=True)
-    decide(section)
     assert PeriodGame.objects.count() >= 1
     assert not RatingChange.objects.exists()  # kept out of live ratings
     run_decided(section)

@@ -21,14 +21,9 @@ from .support import decide, run_decided
 # never commits: each task here is never sent, as one lost.
 
 
-def test_a_tournament_rating_period_whose_task_was_lost_is_rated_by_the_sweep(make_player):
-    users = players(make_player, 3)
-    section = section_with(users, format="round-robin", start=False)
+def test_a_tournament_rating_period_whose_task_was_lost_is_rated_by_the_sweep(one_period_round_robin):
+    section = one_period_round_robin
     tournament = section.tournament
-    tournament.rating_period = "tournament"
-    tournament.save()
-    cs.start_round(section_id=section.pk, number=1, force=True)
-    decide(section)
     run_decided(section)
     tournament.refresh_from_db()
     assert tournament.status == "finished"
