@@ -1,5 +1,6 @@
 """``{% challenge_form person %}``: the form that challenges one player, for their
-page (it posts to games:create, as the lobby's form does)."""
+page (it posts to games:create, as the lobby's form does); ``viewer|challenge_offer:person``:
+what a list of players shows beside one of them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,18 @@ from .. import selectors, services
 from ..views import VARIANT_NAMES
 
 register = template.Library()
+
+
+@register.filter
+def challenge_offer(viewer: Any, person: User) -> str:
+    """What a list of players (a club's members, the search, "Online now") shows beside
+    ``person`` for ``viewer``: "offer" (a Challenge button), "cannot-play" (the games
+    service would refuse them: no date of birth, under 4), or "" (nothing: signed out,
+    themselves, or the viewer may not play). The lists show only whom the viewer may
+    reach (accounts.players.may_reach)."""
+    if viewer is None or not viewer.is_authenticated or viewer.pk == person.pk or services.play_refusal(viewer):
+        return ""
+    return "cannot-play" if services.challenge_refusal(viewer, person) else "offer"
 
 
 @register.inclusion_tag("games/_challenge_form.html", takes_context=True)

@@ -7,7 +7,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts import presence
-from games import services as game_services
 from league.clubs import selectors as club_selectors
 from league.competitions import event_selectors
 from league.models import Club
@@ -24,19 +23,8 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     the_club = get_object_or_404(Club, slug=club_slug)
     organiser = request.user.has_perm("league.organise_club", the_club)
     members = club_selectors.members_shown_to(the_club, request.user)
-    # A Challenge button only where games.services.create_game would take the challenge
-    # (a member without a date of birth would refuse it); the listed may all be reached
-    # (members_shown_to). When the viewer may not play, no member is offered.
-    challengeable: set[int] = set()
-    cannot_play: set[int] = set()
-    if request.user.is_authenticated and game_services.play_refusal(request.user) is None:
-        for m in members:
-            if m.user_id != request.user.pk:
-                refused = game_services.challenge_refusal(request.user, m.user)
-                (cannot_play if refused else challengeable).add(m.user_id)
     return render(request, "league/club.html", {
         "members": members, "online_ids": presence.online_ids(m.user_id for m in members),
-        "challengeable": challengeable, "cannot_play": cannot_play,
         # Members are added by the club's organisers (the console): a visitor is told whom to ask.
         "is_member": any(m.user_id == request.user.pk for m in members),
         "organisers": [m.user for m in members if m.role in ("owner", "organiser")],

@@ -336,6 +336,24 @@ def test_the_club_page_offers_no_challenge_the_games_service_would_refuse(make_p
     assert "Add your date of birth" in signed_in(root).get(reverse("league:player", args=["bob"])).content.decode()
 
 
+@pytest.mark.django_db
+def test_the_search_and_online_now_offer_no_challenge_the_games_service_would_refuse(alice, bob):
+    """The search's results and "Online now" (the lobby's, the players page's) list
+    players as the club page does: no Challenge beside one who may not play."""
+    from accounts import services as account_services
+    from tests.factories import SuperuserFactory
+
+    root = SuperuserFactory.create()
+    account_services.update_profile(user=root, display_name="Club Admin")  # as seed_demo's admin: no date of birth
+    for user in (bob, root):
+        presence.socket_opened(user_id=user.pk, channel_name=f"c!{user.username}")
+    for url, query in ((reverse("players"), {"q": "o"}), (reverse("games:lobby"), {})):
+        html = signed_in(alice).get(url, query).content.decode()
+        assert f'href="/ratings/player/{root.username}/"' in html, url
+        assert 'aria-label="Challenge bob"' in html and f'aria-label="Challenge {root.name}"' not in html, url
+        assert "Cannot play yet" in html, url
+
+
 # -- directed challenges -----------------------------------------------------------
 
 
