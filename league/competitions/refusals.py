@@ -88,8 +88,10 @@ def _room_refusal(section: Section) -> Refusal | None:
 
 def registration_refusal(section: Section, user: Any, now: datetime, *, entered_by: Any = None) -> Refusal | None:
     """Why ``user`` may not enter ``section`` now: the windows (late entries as the
-    format allows), an entry already made, the capacity, then eligibility. Nobody
-    registers in a later stage of a multi-stage event. ``entered_by``: an organiser
+    format allows), an entry already made, the capacity, eligibility, then an entry in
+    another section of the tournament (its "withdraw there first" is advice only to a
+    player this section would take). Nobody registers in a later stage of a
+    multi-stage event. ``entered_by``: an organiser
     entering ``user`` (event_services.enter_player): only a member of the club, and the
     window is the organiser's (until round 1, whatever the players' window says); every
     other rule is the same, in words about the player."""
@@ -115,9 +117,6 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     if entry is not None and section.status == Section.Status.RUNNING:
         withdrew = "You" if entered_by is None else user.name
         return Refusal("already-entered", f"{withdrew} withdrew from this section after it started.")
-    refusal = other_section_refusal(section, user, player=user.name if entered_by is not None else "")
-    if refusal is not None:
-        return refusal
     refusal = _room_refusal(section)
     if refusal is not None:
         return refusal
@@ -126,7 +125,7 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     if eligibility:
         return Refusal("not-eligible", eligibility if entered_by is None
                        else f"{user.username} cannot enter: {eligibility}")
-    return None
+    return other_section_refusal(section, user, player=user.name if entered_by is not None else "")
 
 
 def entered_elsewhere(section: Section) -> QuerySet[Entry]:

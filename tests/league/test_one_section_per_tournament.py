@@ -78,6 +78,27 @@ def test_an_organiser_entering_a_member_in_a_second_section_is_told_by_the_playe
     assert entries_of(mei) == [("Under 12", "registered")]
 
 
+@pytest.fixture
+def under_16(organiser, tournament):
+    return SectionFactory.create(by=organiser, tournament=tournament, name="Under 16", format="round-robin",
+                                 age_under=16)
+
+
+def test_a_section_she_may_not_enter_says_why_first_not_withdraw_there(open_section, under_16, mei):
+    """Born 1990 and entered in the Open, Mei is told the Under 16 is not for her, by the
+    service and by an organiser's entry alike: withdrawing from the Open would not let her in."""
+    cs.register(section=open_section, user=mei)
+    with pytest.raises(ServiceError) as err:
+        cs.register(section=under_16, user=mei)
+    assert err.value.code == "not-eligible"
+    assert err.value.message.startswith("Born 1990")
+    assert "withdraw there first" not in err.value.message
+    with pytest.raises(ServiceError) as err:
+        event_services.enter_player(by=open_section.tournament.created_by, section=under_16, user=mei)
+    assert err.value.code == "not-eligible"
+    assert entries_of(mei) == [("Open", "registered")]
+
+
 def test_after_withdrawing_before_play_the_player_enters_another_section(under_12, open_section, mei):
     cs.register(section=under_12, user=mei)
     cs.withdraw(section=under_12, user=mei)
@@ -148,6 +169,21 @@ def test_the_pages_offer_no_register_for_a_second_section_and_say_why(client, un
     answer = client.post(section_url(open_section, "section-entry"), {"action": "register"}, follow=True)
     assert reason in answer.content.decode()
     assert entries_of(mei) == [("Under 12", "registered")]
+
+
+def test_the_pages_tell_a_player_entered_elsewhere_why_she_may_not_enter_an_age_section(
+        client, open_section, under_16, mei):
+    cs.register(section=open_section, user=mei)
+    client.force_login(mei)
+    page = client.get(section_url(under_16)).content.decode()
+    assert "<strong>You cannot enter:</strong> Born 1990" in page
+    assert "withdraw there first" not in page and 'value="register"' not in page
+    tournament_page = client.get(reverse("competitions:tournament", args=[
+        under_16.tournament.club.slug, under_16.tournament.slug])).content.decode()
+    assert "withdraw there first to enter Under 16" not in tournament_page
+    answer = client.post(section_url(under_16, "section-entry"), {"action": "register"}, follow=True)
+    assert "withdraw there first" not in answer.content.decode()
+    assert "Born 1990" in answer.content.decode()
 
 
 def test_the_organisers_suggestions_leave_out_members_entered_in_another_section(
