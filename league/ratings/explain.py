@@ -98,6 +98,24 @@ def established(*, rating_before: float, rating_after: float, opponent: str, opp
     return Explanation(ESTABLISHED, before, after, after - before, text, k=k, expected=expected, why=why)
 
 
+def _all_games_together(results: Sequence[tuple[float, float]]) -> str:
+    """Why a provisional move is not this game's alone: "all 5 games together (1 won, 4
+    lost), not from this win alone." A win can lower it (1800 → 1693 after four losses)."""
+    won = sum(1 for _, score in results if score == 1.0)
+    drawn = sum(1 for _, score in results if score == 0.5)
+    lost = len(results) - won - drawn
+    record = ", ".join(f"{n} {word}" for n, word in ((won, "won"), (drawn, "drawn"), (lost, "lost")) if n)
+    this = {1.0: "win", 0.5: "draw"}.get(results[-1][1], "loss")
+    if len(results) == 1:
+        return f"this first game, a {this}."
+    words = f"all {len(results)} games together ({record}), not from this {this} alone."
+    if len(results) > 1 and not any(score for _, score in results[:-1]):
+        # The earlier games scored nothing: no estimate was possible, the start figure stood in.
+        words += (f" Until a first point there is nothing to estimate from, so the {elo.HYPOTHETICAL_OPPONENT} "
+                  f"every new player starts at stood in.")
+    return words
+
+
 def provisional(*, rating_before: float, rating_after: float, results: Sequence[tuple[float, float]],
                 now_established: bool) -> Explanation:
     """FIDE §8.2 for a player still unrated: ``results`` are every (opponent rating,
@@ -110,6 +128,7 @@ def provisional(*, rating_before: float, rating_after: float, results: Sequence[
                f"starting {elo.HYPOTHETICAL_OPPONENT} after {played} game{'s' * (played != 1)} without a point.")
         return Explanation(PROVISIONAL, before, after, after - before, f"Provisional, n{why[1:]}",
                            games_to_go=max(1, ELO_INITIAL_GAMES - played), why=why, provisional=True)
+    together = _all_games_together(results)
     opponents = [rating for rating, _ in results] + [elo.HYPOTHETICAL_OPPONENT] * 2
     counted = total + 1.0  # the two hypothetical draws
     average = sum(opponents) / len(opponents)
@@ -120,13 +139,14 @@ def provisional(*, rating_before: float, rating_after: float, results: Sequence[
                f"opponents drawn with, is {average:.0f}; a score of {_num(counted)} of {len(opponents)} "
                f"({percentage}%) adds {signed(dp) if dp else 0}: {average:.0f} {'+' if dp >= 0 else '−'} {abs(dp)} = {after}{capped}")
     if now_established:
-        why = (f"First rating set from the first {played} games, as FIDE estimates an unrated player's first "
-               f"rating: {working}. From the next game on, K and the expected score move it.")
+        why = (f"First rating, set from {together} As FIDE estimates an unrated "
+               f"player's first rating: {working}. From the next game on, each game moves it by itself (K and "
+               f"the expected score).")
         return Explanation(FIRST_RATING, before, after, after - before, f"{_head(before, after)}. {why}",
                            average=average, percentage=percentage, dp=dp, games_to_go=0, why=why)
     to_go = max(1, ELO_INITIAL_GAMES - played)
-    why = (f"The first rating is estimated from the results so far, as FIDE estimates an unrated player's first "
-           f"rating: {working}. It becomes established after {ELO_INITIAL_GAMES} games with a score above zero "
+    why = (f"The first rating is estimated again after each game, from {together} As FIDE estimates an unrated "
+           f"player's first rating: {working}. It becomes established after {ELO_INITIAL_GAMES} games with a score above zero "
            f"({to_go} more).")
     return Explanation(PROVISIONAL, before, after, after - before, f"{_head(before, after)}. Provisional: t{why[1:]}",
                        average=average, percentage=percentage, dp=dp, games_to_go=to_go, why=why, provisional=True)

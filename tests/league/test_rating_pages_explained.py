@@ -122,7 +122,8 @@ def test_the_game_page_explains_a_provisional_first_rating_in_fides_words(client
     client.force_login(crafted["carol"])
     words = _words(client.get(reverse("games:game", args=[crafted["first"].pk])).content.decode())
     # carol's one win v bob (1556): (1556 + 1800 + 1800) / 3 = 1718.7; 2 of 3 = 67%, dp +125: 1844.
-    assert ("1800 → 1844 (+44) provisional The first rating is estimated from the results so far, as FIDE "
+    assert ("1800 → 1844 (+44) provisional The first rating is estimated again after each game, from this "
+            "first game, a win. As FIDE "
             "estimates an unrated player's first rating: the average of the opponents' ratings, counting two "
             "imaginary 1800 opponents drawn with, is 1719; a score of 2 of 3 (67%) adds +125: 1719 + 125 = 1844. "
             "It becomes established after 5 games with a score above zero (4 more).") in words
@@ -131,7 +132,7 @@ def test_the_game_page_explains_a_provisional_first_rating_in_fides_words(client
 def test_the_player_page_explains_each_change_and_draws_a_dated_chart(client, crafted):
     html = client.get(reverse("league:player", args=["alice"])).content.decode()
     assert "K = 40, expected score 0.41 against bob (1580)" in html
-    assert "First rating set from the first 5 games" in html
+    assert "First rating, set from all 5 games together" in html
     assert '<svg class="rating-chart"' in html and "<title>" in html and 'class="chart-point is-provisional"' in html
     point = re.findall(r"<title>([^<]+)</title>", html)[1]  # the first point's hover text (0: the page's title)
     assert re.match(r"\d{1,2} \w{3} \d{4}: rating \d+ → \d+ \([+−±]\d+\) after game #\d+, (won|lost|drew) against ",

@@ -67,7 +67,23 @@ def test_explain_history_follows_the_engine_through_the_first_rating_and_beyond(
         assert e.expected == elo.expected(entry.rating_before, entry.opponent_rating)
         assert round(entry.rating_before) + elo.rounded_game_change(
             entry.rating_before, entry.opponent_rating, entry.score, e.k) == e.rating_after
-    assert "First rating set from the first 5 games" in explained[4].text
+    assert "First rating, set from all 5 games together (3 won, 1 drawn, 1 lost), not from this win alone." in explained[4].text
+
+
+def test_a_first_rating_below_the_start_after_a_win_says_it_is_every_games_not_the_wins():
+    """A tester read "won against Kofi · 1800 → 1693 (−107)" as a win losing 107 points: four
+    losses left no estimate (1800 stood in), the win made the first one, from all five games."""
+    states: dict[str, periods.PlayerState] = {
+        p: periods.PlayerState("elo", 1850.0, games=40, established=True) for p in "bcde"}
+    mine = []
+    for game, (opponent, score) in enumerate([("b", 0.0), ("c", 0.0), ("d", 0.0), ("e", 0.0), ("b", 1.0)]):
+        entries = periods.rate_period(states, [(game, "a", opponent, score)], system=periods.ELO)
+        mine.append(next(e for e in entries if e.player == "a"))
+    last = explain.explain_history([_stored(e) for e in mine])[-1]
+    assert last.kind == "first-rating" and last.rating_before == 1800 and last.rating_after < 1800
+    assert last.why.startswith(
+        "First rating, set from all 5 games together (1 won, 4 lost), not from this win alone. Until a first "
+        "point there is nothing to estimate from, so the 1800 every new player starts at stood in. ")
 
 
 def test_a_tournament_period_explains_each_game_and_the_sum():

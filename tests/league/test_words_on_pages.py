@@ -281,7 +281,7 @@ def test_a_change_reads_before_arrow_after_with_its_sign_once(client, rated):
     page = client.get(reverse("league:player", args=["ann"])).content.decode()
     changes = _changes(page)
     assert len(changes) == 3
-    assert re.match(r"1800 → \d+ \(\+\d+\) provisional The first rating is estimated from the results so far",
+    assert re.match(r"1800 → \d+ \(\+\d+\) provisional The first rating is estimated again after each game, from all",
                     changes[-1])  # the oldest, last: newest first
     for words in changes:
         assert re.match(r"\d+ → \d+ \(([+−]\d+|±0)\) provisional [A-Z]", words), words
@@ -297,7 +297,7 @@ def test_the_game_page_says_each_players_change_the_same_way(client, rated):
     note = re.search(r'<section class="game-rating-note".*?</section>', page, re.S)
     assert note is not None
     words = html.unescape(text_of(note.group(0))).replace(" :", ":")
-    assert re.search(r"ann \(League\): 1800 → \d+ \(\+\d+\) provisional The first rating is estimated", words)
+    assert re.search(r"ann \(League\): 1800 → \d+ \(\+\d+\) provisional The first rating is estimated again", words)
     assert "ben (League): 1800 → 1800 (±0) provisional No estimate yet:" in words
     assert "Rating 1800" not in words
 
