@@ -100,9 +100,10 @@ def build() -> None:
                                    year=date.today().year)
     paths["season"] = f"/clubs/{CLUB}/leagues/{league.slug}/{season.slug}/"
     paths["league"] = f"/clubs/{CLUB}/leagues/{league.slug}/"
-    tournament = event_services.create_tournament(by=organiser, club=club, name="Every format",
-                                                  starts_at=timezone.now() + timedelta(hours=1), season=season)
+    # A tournament per format: a player enters one section of a tournament.
     for format, label in Section.Format.choices:
+        tournament = event_services.create_tournament(by=organiser, club=club, name=f"Every format: {label}",
+                                                      starts_at=timezone.now() + timedelta(hours=1), season=season)
         extra: dict[str, Any] = {"arena_duration": timedelta(minutes=30)} if format == Section.Format.ARENA else {}
         section = event_services.create_section(by=organiser, tournament=tournament, name=label, format=format,
                                                 variant="classic", **extra)
