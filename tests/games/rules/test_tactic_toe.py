@@ -487,3 +487,65 @@ def test_strong_ai_beats_random_in_95_percent_of_200_games():
             tally[outcome.result] += 1
     print("strong vs random over 200 games:", tally)
     assert tally["win"] >= 190, tally
+
+
+class Careless(random.Random):
+    """A generator whose first draw sends the casual player down its careless branch
+    (a plan drawn at random rather than the quick sound one)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.first = True
+
+    def random(self) -> float:
+        if self.first:
+            self.first = False
+            return 0.99
+        return super().random()
+
+
+def random_position(game_seed: int, rounds: int):
+    """A game after up to ``rounds`` rounds of random plans, or None if it ended before."""
+    rng = random.Random(game_seed)
+    state = tt.new_game(seed=game_seed)
+    for _ in range(rounds):
+        state = play_round(state, tt.random_move(state, 0, rng)["plan"], tt.random_move(state, 1, rng)["plan"])
+        if not state.to_move:
+            return None
+    return state
+
+
+def sensible_exists(state, seat) -> tuple[set[int], bool]:
+    """The empty squares, and whether a legal plan writes three different ones."""
+    empty = {n + 1 for n, mark in enumerate(tt.view(state, seat)["board"]) if mark is None}
+    plans = [m["plan"] for m in tt.legal_moves(state, seat)]
+    return empty, any(set(plan) <= empty and len(set(plan)) == 3 for plan in plans)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_seed=st.integers(0, 10**6), rounds=st.integers(0, 2), seat=st.integers(0, 1), move_seed=st.integers(0, 10**6))
+def test_casual_ais_careless_plan_writes_empty_squares_each_once_when_it_can(game_seed, rounds, seat, move_seed):
+    # A tester saw casual plan 8, 9, 9 in round 3 with 8 and 9 taken and 3, 4, 5 empty.
+    state = random_position(game_seed, rounds)
+    if state is None:
+        return
+    plan = ai.casual_move(tt, state, seat, Careless(move_seed))["plan"]
+    assert {"plan": plan} in tt.legal_moves(state, seat)
+    empty, can = sensible_exists(state, seat)
+    if can:
+        assert set(plan) <= empty and len(set(plan)) == 3, (tt.view(state, seat)["board"], plan)
+    elif empty:
+        assert set(plan) <= empty or not any(set(m["plan"]) <= empty for m in tt.legal_moves(state, seat)), plan
+
+
+def test_casual_ai_never_writes_a_taken_square_while_enough_are_empty():
+    rng = random.Random(5)
+    for game in range(120):
+        state = random_position(game, 1 + game % 2)
+        if state is None:
+            continue
+        seat = game % 2
+        empty, can = sensible_exists(state, seat)
+        if can:
+            plan = ai.casual_move(tt, state, seat, rng)["plan"]
+            assert set(plan) <= empty, (tt.view(state, seat)["board"], plan)

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...base import Move, Seat, State, Variant
-from .plans import LINES, PLAN_LENGTH, legal_plans
+from ...errors import RuleError
+from .plans import LINES, PLAN_LENGTH, Plan, legal_plans
 
 BIT = [0] + [1 << (sq - 1) for sq in range(1, 10)]
 LINE_MASKS = tuple(BIT[a] | BIT[b] | BIT[c] for a, b, c in LINES)
@@ -452,8 +453,24 @@ def strong_move(
     return {"plan": list(ours[sample_mixture(mixture, rng)])}
 
 
+def sensible_plans(round_number: int, own_r1: tuple[int, ...], taken: int) -> list[Plan]:
+    """The legal plans a person might write without thinking ahead: empty squares only
+    (``taken``: the marked squares as bits), each once, as far as the empty squares
+    allow (two left: one is written twice). All legal plans when none is such."""
+    plans = legal_plans(round_number, own_r1)
+    free = sum(1 for sq in range(1, 10) if not taken & BIT[sq])
+    distinct = min(PLAN_LENGTH, free)
+    sensible = [plan for plan in plans if not any(taken & BIT[sq] for sq in plan) and len(set(plan)) == distinct]
+    return sensible or list(plans)
+
+
 def casual_move(variant: Variant, state: State, seat: Seat, rng: random.Random) -> Move:
-    """Plays like a person: usually a quick, sound plan, sometimes any legal plan."""
+    """Plays like a person: usually a quick, sound plan, sometimes a careless one, drawn
+    from the plans that are at least sensible (``sensible_plans``): any legal plan would
+    write taken squares while empty ones remain, which reads as a broken player."""
+    if seat not in state.to_move:
+        raise RuleError("not-your-turn", "You have no move to make now.")
     if rng.random() < 0.65:
         return strong_move(variant, state, seat, rng, iterations=120, exact_up_to=1)
-    return variant.random_move(state, seat, rng)
+    seen = _read_view(variant, state, seat)
+    return {"plan": list(rng.choice(sensible_plans(seen.round, seen.own_r1, seen.mine | seen.theirs)))}
