@@ -1,6 +1,8 @@
 """T-Tic-T-Tac-Toe's lesson, Version 2.0 (an empty board; supers goosh and fill): an
 Iron Curtain and its two full turns of protection, a Berlin Wall around a square, a
 Checkpoint Charlie, a super's goosh, and a win that goes around the end of a wall.
+The /learn/ card and the first step say so first, with how the standard Version 1.0
+differs (rule 2.05): a newcomer read it only on the last screen.
 
 Moves are numbered from 1; the learner is X and makes the odd moves. The curtain of
 move 5 is protected during moves 6 to 9, so the coach snips it on move 10, the first
@@ -22,11 +24,18 @@ LESSON = Lesson(
     slug="t-tic-t-tac-toe",
     variant="t-tic-t-tac-toe",
     title="T-Tic-T-Tac-Toe: curtains, walls, checkpoints and supers",
-    summary="A 5x5 board, three in a row: block with an Iron Curtain and a Berlin Wall, protect, goosh and win.",
+    summary=(
+        "Plays Version 2.0, where the board starts empty and a super also writes your letters. The standard "
+        "game is Version 1.0: a Berlin Wall around the centre square from the start, and a super only erases. "
+        "A 5x5 board, three in a row: block with an Iron Curtain and a Berlin Wall, protect, goosh and win."
+    ),
     options={"version": "2.0"},
     steps=(
         Step(
             instruction=(
+                "This lesson plays Version 2.0: the board starts empty and a super also writes your letters. "
+                "The standard game is Version 1.0, where a Berlin Wall stands around the centre square from the "
+                "start and a super only erases. "
                 "A 5x5 board, squares 1 to 25 from the top left (each shows its number in its corner); "
                 "three in a row wins, as long as no "
                 "blockage separates the squares. You are X and move first: the first move must be a "
@@ -118,8 +127,8 @@ LESSON = Lesson(
     outro=(
         "Three in a row round the end of a wall: you won! You blocked with an Iron Curtain and a "
         "Berlin Wall, protected with a Checkpoint Charlie and gooshed with a super: every special "
-        "action of T-Tic-T-Tac-Toe. This lesson played Version 2.0; the standard rules are Version 1.0, "
-        "where the board starts with a Berlin Wall around the centre, 13, and a super only gooshes: it "
+        "action of T-Tic-T-Tac-Toe. As the first step said, this was Version 2.0; in the standard "
+        "Version 1.0 the board starts with a Berlin Wall around the centre, 13, and a super only gooshes: it "
         "writes no letters of yours."
     ),
 )

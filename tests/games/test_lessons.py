@@ -4,6 +4,9 @@ per player, and lesson games kept out of ratings, lobby and other players' hands
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
 from accounts.errors import ServiceError
@@ -302,3 +305,18 @@ def test_a_lessons_page_shows_no_watcher_count(client, learner):
     assert 'id="observer-count"' not in page and "watching ·" not in page
     real = services.create_game(creator=learner, variant="classic", ai_level="casual", creator_seat=0)
     assert 'id="observer-count"' in client.get(f"/play/{real.pk}/").content.decode()
+
+
+def test_the_t_tic_t_tac_toe_lesson_names_its_version_first_on_the_card_and_the_first_screen(client, learner):
+    """It taught Version 2.0 (no centre wall, supers write letters) and said so only on its
+    last screen; the standard game is Version 1.0."""
+    client.force_login(learner)
+    card = re.search(r'id="lesson-t-tic-t-tac-toe".*?</li>', client.get("/learn/").content.decode(), re.S)
+    assert card is not None and "Plays Version 2.0" in card.group(0) and "The standard game is Version 1.0" in card.group(0)
+    client.post("/learn/t-tic-t-tac-toe/")
+    game = Game.objects.get(lesson="t-tic-t-tac-toe")
+    page = html.unescape(client.get(f"/play/{game.pk}/").content.decode())
+    first = page.index("This lesson plays Version 2.0: the board starts empty and a super also writes your letters. "
+                       "The standard game is Version 1.0, where a Berlin Wall stands around the centre square from "
+                       "the start and a super only erases.")
+    assert "Step 1 of 7" in page and first < page.index("Take the centre, square 13")
