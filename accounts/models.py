@@ -131,6 +131,10 @@ class AgeScreenAnswer(models.Model):
     country = CountryField()
     answered_at = models.DateTimeField()
     expires_at = models.DateTimeField(db_index=True)
+    #: A device's answer whose sign-up then asked this guardian: released when they
+    #: consent, so the next person on a shared computer is not held (screen_age).
+    consent = models.ForeignKey(GuardianConsent, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
 
     class Meta:
         verbose_name = "age screen answer"

@@ -84,6 +84,11 @@ def normalised_email(address: str) -> str:
 # another date or country, deleting a cookie or re-sending the API request does not
 # open an account. Someone on a fresh device, with new names and a false date from
 # the start, is not caught: no neutral screen can catch that (docs/security.md).
+#
+# The device key is the one strangers share (a family's computer, a club's tablet):
+# an answer found through it alone holds for its hour but is passed on to no other key
+# (a parent after their child is not marked for a year), and it is released when that
+# sign-up's guardian consents.
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ class ScreenedAnswer:
     #: When the last of this request's keys forgets the answer (None: nothing remembered):
     #: from then on this browser, device, username and e-mail may answer afresh.
     kept_until: datetime | None = None
+    #: The first answer was found through the device key alone (maybe someone else's).
+    device_only: bool = False
 
 
 def age_screen_for(request: Any, *, username: str = "", email: str = "", browser_id: str = "") -> AgeScreen:
@@ -134,10 +141,9 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
     keys = {_screen_key(kind, value): kind for kind, value in screen.keys}
     if keys:  # answers past their time are children's data kept for nothing
         AgeScreenAnswer.objects.filter(expires_at__lte=now).delete()
-    first = (
-        AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now).order_by("answered_at", "pk").first()
-    )
-    remembered = False
+    live = AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now)
+    first = live.order_by("answered_at", "pk").first()
+    remembered = device_only = False
     answered_at: datetime = now
     if first is not None and not decision.needs_guardian_consent:
         first_decision = check_service_access(
@@ -146,7 +152,8 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
         if first_decision.needs_guardian_consent:  # still (a birthday may have passed since)
             date_of_birth, country, decision = first.date_of_birth, first.country.code, first_decision
             answered_at, remembered = first.answered_at, True
-    if decision.needs_guardian_consent and keys:
+            device_only = set(live.values_list("kind", flat=True)) == {"device"}
+    if decision.needs_guardian_consent and keys and not device_only:
         seconds = settings.AGE_SCREEN_SECONDS
         AgeScreenAnswer.objects.bulk_create(
             [
@@ -158,11 +165,20 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
             ],
             ignore_conflicts=True,  # a key already answered keeps its first answer
         )
+        # A new answer needing a guardian from this device: no earlier sign-up's consent
+        # may release the device while this one is unresolved.
+        AgeScreenAnswer.objects.filter(key__in=keys, kind="device").update(consent=None)
     kept_until = None
     if remembered:  # the person is told until when (a mistyped year was a block of unknown length)
         kept_until = AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now).aggregate(
             until=Max("expires_at"))["until"]
-    return ScreenedAnswer(date_of_birth, country, decision, remembered, kept_until)
+    return ScreenedAnswer(date_of_birth, country, decision, remembered, kept_until, device_only)
+
+
+def _tie_device_to_consent(screen: AgeScreen, consent: GuardianConsent) -> None:
+    """The device's answer is this pending sign-up's: the guardian's consent releases it."""
+    devices = [_screen_key(kind, value) for kind, value in screen.keys if kind == "device"]
+    AgeScreenAnswer.objects.filter(key__in=devices).update(consent=consent)
 
 
 def consent_reason(screened: ScreenedAnswer, now: datetime | None = None) -> str:
@@ -170,17 +186,27 @@ def consent_reason(screened: ScreenedAnswer, now: datetime | None = None) -> str
     A remembered answer says until when it is kept, and what to do meanwhile that needs
     no club: a guardian's consent, or the site's contact address (docs/security.md)."""
     reason = screened.decision.reason
-    if screened.remembered:  # what the earlier answer means now, and what to do instead of waiting
-        until = f"until {_moment_words(screened.kept_until, now)}" if screened.kept_until else "for a while"
-        reason = (
-            "An earlier sign-up from this device, or with this username or e-mail, gave a date of birth "
-            f"that needs a parent's or guardian's consent, and that answer is kept {until}: a different "
-            "date is not taken before then. If the earlier date was a mistake, a parent or guardian can "
-            "still give their consent (their name and e-mail with the sign-up; the account opens when they "
-            f"confirm), or write to {contact_address()}: the site's staff can set up your account with "
-            "the right date."
+    if not screened.remembered:
+        return reason
+    until = f"until {_moment_words(screened.kept_until, now)}" if screened.kept_until else "for a while"
+    mistake = (
+        "If the earlier date was yours and a mistake, a parent or guardian can still give their consent "
+        "(their name and e-mail with the sign-up; the account opens when they confirm), or write to "
+        f"{contact_address()}: the site's staff can set up your account with the right date."
+    )
+    if screened.device_only:  # a shared computer: it may have been someone else, and this is only the device
+        return (
+            "An earlier sign-up on this device (the same network address and browser) gave a date of birth "
+            f"that needs a parent's or guardian's consent, and this device keeps that answer {until}: a "
+            "different date is not taken from it before then. On a shared computer, at home or at a club, "
+            "that may have been someone else's sign-up: nothing of yours is kept, so sign up again after "
+            f"that time. {mistake}"
         )
-    return reason
+    return (
+        "An earlier sign-up from this browser or device, or with this username or e-mail, gave a date of birth "
+        f"that needs a parent's or guardian's consent, and that answer is kept {until}: a different "
+        f"date is not taken before then. {mistake}"
+    )
 
 
 def _moment_words(moment: datetime, now: datetime | None = None) -> str:
@@ -257,12 +283,15 @@ def register_player(
                 "The parent's or guardian's e-mail must be their own, not the one you sign up with.",
             )
     checked_display_name(display_name or username, user=None)
-    return _create_player(
+    registration = _create_player(
         username=username, password=password, email=email, display_name=display_name,
         date_of_birth=date_of_birth, country=country, active=not decision.needs_guardian_consent,
         guardian_name=guardian_name, guardian_email=guardian_email,
         consent_url_base=consent_url_base, notify_guardian=notify_guardian,
     )
+    if registration.consent is not None and screen is not None:
+        _tie_device_to_consent(screen, registration.consent)
+    return registration
 
 
 @transaction.atomic
@@ -364,6 +393,9 @@ def grant_guardian_consent(*, token: str) -> GuardianConsent:
         consent.granted_at = timezone.now()
         consent.save(update_fields=["granted_at"])
         User.objects.filter(pk=consent.user_id).update(is_active=True)
+        # The child's own keys (session, browser, names) stay; the shared device is free
+        # for the next person (docs/security.md, "The age gate").
+        AgeScreenAnswer.objects.filter(consent=consent, kind="device").delete()
         notices.notify(recipient=consent.user_id, kind=notices.Kind.GUARDIAN_CONSENT,
                        cause=f"guardian-consent:{consent.pk}",
                        message=f"{consent.guardian_name} gave their consent: your account is open. Welcome!",

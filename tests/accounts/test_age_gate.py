@@ -311,3 +311,74 @@ class TestCountryChange:
                                        granted_at=timezone.now())
         assert api.patch("/api/v1/accounts/me/", {"country": "DE"}, format="json").status_code == 200
         assert Profile.objects.get(user=emily).country.code == "DE"
+
+
+class TestSharedDevice:
+    """A parent signing up after their child on the family's computer or a club's tablet
+    (an outside tester): the device key (address and browser name, an hour) is the one
+    strangers share. It holds a child's retry on that device for its hour, but marks no
+    one's browser, session or names, and the child's guardian consenting frees it."""
+
+    AGENT = "Mozilla/5.0 (X11; Linux x86_64) Chrome/131"
+
+    def browser(self, agent: str = AGENT) -> Client:
+        return Client(HTTP_USER_AGENT=agent)
+
+    def child_signs_up(self, **extra) -> User:
+        child = facts(username="tom", email="", date_of_birth="2016-06-01", country="GB",
+                      guardian_name="Dana", guardian_email="dana@example.com", **extra)
+        assert "e-mailed Dana" in self.browser().post(PAGE, child).content.decode()
+        return User.objects.get(username="tom")
+
+    def consent(self, user: User) -> None:
+        from accounts.services import consent_token
+
+        url = reverse("accounts:guardian-consent", args=[consent_token(user.guardian_consent)])
+        assert self.browser("Guardian's phone").post(url, {"answer": "consent"}).status_code == 200
+
+    def parent(self, client: Client, username: str = "dana"):
+        return client.post(PAGE, adult(username=username, email=f"{username}@example.com", country="GB"))
+
+    def test_after_the_guardian_consents_an_adult_on_the_same_computer_signs_up(self):
+        self.consent(self.child_signs_up())
+        response = self.parent(self.browser())
+        assert response.status_code == 302, response.content.decode()
+        assert sorted(active_accounts()) == ["dana", "tom"]
+
+    def test_before_consent_the_adult_is_told_the_true_time_and_their_browser_is_not_marked(self):
+        self.child_signs_up()
+        remembered = set(AgeScreenAnswer.objects.values_list("key", "expires_at"))
+        adults_browser = self.browser()
+        page = self.parent(adults_browser).content.decode()
+        device_until = AgeScreenAnswer.objects.get(kind="device").expires_at
+        local = timezone.localtime(device_until)
+        assert "guardian_email" in page and "An earlier sign-up on this device" in page
+        assert f"minutes from now ({local:%H:%M} UTC)" in page and f"{local.year + 1}" not in page
+        assert "someone else" in page
+        # Nothing of the adult's attempt is remembered: the same browser (cookie and
+        # session) under another browser name is a new device, and is let in.
+        assert set(AgeScreenAnswer.objects.values_list("key", "expires_at")) == remembered
+        response = adults_browser.post(
+            PAGE, adult(username="dana2", email="dana2@example.com", country="GB"),
+            HTTP_USER_AGENT="Mozilla/5.0 Firefox/140")
+        assert response.status_code == 302, response.content.decode()
+        assert active_accounts() == ["dana2"]
+
+    def test_a_refused_child_on_the_device_keeps_it_held_when_another_childs_guardian_consents(self):
+        tom = self.child_signs_up()
+        assert "guardian_email" in self.browser().post(
+            PAGE, facts(username="amy", email="", date_of_birth="2015-02-02", country="GB")).content.decode()
+        self.consent(tom)
+        page = self.parent(self.browser(), username="amy2").content.decode()
+        assert "guardian_email" in page
+        assert active_accounts() == ["tom"]
+
+    def test_the_childs_own_browser_still_refuses_an_adult_date_after_consent(self):
+        child_browser = self.browser()
+        child = facts(username="tom", email="", date_of_birth="2016-06-01", country="GB",
+                      guardian_name="Dana", guardian_email="dana@example.com")
+        child_browser.post(PAGE, child)
+        self.consent(User.objects.get(username="tom"))
+        page = self.parent(child_browser, username="tom_adult").content.decode()
+        assert "guardian_email" in page and "this browser" in page
+        assert active_accounts() == ["tom"]
