@@ -436,6 +436,21 @@ def entries(section: Section) -> QuerySet[Entry]:
 
 
 @dataclass(frozen=True)
+class SectionPlayers:
+    """A section's players list: those entered (not withdrawn), the count every page
+    gives (the tournament page's "6 players"), and those withdrawn, listed apart."""
+
+    entered: list[Entry]
+    withdrawn: list[Entry]
+
+
+def section_players(section: Section) -> SectionPlayers:
+    rows = list(entries(section))
+    return SectionPlayers(entered=[e for e in rows if e.status != Entry.Status.WITHDRAWN],
+                          withdrawn=[e for e in rows if e.status == Entry.Status.WITHDRAWN])
+
+
+@dataclass(frozen=True)
 class Paused:
     """A player a running arena pairs with nobody until they press "I'm back" (arena_pause.py)."""
 

@@ -136,5 +136,5 @@ def podium(section: Section) -> Podium | None:
         else:
             steps.append(Step(finisher.rank, [finisher]))
     prizes = [AwardedPrize(p.label, p.value, prize_words(p), by_user.get(p.winner_id) if p.winner_id else None)
-              for p in sorted(section.prizes.all(), key=lambda p: (p.kind != Prize.Kind.PLACE, p.kind, p.place, p.pk))]
+              for p in selectors.prizes_in_order(section)]
     return Podium(section, steps, prizes, table)

@@ -180,8 +180,7 @@ def _award_prizes(section: Section, table: list[Standing], now: datetime) -> Non
             return prize.rating_below is None or (entry.rating is None or entry.rating < prize.rating_below)
         return True
 
-    prizes = sorted(section.prizes.all(), key=lambda p: (p.kind != Prize.Kind.PLACE, p.kind, p.place, p.pk))
-    for prize in prizes:
+    for prize in selectors.prizes_in_order(section):
         if prize.kind == Prize.Kind.PLACE:
             winner = ordered[prize.place - 1] if prize.place <= len(ordered) else None
         else:

@@ -27,6 +27,7 @@ from league.models import (
     League,
     Pairing,
     PairingPlayer,
+    Prize,
     Rating,
     Round,
     Season,
@@ -341,6 +342,13 @@ def league_seasons(league: League, *, today: date) -> list[LeagueSeason]:
                    and season.starts_on <= today <= season.ends_on)
         out.append(LeagueSeason(season, [r for r in rows if r.rank == 1], season.published, current))  # type: ignore[attr-defined]  # annotated
     return out
+
+
+def prizes_in_order(section: Section) -> list[Prize]:
+    """A section's prizes as they are listed and awarded: the places first (1st, 2nd...),
+    then the special prizes (age, then rating groups), each by its place."""
+    return sorted(section.prizes.select_related("winner"),
+                  key=lambda p: (p.kind != Prize.Kind.PLACE, p.kind, p.place, p.pk))
 
 
 def section_summary(section: Section) -> dict[str, Any]:

@@ -130,7 +130,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "my_game": event_selectors.next_game_view(section=section, user=request.user),
         "live": live, "refresh": LIVE_REFRESH_SECONDS,
         # The facts and the players list are sent with each live refresh too (out of band).
-        "entries": event_selectors.entries(section),
+        "players": event_selectors.section_players(section),
         # A running arena's players away until they are back: marked in the players list.
         "paused": event_selectors.paused_players(section),
         # The entry box and the organiser's buttons follow the state with the rest.
@@ -164,7 +164,7 @@ def section(request: Request, club_slug: str, tournament_slug: str, section_slug
         moderator=request.user.has_perm("league.moderate_club", the_section.tournament.club),  # the TRF export
         # Who plays here pairs nothing here (docs/moderation.md, "Recusal"): no TRF link.
         plays_here=context["entry"].entry is not None and context["entry"].entry.status != Entry.Status.WITHDRAWN,
-        prizes=the_section.prizes.select_related("winner"),
+        prizes=competition_selectors.prizes_in_order(the_section),
     )
     return render(request, "league/section.html", context)
 

@@ -593,3 +593,31 @@ def test_starting_an_arena_asks_in_its_words(client, club, organiser, make_playe
     client.force_login(organiser)
     assert _confirm_of(client.get(url("section", section)).content.decode(), "Start this section now") == (
         f"Start {section.name} now: registration closes and play begins at once. This cannot be undone. Start?")
+
+
+def test_a_withdrawn_player_is_counted_nowhere_and_named_apart(client, club, organiser, make_player):
+    """The tournament page and the section page count the same players, those entered and
+    not withdrawn; the withdrawn are named on a line of their own."""
+    people = [make_player(username=f"wd{i}", display_name=f"Wd{i}") for i in range(1, 4)]
+    section = make_section(club, organiser, format="swiss", players=people, rounds=1, capacity=64)
+    cs.withdraw(section=section, user=people[0])
+    tournament_page = text_of(client.get(reverse("competitions:tournament", args=[
+        club.slug, section.tournament.slug])).content.decode())
+    assert "2 players of 64" in tournament_page
+    players = client.get(url("section", section)).content.decode().split('<section id="section-players"')[1]
+    players = players.split("</section>")[0]
+    listed, withdrawn = players.split('class="muted small withdrawn-players"')
+    assert "Players (2)" in listed
+    assert ">Wd2</a>" in listed and ">Wd3</a>" in listed and "Wd1" not in listed and "withdrawn" not in listed
+    assert text_of("<p " + withdrawn).strip().endswith("Withdrawn: Wd1")
+
+
+def test_prizes_list_the_places_first_then_the_special_prizes(client, club, organiser, make_player):
+    section = make_section(club, organiser, format="swiss", rounds=1)
+    cs.add_prize(section=section, kind="age", age_over=65, label="Best 65+")
+    cs.add_prize(section=section, kind="rating", rating_below=1400, label="Best under 1400")
+    cs.add_prize(section=section, label="2nd", place=2)
+    cs.add_prize(section=section, label="1st")
+    prizes = text_of(client.get(url("section", section)).content.decode().split('id="prize-heading"')[1]
+                     .split("</ul>")[0])
+    assert re.findall(r"1st|2nd|Best 65\+|Best under 1400", prizes) == ["1st", "2nd", "Best 65+", "Best under 1400"]
