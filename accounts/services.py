@@ -379,7 +379,14 @@ def consent_for_token(*, token: str) -> GuardianConsent:
     try:
         data = signing.loads(token, salt=CONSENT_SALT, max_age=CONSENT_MAX_AGE)
         return GuardianConsent.objects.select_related("user__profile").get(pk=data["consent"])
-    except (signing.BadSignature, GuardianConsent.DoesNotExist, KeyError, TypeError) as exc:
+    except GuardianConsent.DoesNotExist as exc:  # a true link whose account is gone: declined, or deleted
+        raise ServiceError(
+            "invalid-consent-link",
+            "This link opens nothing now: the account it was for has been deleted, with everything it held "
+            "(as it is when a parent or guardian answers \"I do not consent\"). Nothing more is needed; "
+            f"questions to {contact_address()}.",
+        ) from exc
+    except (signing.BadSignature, KeyError, TypeError) as exc:
         raise ServiceError("invalid-consent-link", "This consent link is not valid or has expired.") from exc
 
 

@@ -219,3 +219,37 @@ def test_the_welcome_offers_a_lesson_and_a_game(client):
     assert "Welcome, &lt;b&gt;Sam&lt;/b&gt;!" in page  # the name is escaped, the links are not
     assert '<a href="/learn/">Take a first lesson</a>' in page
     assert '<a href="/play/">Play a game</a>' in page
+
+
+class TestAUsedLink:
+    """A used consent link opened again showed the whole form, both buttons and "the
+    account, which has not been opened, is deleted at once" beside an open account (an
+    outside tester): it says what was answered, and when, with no form."""
+
+    def test_after_yes_it_says_consent_was_given_and_when(self, client, settings):
+        settings.CONTACT_EMAIL = "help@club.example"
+        link = consent_link(client)
+        client.post(link, {"answer": "consent"})
+        response = client.get(link)
+        page = response.content.decode()
+        given = timezone.localtime(GuardianConsent.objects.get().granted_at)
+        assert response.status_code == 200
+        assert f"Greta gave their consent on {given.day} {given:%B %Y}" in page and "account is open" in page
+        assert "<form" not in page.split("<main", 1)[-1] and "I do not consent" not in page
+        assert "has not been opened" not in page and "mailto:help@club.example" in page
+
+    def test_after_a_withdrawal_it_says_the_account_is_closed_and_when(self, client):
+        link = consent_link(client)
+        client.post(link, {"answer": "consent"})
+        services.withdraw_guardian_consent(consent=GuardianConsent.objects.get())
+        page = client.get(link).content.decode()
+        assert "was withdrawn on" in page and "account is closed" in page
+        assert "I give my consent" not in page
+
+    def test_after_no_it_says_the_account_was_deleted(self, client):
+        link = consent_link(client)
+        client.post(link, {"answer": "decline"})
+        response = client.get(link)
+        page = response.content.decode()
+        assert response.status_code == 400 and "has been deleted, with everything it held" in page
+        assert "I give my consent" not in page
