@@ -60,3 +60,23 @@ def test_seed_demo_says_the_member_counts_the_club_page_shows(client):
     assert client.get("/api/v1/clubs/").json()["results"][0]["member_count"] == 9
     client.force_login(User.objects.get(username="sam"))
     assert client.get(f"/api/v1/clubs/{club.slug}/").json()["member_count"] == 11
+
+
+def test_the_demo_has_a_finished_swiss_played_out_on_the_board(client):
+    """The Morning Cup: three rounds of four games, each moved to its end (no resignations),
+    so its standings, crosstable and replays show something; seeded again, nothing is added."""
+    from games.models import Game, Move
+    from league.models import Pairing, Standing
+
+    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo", verbosity=0)
+    section = Section.objects.get(tournament__slug="morning-cup")
+    assert section.status == Section.Status.FINISHED and not section.rated
+    pairings = Pairing.objects.filter(section=section)
+    assert pairings.count() == 12 and not pairings.filter(game__isnull=True).exists()
+    games = Game.objects.filter(pk__in=pairings.values("game_id"))
+    assert all(g.status == Game.Status.FINISHED and "resign" not in g.end_reason.lower() for g in games)
+    assert all(Move.objects.filter(game=g).count() >= 5 for g in games)  # a line takes five moves at least
+    assert Standing.objects.filter(section=section).count() == 8
+    page = client.get(f"/clubs/demo-noughts-crosses-club/morning-cup/{section.slug}/").content.decode()
+    assert "Crosstable" in page and "Podium" in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 
 from django.core.management.base import BaseCommand
@@ -14,10 +15,12 @@ from accounts.models import User
 from games import rule_sets as game_rule_sets
 from games import services as game_services
 from games.models import Game
+from games.rules import get_variant
+from games.rules.ai import choose_move
 from league import competitions as competition_services
 from league.clubs import selectors as club_selectors
 from league.clubs import services as league_services
-from league.models import Club, Tournament
+from league.models import Club, Pairing, Section, Tournament
 from league.ratings import services as rating_services
 
 DEMO_PASSWORD = "tictactoe-demo"
@@ -85,6 +88,7 @@ class Command(BaseCommand):
         _demo_rated_games()
         _demo_tournament(club, admin)
         _demo_championship(club, admin)
+        _demo_finished_cup(club, admin)
         self.stdout.write(self.style.SUCCESS(f"Demo club ready: {club.name}. {_members_line(club, admin)}"))
         self.stdout.write(f"Log in as admin / {DEMO_PASSWORD} (or any demo player, same password).")
 
@@ -179,3 +183,50 @@ def _demo_tournament(club, organiser) -> None:
     for user in User.objects.filter(username__in=[p[0] for p in DEMO_PEOPLE]):
         section = juniors if user.username in ("ada", "jonas", "emily") else open_section
         competition_services.register(section=section, user=user)
+
+
+# The Morning Cup's players and how well each plays (the AI's levels stand in for them).
+CUP_PLAYERS = {"lucia": "strong", "mei": "strong", "kofi": "casual", "sam": "casual", "arbiter": "casual",
+               "jonas": "random", "emily": "random", "edith": "random"}
+
+
+def _demo_finished_cup(club, organiser) -> None:
+    """A Swiss played this morning, every game moved out on the board, so a newcomer sees
+    what standings, the crosstable, tie-breaks and replays look like (the other demo
+    events are still taking entries). Not rated: the demo's ratings stay the ones above."""
+    if Tournament.objects.filter(club=club, slug="morning-cup").exists():
+        return
+    now = timezone.now()
+    starts_at = (now - timedelta(hours=3)).replace(minute=0, second=0, microsecond=0)
+    tournament = competition_services.create_tournament(club=club, name="Morning Cup", starts_at=starts_at,
+                                                        created_by=organiser)
+    section = competition_services.create_section(
+        tournament=tournament, name="Swiss", rule_set=game_rule_sets.standard_rule_set("classic"), format="swiss",
+        rounds=3, rated=False, round_interval=timedelta(minutes=20))
+    people = {u.username: u for u in User.objects.filter(username__in=CUP_PLAYERS)}
+    for username in CUP_PLAYERS:
+        competition_services.register(section=section, user=people[username], now=starts_at - timedelta(days=1))
+    for number in (1, 2, 3):
+        competition_services.start_round(section_id=section.pk, number=number, force=True)
+        round_games = Pairing.objects.filter(section=section, round__number=number, game__isnull=False)
+        for game_id in round_games.values_list("game_id", flat=True):
+            _play_out(game_id)
+            competition_services.record_game_result(game_id=game_id)
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED, section.status
+    for user in people.values():  # a morning's pairing and result notices: read by now
+        notice_services.mark_all_read(user=user)
+
+
+def _play_out(game_id: int) -> None:
+    """Play a game to its end, each seat at its player's level (CUP_PLAYERS), seeded."""
+    game = Game.objects.get(pk=game_id)
+    variant = get_variant(game.variant)
+    levels = {seat.number: (seat.user, CUP_PLAYERS[seat.user.username])
+              for seat in game.seats.select_related("user") if seat.user is not None}  # two people's seats
+    while game.status == Game.Status.ACTIVE:
+        seat = game.to_move[0]
+        user, level = levels[seat]
+        rng = random.Random(f"{game_id}:{game.ply}")
+        move = choose_move(variant, variant.load(game.state), seat, level, rng)
+        game = game_services.submit_move(game_id=game.pk, user=user, ply=game.ply, move=move)
