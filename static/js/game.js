@@ -108,9 +108,13 @@
   function board() { return document.getElementById("board"); }
   function currentPly() { const b = board(); return b ? parseInt(b.dataset.ply, 10) : 0; }
 
+  // The message sits under the board and its controls (templates/games/game.html), where
+  // the move was tried; scrolled to if it is off screen (a phone's tall board).
   function showError(message) {
     errors.textContent = message;
-    if (message) setTimeout(() => { if (errors.textContent === message) errors.textContent = ""; }, 8000);
+    if (!message) return;
+    errors.scrollIntoView({ block: "nearest" });
+    setTimeout(() => { if (errors.textContent === message) errors.textContent = ""; }, 8000);
   }
 
   // -- the socket ------------------------------------------------------------------
@@ -260,6 +264,10 @@
     const fresh = template.content.firstElementChild;
     if (!fresh || fresh.id !== "board") return;
     const focusedId = document.activeElement && document.activeElement.id;
+    // The fresh board's message line is empty: the page's own takes its place, with what
+    // it says and its live region (a new node may not be read out).
+    const line = fresh.querySelector("#game-errors");
+    if (line) line.replaceWith(errors);
     fillCsrfTokens(fresh);
     shown.replaceWith(fresh);
     htmx.process(fresh);

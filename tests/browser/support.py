@@ -108,6 +108,21 @@ def wait_live(*pages: Any) -> None:
         expect(page.locator("#connection")).to_have_text("Live")
 
 
+def expect_refusal_beside(page: Any, control: str, words: str) -> None:
+    """A refused move's reason is on screen just under ``control`` (the board or the
+    button used), where the player is looking, and announced (role=alert): not at the
+    top of the page, out of sight."""
+    from playwright.sync_api import expect
+
+    line = page.locator("#game-errors")
+    expect(line).to_contain_text(words)
+    expect(line).to_have_attribute("role", "alert")
+    box, used = line.bounding_box(), page.locator(control).bounding_box()
+    assert box is not None and used is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"] + 1, box  # sub-pixel
+    assert used["y"] + used["height"] <= box["y"] <= used["y"] + used["height"] + 200, (box, used)
+
+
 def wait_section_current(*pages: Any) -> None:
     """Each section page follows its socket and has caught up (its first refresh landed:
     static/js/section-live.js), so no refresh is about to replace what a test measures."""

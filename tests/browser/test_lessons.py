@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from games.lessons import BY_SLUG, LESSONS, next_lesson, same_move
-from tests.browser.support import BROWSER_MARKS, LAPTOP, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, expect_refusal_beside, wait_live
 
 pytestmark = BROWSER_MARKS
 
@@ -127,7 +127,7 @@ def test_a_lesson_on_a_phone_refuses_a_move_off_the_lesson_with_its_hint(sign_in
     box = page.locator("#lesson-instruction").bounding_box()
     assert box is not None and box["y"] < PHONE_390["height"], box
     page.locator("#sq-1").click()  # not the centre
-    expect(page.locator("#game-errors")).to_contain_text(lesson.steps[0].hint)
+    expect_refusal_beside(page, "#board .grid", lesson.steps[0].hint)
     expect(page.locator("#sq-1")).to_have_text("")
     play(page, "classic", lesson.steps[0].move)
     wait_for_step(page, 2, 4)

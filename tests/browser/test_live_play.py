@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, shoot, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, PHONE, expect_refusal_beside, shoot, wait_live
 
 pytestmark = BROWSER_MARKS
 
@@ -194,6 +194,12 @@ def test_a_tactic_toe_round_keeps_plans_secret_until_the_reveal(people):
     expect(sam.locator("#plan-panel")).to_contain_text("not the centre (5)")
     expect(square(sam, 5)).to_be_disabled()
 
+    # A plan round 1 refuses (a line) is explained under Submit, where Sam is looking.
+    for cell in (1, 2, 3):
+        square(sam, cell).click()
+    sam.click("#plan-submit")
+    expect_refusal_beside(sam, "#plan-submit", "In round 1 you can't choose a three-in-a-row win")
+    sam.click("#plan-clear")
     # Sam writes the text's worked example 2, 3, 7 with the mouse.
     for cell in (2, 3, 7):
         square(sam, cell).click()
