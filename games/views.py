@@ -106,6 +106,8 @@ def _lobby_context(request: Request, **extra: Any) -> dict[str, Any]:
         "filter_query": urlencode({key: value for key, value in wanted.items() if value}),
         "filter_ignored": ignored,
         "ai_levels": list(AI_LEVELS),
+        # No clock is not no limit: a game idle this long ends (the game page says the same).
+        "idle_words": time_controls.duration_words(time_controls.idle_seconds()),
         # House rules only: the standard sets are "The variant's standard rules".
         "rule_sets": [rule_set for rule_set in rule_sets if not rule_set.is_standard],
         "form": {

@@ -109,7 +109,7 @@ class GameCreateSerializer(serializers.Serializer):
     untimed = TrueFalseField(
         required=False,
         default=False,
-        help_text='With ai_level: no clock, as the lobby\'s "No clock: take your time" (a copy of the rules '
+        help_text='With ai_level: no clock, as the lobby\'s "No clock" choice (a copy of the rules '
         "without one). Default false: the rules' clock. Refused without ai_level (code untimed-needs-ai).",
     )
 

@@ -307,6 +307,20 @@ def test_a_game_without_a_clock_says_what_its_cards_countdown_is(alice, bob):
     assert "first move within" not in client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
 
 
+def test_no_clock_is_said_with_the_idle_limit_in_the_lobby_and_the_games_head(alice, bob):
+    """A tester: the lobby's "No clock: take your time" and then the game's "first move
+    within 2d 23:59" countdown disagreed. Both say the limit there is: a move within 3 days."""
+    lobby = client_for(alice).get(reverse("games:lobby")).content.decode()
+    assert ">No clock: a move within 3 days</option>" in lobby and "take your time" not in lobby
+    rules = rule_sets.create_rule_set(name="Take your time", variant="classic")
+    game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
+    html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert '<span class="time-control" title="The time control">No clock: a move within 3 days</span>' in html
+    timed = started(services.create_game(creator=alice, variant="classic", opponent=bob), bob)
+    html = client_for(alice).get(reverse("games:game", args=[timed.pk])).content.decode()
+    assert '<span class="time-control" title="The time control">3 min per game</span>' in html
+
+
 def test_a_timed_games_countdown_before_the_first_move_says_what_it_counts(alice, bob):
     """A walkthrough's find: "3 min per game" in the head and a bare 4:55 on the card of
     the seat to move. The face counts the first move's grace (5 min), under the label the

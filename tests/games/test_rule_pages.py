@@ -107,7 +107,7 @@ def test_every_variants_game_page_has_its_rules_panel(alice, bob, slug):
 
 
 def test_a_game_against_the_computer_without_a_clock_names_the_standard_rules(alice, monkeypatch):
-    """The lobby's "No clock: take your time" plays the standard rules on a clockless copy
+    """The lobby's "No clock" choice plays the standard rules on a clockless copy
     the platform makes, stored as "Standard classic (no clock)": the game page named it so
     and its Rules panel called it "a house-rule set" (walkthrough)."""
     from games import tasks
