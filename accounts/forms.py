@@ -63,8 +63,14 @@ class SignUpForm(forms.Form):
     # the password box empty, and says so beside it (templates/accounts/_field.html).
     # Decision: not PasswordInput(render_value=True), which would write the password
     # into the page's HTML (cached, visible in "view source" on a family's shared device).
-    # Asked neutrally: no hint of any cut-off age.
-    date_of_birth = BirthDateField(widget=forms.DateInput(attrs={"type": "date"}))
+    # Asked neutrally: no hint of any cut-off age. The help says what may come next
+    # without naming an age, so a child is not surprised by the guardian step and is not
+    # told which year to type to skip it (docs/accounts.md).
+    date_of_birth = BirthDateField(
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="If your age and country need a parent's or guardian's consent, the next step asks for "
+                  "their name and e-mail, and your account opens when they confirm.",
+    )
     country = country_field()
 
     # The names are checked with the other fields, so every field's problem is told at

@@ -129,7 +129,10 @@ def signup(request: HttpRequest) -> HttpResponse:
                 _show_guardian_if_needed(request, form, browser_id, context)
         else:
             if registration.needs_guardian_consent:
-                response = render(request, "accounts/consent_requested.html", {"registration": registration})
+                response = render(request, "accounts/consent_requested.html", {
+                    "registration": registration,
+                    "link_expires": services.consent_link_expires(registration.consent)
+                    if registration.consent else None})
             else:
                 login(request, registration.user, backend="accounts.backends.ProfileModelBackend")
                 messages.success(request, format_html(

@@ -253,3 +253,25 @@ class TestAUsedLink:
         page = response.content.decode()
         assert response.status_code == 400 and "has been deleted, with everything it held" in page
         assert "I give my consent" not in page
+
+
+class TestTheChildsWayIn:
+    """The child's sign-up was a surprise, then a dead end (an outside tester): the form
+    never said a guardian step may come, and "Almost there" had no link at all."""
+
+    def test_the_form_says_a_guardian_step_may_come_without_naming_an_age(self, client):
+        page = client.get(SIGNUP).content.decode()
+        assert "the next step asks for their name and e-mail" in page
+        assert 'aria-describedby="id_date_of_birth_helptext"' in page  # read with the date box
+
+    def test_the_password_box_sent_back_says_why_it_is_empty(self, client):
+        page = client.post(SIGNUP, child()).content.decode()
+        assert "where the next person on this device could read it" in page
+
+    def test_almost_there_offers_a_way_forward(self, client):
+        page = client.post(SIGNUP, child(guardian_name="Greta", guardian_email="greta@example.com")).content.decode()
+        expires = timezone.localtime(services.consent_link_expires(GuardianConsent.objects.get()))
+        assert "Almost there" in page and f"the link works until {expires.day} {expires:%B %Y}" in page
+        main = page.split('<main id="main"', 1)[1].split("</main>", 1)[0]
+        for href in ('href="/rules/"', 'href="/learn/"', 'href="/"', 'href="/accounts/login/"'):
+            assert href in main
