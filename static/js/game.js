@@ -66,8 +66,8 @@
     }
     function stepNext() {
       const link = queue.length ? document.getElementById(queue.shift()) : null;
-      if (!link) { stepping = false; if (queue.length) stepNext(); return; }
-      const url = link.getAttribute("href");
+      const url = link && link.getAttribute("href");  // none at the first or last step: nowhere to go
+      if (!url) { stepping = false; if (queue.length) stepNext(); return; }
       stepping = true;
       htmx.ajax("GET", url, { target: "#replay-step", swap: "outerHTML" })
         .then(() => history.pushState(null, "", url))

@@ -298,6 +298,28 @@ class TestReplay:
         current = re.search(r'<li class="current"[^>]*>(.*?)</li>', two, re.S).group(1)
         assert head and head in " ".join(current.split()), (head, current)
 
+    def test_the_ends_disable_the_links_that_would_stay_put(self, alice, bob):
+        # A tester: on the last step "Next" and "Last" were live links to that same step.
+        game = started("classic", alice, bob)
+        for ply, cell in enumerate([1, 4, 2, 5, 3]):
+            services.submit_move(game_id=game.pk, user=(alice, bob)[ply % 2], ply=ply, move={"cell": cell})
+        url = reverse("games:replay", args=[game.pk])
+
+        def controls(step: int) -> dict[str, str]:
+            html = Client().get(f"{url}?step={step}").content.decode()
+            return {name: re.search(rf'<a [^>]*id="replay-{name}"[^>]*>', html).group(0)
+                    for name in ("first", "prev", "next", "last")}
+
+        def disabled(tag: str) -> bool:
+            return 'aria-disabled="true"' in tag and "href=" not in tag and "hx-get=" not in tag
+
+        last, first, middle = controls(5), controls(0), controls(3)
+        assert disabled(last["next"]) and disabled(last["last"])
+        assert f'href="{url}?step=4"' in last["prev"] and f'href="{url}?step=0"' in last["first"]
+        assert disabled(first["first"]) and disabled(first["prev"])
+        assert f'href="{url}?step=1"' in first["next"] and f'href="{url}?step=5"' in first["last"]
+        assert not any(disabled(tag) for tag in middle.values())
+
     def test_no_replay_while_the_game_runs(self, alice, bob):
         game = started("classic", alice, bob)
         assert Client().get(reverse("games:replay", args=[game.pk])).status_code == 404
