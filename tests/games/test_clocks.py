@@ -309,13 +309,13 @@ def test_a_game_without_a_clock_says_what_its_cards_countdown_is(alice, bob):
 
 def test_no_clock_is_said_with_the_idle_limit_in_the_lobby_and_the_games_head(alice, bob):
     """A tester: the lobby's "No clock: take your time" and then the game's "first move
-    within 2d 23:59" countdown disagreed. Both say the limit there is: a move within 3 days."""
+    within 2d 23:59" countdown disagreed. Both say the limit there is: 3 days a move."""
     lobby = client_for(alice).get(reverse("games:lobby")).content.decode()
-    assert ">No clock: a move within 3 days</option>" in lobby and "take your time" not in lobby
+    assert ">No clock: 3 days a move</option>" in lobby and "take your time" not in lobby
     rules = rule_sets.create_rule_set(name="Take your time", variant="classic")
     game = started(services.create_game(creator=alice, rule_set=rules, opponent=bob), bob)
     html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
-    assert '<span class="time-control" title="The time control">No clock: a move within 3 days</span>' in html
+    assert '<span class="time-control" title="The time control">No clock: 3 days a move</span>' in html
     timed = started(services.create_game(creator=alice, variant="classic", opponent=bob), bob)
     html = client_for(alice).get(reverse("games:game", args=[timed.pk])).content.decode()
     assert '<span class="time-control" title="The time control">3 min per game</span>' in html
