@@ -14,6 +14,7 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from accounts.models import User
 from league import competitions
+from league.competitions import refusals
 from league.models import Club, Entry, Pairing, Round, Section
 
 from .services import record, require_moderator, require_organiser
@@ -77,10 +78,9 @@ def start_round_now(*, actor: User, round_id: int, reason: str = "", now: dateti
         raise ServiceError("round-started", f"Round {round_.number} has started already.")
     if round_.section.paused_at is not None:
         raise ServiceError("paused", "This section is paused: resume it first.")
-    previous = round_.section.previous_stage
-    if previous is not None and previous.status != Section.Status.FINISHED:
-        # (It said "the section is over" here: an outside probe.)
-        raise ServiceError("later-stage", f"{round_.section.name} starts when {previous.name} finishes.")
+    waiting = refusals.waiting_stage_refusal(round_.section)
+    if waiting is not None:  # (it said "the section is over" here: an outside probe)
+        raise ServiceError(*waiting)
     started = competitions.start_round(section_id=round_.section_id, number=round_.number, now=now, force=True)
     if started is None or started.status == Round.Status.SCHEDULED:
         raise ServiceError("round-not-startable", f"Round {round_.number} cannot start now (the section is over).")

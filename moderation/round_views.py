@@ -65,11 +65,11 @@ def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
     if refused := _refused(request, section, "league.moderate_club"):
         return refused
     round_ = _round(section, number)
-    refusal, boards = "", []
+    refusal, refusal_code, boards = "", "", []
     try:
         previewed = competitions.preview_round(round_=round_)
     except ServiceError as err:
-        refusal = err.message
+        refusal, refusal_code = err.message, err.code
     else:
         people = event_selectors.people(section)
         names = {user_id: person.name for user_id, person in people.items()}
@@ -79,6 +79,8 @@ def preview(request: PlayerRequest, club_slug: str, tournament_slug: str, sectio
     return render(request, "league/round_preview.html", {
         "club": section.tournament.club, "tournament": section.tournament, "section": section, "round": round_,
         "boards": boards, "refusal": refusal,
+        # A later stage waiting for the one before it: when it starts, said as a fact, not an error.
+        "waiting_stage": refusal_code == "later-stage",
         "can_override": not format_of(section).has_bracket and section.status == Section.Status.RUNNING,
         "organiser": request.user.has_perm("league.organise_club", section.tournament.club),
         # Nobody pairs a section they play in (docs/moderation.md, "Recusal"): said instead of the form.

@@ -20,6 +20,7 @@ from league.models import Round, Section
 
 from . import selectors, trf_state, unpairable
 from .formats import Board, format_of
+from .refusals import waiting_stage_refusal
 from .rounds import begin_section, boards_for, players_at_start
 from .sections import locked_section
 
@@ -45,6 +46,9 @@ def _previewable(section: Section, round_: Round) -> None:
         raise ServiceError("section-over", "This section is over: it pairs no more rounds.")
     if format_of(section).timed:
         raise ServiceError("timed-format", "An arena pairs players as they become free: it has no round to preview.")
+    waiting = waiting_stage_refusal(section)
+    if waiting is not None:  # its players are not known yet: nothing to pair, nothing to start
+        raise ServiceError(*waiting)
 
 
 def preview_round(*, round_: Round, now: datetime | None = None) -> Preview:

@@ -1205,19 +1205,6 @@ class StageInfo:
     next: Section | None
 
 
-def _going_through(section: Section, *, named: bool = True) -> str:
-    """Who goes through to ``section`` from its previous stage, in words (``named``:
-    saying which stage they come from)."""
-    previous = section.previous_stage
-    assert previous is not None  # a later stage
-    source = f" of {previous.name}" if named else ""
-    if previous.format == Section.Format.ROUND_ROBIN and previous.groups > 1:
-        if section.advance == 1:
-            return f"the winner of each group{source}"
-        return f"the top {section.advance} of each group{source}"
-    return f"the top {section.advance}{source}"
-
-
 def stage_info(section: Section) -> StageInfo | None:
     """The section's place among its tournament's stages (None: a section on its own)."""
     following = section.next_stages.order_by("pk").first()
@@ -1232,10 +1219,10 @@ def stage_info(section: Section) -> StageInfo | None:
     number, of = before + 1, before + 1 + after
     if section.previous_stage is not None:
         described = format_of(section).describe(section).lower()
-        text = f"Stage {number} of {of} ({described}): {_going_through(section)} play here"
+        text = f"Stage {number} of {of} ({described}): {core.going_through_words(section)} play here"
     else:
         assert following is not None  # a stage with neither end is no stage (above)
-        going = _going_through(following, named=False)
+        going = core.going_through_words(following, named=False)
         verb = "goes" if going.startswith("the winner") else "go"
         text = f"Stage {number} of {of}: {going} {verb} through to {following.name}"
     return StageInfo(number, of, text, section.previous_stage, following)

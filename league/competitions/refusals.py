@@ -293,9 +293,9 @@ def start_section_refusal(section: Section, user: Any) -> Refusal | None:
         return refusal
     if section.status != Section.Status.REGISTRATION:
         return Refusal("section-started", f"{section.name} has already started or is over.")
-    previous = section.previous_stage
-    if previous is not None and previous.status != Section.Status.FINISHED:
-        return Refusal("later-stage", f"{section.name} starts when {previous.name} finishes.")
+    refusal = waiting_stage_refusal(section)
+    if refusal is not None:
+        return refusal
     if section.paused_at is not None:
         return Refusal("paused", f"{section.name} is paused: resume it first.")
     if selectors.active_entries(section).count() < 2:
@@ -307,6 +307,18 @@ def start_section_refusal(section: Section, user: Any) -> Refusal | None:
                                           f"at least {section.rounds + 1} players (nobody meets anyone twice), and "
                                           f"it has {players}. Edit it to {players - 1} rounds or fewer.")
     return None
+
+
+def waiting_stage_refusal(section: Section) -> Refusal | None:
+    """A later stage waiting for the stage before it: it starts when that one finishes,
+    with its qualifiers (stages.after_stage), never by itself, so neither an organiser's
+    start nor a round's preview nor "start now" applies to it until then."""
+    previous = section.previous_stage
+    if previous is None or previous.status == Section.Status.FINISHED:
+        return None
+    return Refusal("later-stage", f"{section.name} starts when {previous.name} finishes, with "
+                                  f"{selectors.going_through_words(section, named=False)}: its round 1 is "
+                                  "paired then.")
 
 
 def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:

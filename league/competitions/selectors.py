@@ -77,6 +77,19 @@ def stage_refusal(section: Section) -> str:
     return f"This is a later stage: the top players of {previous.name} go through to it."
 
 
+def going_through_words(section: Section, *, named: bool = True) -> str:
+    """Who goes through to a later stage from the stage before it, in words ("the top 2
+    of each group of Groups"; ``named``: saying which stage they come from)."""
+    previous = section.previous_stage
+    assert previous is not None  # a later stage
+    source = f" of {previous.name}" if named else ""
+    if previous.format == Section.Format.ROUND_ROBIN and previous.groups > 1:
+        if section.advance == 1:
+            return f"the winner of each group{source}"
+        return f"the top {section.advance} of each group{source}"
+    return f"the top {section.advance}{source}"
+
+
 def eligibility_refusal(*, section: Section, user: User, rating: float | None, own: bool = True) -> str:
     """Why ``user`` may not enter ``section``, in words; "" when they may.
 

@@ -14,9 +14,11 @@ from accounts.errors import ServiceError
 from accounts.models import Notice
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
+from league.competitions import refusals
 from league.competitions.podium import podium
 from league.formats.stages import knockout_seeds, snake_groups
-from league.models import Entry, Section, Standing, Tournament
+from league.models import ClubMembership, Entry, Section, Standing, Tournament
+from moderation import operations
 from tests.factories import ClubFactory, players
 
 from .support import play_out, text_of, url
@@ -152,6 +154,29 @@ def test_nobody_registers_in_a_later_stage(make_player):
         cs.register(section=ko, user=make_player(username="late"))
     assert refused.value.code == "later-stage" and "Stage one" in refused.value.message
     assert not Entry.objects.filter(section=ko).exists()
+
+
+def test_a_later_stage_s_preview_says_when_it_starts_and_offers_no_start(client, make_player):
+    """Its players come from the Groups when they finish: the round's preview says so,
+    not "Fewer than two players: starting now would cancel the section", with no
+    Publish; an organiser's start and "start now" give the same words."""
+    groups, knockout = _two_stages(make_player, 4, "round-robin", first={"groups": 2}, advance=1)
+    organiser = make_player(username="olivia")
+    ClubMembership.objects.create(club=groups.tournament.club, user=organiser, role=ClubMembership.Role.ORGANISER)
+    words = ("Final stage starts when Stage one finishes, with the winner of each group: its round 1 is paired "
+             "then.")
+    with pytest.raises(ServiceError) as refused:
+        cs.preview_round(round_=knockout.round_set.get(number=1))
+    assert (refused.value.code, refused.value.message) == ("later-stage", words)
+    client.force_login(organiser)
+    t = knockout.tournament
+    page = client.get(reverse("arbiter:round-preview", args=[t.club.slug, t.slug, knockout.slug, 1])).content.decode()
+    assert words in text_of(page) and 'class="notice later-stage"' in page  # a fact, not an error
+    assert "Fewer than two players" not in page and "Publish now" not in page
+    assert refusals.start_section_refusal(knockout, organiser) == ("later-stage", words)
+    with pytest.raises(ServiceError) as refused:
+        operations.start_round_now(actor=organiser, round_id=knockout.round_set.get(number=1).pk)
+    assert refused.value.message == words
 
 
 def test_too_few_players_for_the_groups_play_in_fewer_groups(make_player, eager_celery):

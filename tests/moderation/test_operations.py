@@ -35,7 +35,8 @@ def test_start_a_round_now(world):
                               starts_at=section.starts_at)
     with pytest.raises(ServiceError) as err:
         operations.start_round_now(actor=world.organiser_a, round_id=Round.objects.get(section=later, number=1).pk)
-    assert (err.value.code, err.value.message) == ("later-stage", f"Final starts when {section.name} finishes.")
+    assert (err.value.code, err.value.message) == ("later-stage", f"Final starts when {section.name} finishes, "
+                                                                  "with the top 2: its round 1 is paired then.")
 
 
 def test_forfeit_a_game_not_begun_scores_it_and_moves_the_standings(world):
