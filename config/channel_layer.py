@@ -133,11 +133,16 @@ class BoundedRedisChannelLayer(RedisPubSubChannelLayer):
         logger.warning("channel layer: %d subscription(s) wait for Redis; live updates resume when it answers",
                        len(unsynced.names))
         caught_up = 0
+        # Whether Redis itself answered: a name never subscribed there (its socket came and
+        # went during the outage) is let go without asking it, and a dead Redis was said
+        # to "answer again" when the only page that waited had moved on (an outage probe).
+        answered = False
         while unsynced.names:
             await asyncio.sleep(RESUBSCRIBE_SECONDS)
             for name in list(unsynced.names):
                 wanted = name in own.channels or bool(own.groups.get(name))
                 shard = own._get_shard(name)
+                held = _held(shard, name)
                 try:
                     await asyncio.wait_for(shard.subscribe(name) if wanted else _unsubscribe(shard, name), SUBSCRIBE_SECONDS)
                 except UNREACHABLE as exc:
@@ -145,9 +150,13 @@ class BoundedRedisChannelLayer(RedisPubSubChannelLayer):
                     break  # all of them next time
                 if not wanted and _held(shard, name):
                     continue  # Redis has not confirmed it yet: asked again next time
+                answered = answered or wanted or held
                 if wanted == (name in own.channels or bool(own.groups.get(name))):
                     unsynced.names.discard(name)  # else its socket came or went meanwhile: again
                     caught_up += 1
+        if not answered:
+            logger.info("channel layer: no subscription waits for Redis any more (their sockets closed)")
+            return
         CHANNEL_LAYER.reset()  # it answers: live messages go out again at once
         logger.warning("channel layer: Redis answers again; %d subscription(s) caught up", caught_up)
 
