@@ -100,13 +100,13 @@ LESSON = Lesson(
                 "The coach snipped your curtain with wire cutters: it had its two full turns. Your wall "
                 "still holds (the checkpoint). Now a super: it covers a 2x2 square, gooshes (erases) the "
                 "other player's letters there and, in Version 2.0, writes yours on its empty squares. "
-                "Pick the Super tool, then the centre of 12, 13, 17 and 18 (or \u201csuper on squares 12, 13, 17, 18\u201d "
+                "Pick the Super tool, then the corner 12, 13, 17 and 18 share (or \u201csuper on squares 12, 13, 17, 18\u201d "
                 "in the action list): it gooshes O's 18 and writes X on 12 and 17."
             ),
             move={"action": "super", "square": 12},
             hint=(
-                "Play the super on squares 12, 13, 17, 18 (the Super tool, then the centre of those four "
-                "squares; or \u201csuper on squares 12, 13, 17, 18\u201d in the action list)."
+                "Play the super on squares 12, 13, 17, 18 (the Super tool, then the corner those four "
+                "squares share; or \u201csuper on squares 12, 13, 17, 18\u201d in the action list)."
             ),
             replies=({"action": "wall", "segments": ["17|22", "18|23"]},),
         ),

@@ -12,7 +12,7 @@
     curtain: "Pick a line of the grid: the Iron Curtain covers all of it.",
     wall: "Pick a square to wall in on all four sides, or a side on a line, then the side next to it in a straight line.",
     wallSecond: "Now pick the side next to it in a straight line (highlighted). Esc or the first side again to cancel.",
-    super: "Pick the corner the four squares share: hover or focus shows the 2x2 block it gooshes.",
+    super: "Pick the corner the 2x2 block's four squares share: hover or focus shows the block it gooshes.",
     checkpoint: "Pick the blockage to protect for two more full turns.",
     destroy: "Pick the blockage to destroy: wire cutters for an Iron Curtain, Ronald Reagan for a Berlin Wall.",
   };

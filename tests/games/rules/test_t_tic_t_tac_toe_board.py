@@ -4,6 +4,7 @@ tool, and nothing else is; what each move did stays drawn after it."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, cast
 
 from games.rules.variants.t_tic_t_tac_toe import board
@@ -169,3 +170,16 @@ def test_moves_are_named_in_words():
         "wire cutters: snip the Iron Curtain between columns 4 and 5",
         "Checkpoint Charlie on the Berlin Wall around square 13",
     ]
+
+
+def test_the_super_tool_and_its_hint_say_the_same_corner():
+    """The tool said "Pick its centre" while the hint said "Pick the corner the four squares
+    share": a super is aimed at the corner its 2x2 block's four squares share."""
+    from pathlib import Path
+
+    tool = next(words for key, _, words in board.TOOLS if key == "super")
+    script = (Path(__file__).resolve().parents[3] / "static/js/boards/t-tic-t-tac-toe.js").read_text()
+    hint = re.search(r'super: "([^"]+)"', script)
+    assert hint is not None and "centre" not in tool
+    assert tool.endswith("Pick the corner its four squares share.")
+    assert hint.group(1).startswith("Pick the corner the 2x2 block's four squares share:")
