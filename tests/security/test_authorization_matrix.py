@@ -151,17 +151,22 @@ def build_world() -> SimpleNamespace:
                                                 turn_started_at=now - timedelta(days=2))  # first never moved
     match = official_match_to_choose(first, second)
 
-    # Club A: a tournament open for registration with three sections (first and second
-    # entered in each), and a draft. Club B: a tournament with one section.
+    # Club A: three tournaments open for registration, a section each (first and second
+    # entered in each: a player enters one section of a tournament), and a draft. Club B:
+    # a tournament with one section.
     organiser_a, organiser_b = users["organiser_a"], users["organiser_b"]
     spring = events.create_tournament(by=organiser_a, club=club_a, name="Spring Open", starts_at=later)
     open_section = events.create_section(by=organiser_a, tournament=spring, name="Open", format="round-robin",
                                          variant="classic")
-    checked = events.create_section(by=organiser_a, tournament=spring, name="Checked", format="round-robin",
-                                    variant="classic", check_in_opens_at=now - timedelta(hours=1),
-                                    check_in_closes_at=later - timedelta(hours=1))
-    members = events.create_section(by=organiser_a, tournament=spring, name="Members", format="round-robin",
-                                    variant="classic", members_only=True)
+    checked = events.create_section(
+        by=organiser_a, tournament=events.create_tournament(by=organiser_a, club=club_a, name="Checked Cup",
+                                                            starts_at=later),
+        name="Checked", format="round-robin", variant="classic", check_in_opens_at=now - timedelta(hours=1),
+        check_in_closes_at=later - timedelta(hours=1))
+    members = events.create_section(
+        by=organiser_a, tournament=events.create_tournament(by=organiser_a, club=club_a, name="Members Cup",
+                                                            starts_at=later),
+        name="Members", format="round-robin", variant="classic", members_only=True)
     for section in (open_section, checked, members):
         for user in (first, second):
             competitions.register(section=section, user=user)
@@ -190,9 +195,9 @@ def build_world() -> SimpleNamespace:
         "status": Round.Status.SCHEDULED, "starts_at": now, "unpairable": "Round 2 cannot be paired."})
     # Two arenas under way, of first and second (club A's rules: no no-show for a day): in
     # one both are paired, in the other both are paused (a break each, as "Pause" leaves it).
-    arena_cup = events.create_tournament(by=organiser_a, club=club_a, name="Arena Cup", starts_at=later)
     arenas = {}
     for name in ("Arena", "Away"):
+        arena_cup = events.create_tournament(by=organiser_a, club=club_a, name=f"{name} Cup", starts_at=later)
         arenas[name] = events.create_section(by=organiser_a, tournament=arena_cup, name=name, format="arena",
                                              rule_set=rules_a, arena_duration=timedelta(hours=2))
         for user in (first, second):
