@@ -1,4 +1,6 @@
-"""T-Tic-T-Tac-Toe's lesson, Version 2.0 (an empty board; supers goosh and fill): an
+"""T-Tic-T-Tac-Toe's lessons. ``STANDARD``, the standard rules (Version 1.0): the centre
+wall from the start, torn down, and a super that only gooshes. ``LESSON``, Version 2.0
+(an empty board; supers goosh and fill): an
 Iron Curtain and its two full turns of protection, a Berlin Wall around a square, a
 Checkpoint Charlie, a super's goosh, and a win that goes around the end of a wall.
 The /learn/ card and the first step say so first, with how the standard Version 1.0
@@ -133,4 +135,79 @@ LESSON = Lesson(
     ),
 )
 
-LESSONS = (LESSON,)
+#: The standard rules, Version 1.0: the board drawer's wall around 13 (protected during
+#: moves 1 to 4, rule 3.1.02), torn down on move 5, and a super that only gooshes (5.1.00).
+STANDARD = Lesson(
+    slug="t-tic-t-tac-toe-standard",
+    variant="t-tic-t-tac-toe",
+    title="T-Tic-T-Tac-Toe, standard rules: the centre wall and a super that erases",
+    summary=(
+        "The standard game, Version 1.0: the board starts with a Berlin Wall around the centre square. "
+        "Tear it down with a Ronald Reagan, erase with a super (it writes none of your letters) and win "
+        "through the centre."
+    ),
+    options={"version": "1.0"},
+    steps=(
+        Step(
+            instruction=(
+                "This lesson plays the standard rules, Version 1.0: before anyone moves, a Berlin Wall "
+                "stands around the centre square, 13, and a super only erases. A 5x5 board, squares 1 to "
+                "25 from the top left (each shows its number in its corner); three in a row wins, as long "
+                "as no blockage separates the squares. You are X and move first, with a letter: place X "
+                "on 7, just above and left of the centre."
+            ),
+            move=_place(7),
+            hint="Click square 7 (second row, second from the left) to place your X.",
+            replies=(_place(9),),
+        ),
+        Step(
+            instruction=(
+                "7 and 19 lie on the diagonal 7-13-19, but the wall around 13 cuts it: no line may go "
+                "into the walled square. Place X on 19 all the same: the wall can come down."
+            ),
+            move=_place(19),
+            hint="Click square 19 (fourth row, fourth from the left) to place your X.",
+            replies=(_place(21),),
+        ),
+        Step(
+            instruction=(
+                "The centre wall could not be touched for the first two full turns, moves 1 to 4. This is "
+                "move 5: tear it down. Pick the Destroy tool, then the wall around 13 (or "
+                "\u201cRonald Reagan: tear down the Berlin Wall around square 13\u201d in the action list)."
+            ),
+            move={"action": "tear-down", "around": 13},
+            hint=(
+                "Tear down the wall around 13 (the Destroy tool, then that wall; or \u201cRonald Reagan: "
+                "tear down the Berlin Wall around square 13\u201d in the action list)."
+            ),
+            replies=(_place(13),),
+        ),
+        Step(
+            instruction=(
+                "The coach took 13 and blocked your diagonal. A super erases (gooshes) the other player's "
+                "letters in a 2x2 block; in Version 1.0 it writes none of yours. Pick the Super tool, then "
+                "the corner 7, 8, 12 and 13 share (or \u201csuper on squares 7, 8, 12, 13\u201d in the action "
+                "list): it gooshes O's 13 and leaves your 7 where it is."
+            ),
+            move={"action": "super", "square": 7},
+            hint=(
+                "Play the super on squares 7, 8, 12, 13 (the Super tool, then the corner those four squares "
+                "share; or \u201csuper on squares 7, 8, 12, 13\u201d in the action list)."
+            ),
+            replies=(_place(25),),
+        ),
+        Step(
+            instruction="13 is empty again and the wall is gone: place X on 13 for 7-13-19.",
+            move=_place(13),
+            hint="Click the centre square, 13, to complete the diagonal 7-13-19.",
+        ),
+    ),
+    outro=(
+        "Three in a row through the centre: you won the standard game's way! The wall around 13 "
+        "stood from the start, you tore it down once its two full turns were over, and your super "
+        "erased O's letter without writing one of yours. The Version 2.0 lesson shows the other "
+        "blockages: Iron Curtains, your own Berlin Wall and Checkpoint Charlies."
+    ),
+)
+
+LESSONS = (STANDARD, LESSON)

@@ -125,7 +125,7 @@ def test_an_unknown_lesson_is_refused(learner):
 def test_visitors_see_the_lessons_and_are_asked_to_sign_in(client):
     page = client.get("/learn/").content.decode()
     assert "<title>Learn to play" in page
-    assert page.count('class="card" id="lesson-') == 7
+    assert page.count('class="card" id="lesson-') == 8
     assert "to start a lesson" in page and "Start</button>" not in page
     response = client.post("/learn/classic/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
@@ -257,8 +257,8 @@ def test_the_next_lesson_offered_is_the_first_the_learner_has_not_finished(learn
     _finished(learner, "tactic-toe", "nine-square")  # the 2nd and 3rd lessons
     game = _play_lesson(lesson_service.start_lesson(user=learner, slug="classic"), learner)
     board = pushed_board(game.pk, learner)
-    assert f"Next lesson: {BY_SLUG['t-tic-t-tac-toe'].title}</button>" in board
-    assert 'action="/learn/t-tic-t-tac-toe/"' in board and "All lessons done" not in board
+    assert f"Next lesson: {BY_SLUG['t-tic-t-tac-toe-standard'].title}</button>" in board
+    assert 'action="/learn/t-tic-t-tac-toe-standard/"' in board and "All lessons done" not in board
 
 
 def test_after_the_last_lesson_the_next_goes_round_to_the_first_not_finished(learner):
@@ -320,3 +320,22 @@ def test_the_t_tic_t_tac_toe_lesson_names_its_version_first_on_the_card_and_the_
                        "The standard game is Version 1.0, where a Berlin Wall stands around the centre square from "
                        "the start and a super only erases.")
     assert "Step 1 of 7" in page and first < page.index("Take the centre, square 13")
+
+
+def test_the_standard_t_tic_t_tac_toe_lesson_plays_version_1_with_the_centre_wall_to_a_win(client, learner):
+    """The standard rules (Version 1.0) have a lesson of their own: the board drawer's wall
+    around 13 from the start, torn down on move 5, a super that gooshes and writes nothing."""
+    client.force_login(learner)
+    client.post("/learn/t-tic-t-tac-toe-standard/")
+    game = Game.objects.get(lesson="t-tic-t-tac-toe-standard")
+    # The board drawer's wall (no owner) around 13, there before any move (rule 3.1.02).
+    assert game.state["version"] == "1.0" and [(b[0], b[1], b[2]) for b in game.state["blockages"]] == [
+        ("wall", "around 13", None)]
+    page = html.unescape(client.get(f"/play/{game.pk}/").content.decode())
+    assert "Step 1 of 5" in page and "This lesson plays the standard rules, Version 1.0" in page
+    _play_lesson(game, learner, until=4)  # up to and with the super on 7, 8, 12, 13
+    game.refresh_from_db()
+    assert game.state["cells"][12] is None and game.state["cells"][11] is None  # 13 gooshed, no X written on 12
+    _play_lesson(game, learner)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner_seat == 0 and not game.rated
