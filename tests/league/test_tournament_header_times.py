@@ -45,3 +45,12 @@ def test_the_header_says_when_play_really_began(client, make_player):
     text = header(client, section)
     assert text.startswith(f">Started {words(began)} · ended {words(section.tournament.finished_at)}")
     assert timedelta(0) <= section.tournament.finished_at - began < timedelta(minutes=5)
+
+
+def test_the_header_says_unrated_when_no_section_is_rated(client, make_player):
+    """It said "Live: every game is rated as it ends" above a section that rates nothing
+    (the demo's Morning Cup)."""
+    section = section_with(players(make_player, 2), format="swiss", rounds=1, start=False, rated=False)
+    assert header(client, section).endswith("· Unrated: no section is rated")
+    Section.objects.filter(pk=section.pk).update(rated=True)
+    assert header(client, section).endswith("· Live: every game is rated as it ends")
