@@ -183,6 +183,7 @@ class Notice(models.Model):
         TOURNAMENT_FINISHED = "tournament-finished", "Tournament over"
         MODERATION = "moderation", "Moderation"
         GUARDIAN_CONSENT = "guardian-consent", "Guardian's consent"
+        JOIN_REQUEST = "join-request", "Joining a club"
 
     recipient = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=24, choices=Kind.choices)

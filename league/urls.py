@@ -37,6 +37,8 @@ competition_urlpatterns = [
     # username, or a NUL byte, never reaches the database.
     re_path(r"^calendar/(?P<token>[A-Za-z0-9_-]{20,64})\.ics$", competition_views.player_calendar, name="player-calendar"),
     path(_club, club_views.club, name="club"),
+    path(_club + "join/", club_views.club_join, name="club-join"),
+    path(_club + "join/answer/", club_views.club_join_answer, name="club-join-answer"),
     path(_club + "new-tournament/", competition_views.tournament_new, name="tournament-new"),
     # Before the season's route: a league or season never takes these slugs (seasons.RESERVED_*_SLUGS).
     path(_club + "leagues/new/", season_views.league_new, name="league-new"),

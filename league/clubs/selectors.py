@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from league.models import Club, ClubMembership
+from league.models import Club, ClubMembership, JoinRequest
 
 
 def clubs_for_home() -> QuerySet[Club]:
@@ -47,3 +47,16 @@ def shown_members(clubs: list[Club], viewer: Any) -> dict[int, list[ClubMembersh
         if membership.club_id in member_of or membership.pk not in consented:
             shown[membership.club_id].append(membership)
     return shown
+
+
+
+def join_request_of(club: Club, user: Any) -> JoinRequest | None:
+    """``user``'s latest request to join ``club`` (services.ask_to_join), if any."""
+    if not user.is_authenticated:
+        return None
+    return JoinRequest.objects.filter(club=club, user=user).order_by("-created_at", "-id").first()
+
+
+def waiting_join_requests(club: Club) -> list[JoinRequest]:
+    """The requests to join ``club`` its organisers have not answered, oldest first."""
+    return list(JoinRequest.objects.filter(club=club, status=JoinRequest.Status.PENDING).select_related("user"))

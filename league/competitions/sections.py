@@ -39,7 +39,7 @@ from .stages import check_stage, going_through, stage_created
 
 #: Slugs the competition pages' own routes use (league/urls.py): a tournament or a
 #: section given one would be shadowed by the route, so the slug takes a number instead.
-RESERVED_TOURNAMENT_SLUGS = frozenset({"new-tournament", "leagues"})
+RESERVED_TOURNAMENT_SLUGS = frozenset({"new-tournament", "leagues", "join"})
 
 
 RESERVED_SECTION_SLUGS = frozenset({"new-section", "organise"})

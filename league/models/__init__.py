@@ -1,7 +1,7 @@
 """The league app's models, one module per domain; every model is re-exported here so
 Django (and ``from league.models import X``) finds them under the app label "league"."""
 
-from .clubs import ORGANISER_ROLES, Club, ClubMembership
+from .clubs import ORGANISER_ROLES, Club, ClubMembership, JoinRequest
 from .competitions import (
     CalendarFeed,
     Entry,
@@ -35,6 +35,7 @@ __all__ = [
     "Club",
     "ClubMembership",
     "Entry",
+    "JoinRequest",
     "League",
     "Pairing",
     "PairingPlayer",

@@ -50,3 +50,29 @@ class ClubMembership(models.Model):
 
 #: The club roles that run the club's events (and open its organiser pages).
 ORGANISER_ROLES = (ClubMembership.Role.OWNER, ClubMembership.Role.ORGANISER)
+
+
+class JoinRequest(models.Model):
+    """Someone asking to become a member of a club; its owners and organisers decide
+    (league.clubs.services). One open request per person and club."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting"
+        ACCEPTED = "accepted", "Added as a member"
+        DECLINED = "declined", "Declined"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], condition=models.Q(status="pending"),
+                                               name="one_open_join_request")]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.club} ({self.status})"

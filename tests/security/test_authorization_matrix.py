@@ -220,6 +220,8 @@ def build_world() -> SimpleNamespace:
 
     # The challenge wrote second a notice (accounts/notices.py): theirs alone to open.
     second_notice = Notice.objects.get(recipient=second, cause=f"challenge:{challenge.pk}")
+    # Someone (no actor) waiting to be added to club A: its organisers answer.
+    join_request, _ = league.ask_to_join(club=club_a, user=_person("asker"))
 
     return SimpleNamespace(
         users=users, tokens=tokens, club_a=club_a, club_b=club_b, later=later, second_notice=second_notice,
@@ -229,7 +231,7 @@ def build_world() -> SimpleNamespace:
         draft_section=draft_section, b_open=b_open, b_section=b_section, stuck=stuck,
         arena=arenas["Arena"], arena_away=arenas["Away"],
         season_a=seasons[club_a.pk], season_b=seasons[club_b.pk],
-        child=child.user, consent_token=accounts.consent_token(child.consent),
+        child=child.user, consent_token=accounts.consent_token(child.consent), join_request=join_request,
     )
 
 
@@ -837,6 +839,19 @@ CASES: list[Case] = [
     Case(("competitions:tournament-action", "POST"), "start", "page",
          lambda w: reverse("competitions:tournament-action", args=[w.club_a.slug, w.spring.slug]), ORGANISERS_A,
          round_started("open_section"), data=lambda w: {"action": "start"}),
+    Case(("competitions:club-join", "POST"), "ask", "page",
+         lambda w: reverse("competitions:club-join", args=[w.club_a.slug]), SIGNED_IN - MEMBERS_A,
+         expect_added("league.joinrequest", club_id=lambda w, a: w.club_a.pk, user_id=lambda w, a: user(w, a).pk)),
+    Case(("competitions:club-join-answer", "POST"), "add", "page",
+         lambda w: reverse("competitions:club-join-answer", args=[w.club_a.slug]), ORGANISERS_A,
+         expect_all(expect_changed("league.joinrequest", lambda w, a: w.join_request.pk, status="accepted"),
+                    expect_added("league.clubmembership", club_id=lambda w, a: w.club_a.pk,
+                                 user_id=lambda w, a: w.join_request.user_id)),
+         data=lambda w: {"request": w.join_request.pk, "action": "add"}),
+    Case(("competitions:club-join-answer", "POST"), "decline-other-club", "page",
+         lambda w: reverse("competitions:club-join-answer", args=[w.club_b.slug]), frozenset({"superuser"}),
+         expect_changed("league.joinrequest", lambda w, a: w.join_request.pk, status="declined"),
+         data=lambda w: {"request": w.join_request.pk, "action": "decline"}),
     Case(("competitions:section-entry", "POST"), "register", "page", section_url("open_section", "section-entry"),
          SIGNED_IN - PLAYERS,
          expect_added("league.entry", section_id=lambda w, a: w.open_section.pk, user_id=lambda w, a: user(w, a).pk),
