@@ -281,8 +281,9 @@ def test_a_change_reads_before_arrow_after_with_its_sign_once(client, rated):
     page = client.get(reverse("league:player", args=["ann"])).content.decode()
     changes = _changes(page)
     assert len(changes) == 3
-    assert re.match(r"1800 → \d+ \(\+\d+\) provisional The first rating is estimated again after each game, from all",
-                    changes[-1])  # the oldest, last: newest first
+    assert re.match(r"1800 → \d+ \(\+\d+\) provisional The first rating is estimated again after each game, from "
+                    r"this first game, a win\.", changes[-1])  # the oldest, last: newest first
+    assert "from all 3 games together" in changes[0]  # the newest: every game so far
     for words in changes:
         assert re.match(r"\d+ → \d+ \(([+−]\d+|±0)\) provisional [A-Z]", words), words
         assert "Rating " not in words and words.count(" → ") == 1
