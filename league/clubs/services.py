@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Concat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.errors import ServiceError
-from accounts.models import User
+from accounts.models import Notice, User
 from accounts.notices import Kind, NoticeSpec, notify, notify_many
 from league.competitions import audit
 from league.models import ORGANISER_ROLES, Club, ClubMembership, JoinRequest
@@ -92,6 +94,11 @@ def decide_join_request(*, request_id: int, by: User, accept: bool, now: datetim
         told = f"The organisers of {club.name} declined your request to join."
     notify(recipient=user, kind=Kind.JOIN_REQUEST, cause=f"join-request:{request.pk}:answer", message=told,
            url=reverse("competitions:club", args=[club.slug]), club=club.pk)
+    # The other organisers' notices of the request say it was answered, and by whom
+    # (they read "add them or decline" after it was done: an outside organiser).
+    answered = f" Answered: {by.name} {'added them' if accept else 'declined'}."
+    Notice.objects.filter(cause=f"join-request:{request.pk}", kind=Kind.JOIN_REQUEST).update(
+        message=Concat(F("message"), Value(answered)))
     audit.record(actor=by, action="club.member-add" if accept else "club.join-decline", target=request, club=club,
                  details={"user": user.pk})
     return request

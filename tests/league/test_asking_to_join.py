@@ -68,6 +68,8 @@ def test_an_organiser_adds_the_member_who_is_told(club, people):
     assert (request.status, request.decided_by) == (JoinRequest.Status.ACCEPTED, people["organiser"])
     answer = Notice.objects.get(recipient=people["visitor"], kind=Notice.Kind.JOIN_REQUEST)
     assert answer.message == f"You are now a member of {club.name}."
+    for asked in notices(f"join-request:{request.pk}").exclude(recipient=people["visitor"]):  # the organisers'
+        assert asked.message.endswith(f"on the club's page. Answered: {people['organiser'].name} added them.")
     with pytest.raises(ServiceError, match="answered already"):
         club_services.decide_join_request(request_id=request.pk, by=people["owner"], accept=False)
 
