@@ -715,7 +715,7 @@ def crosstable_json(section: Section) -> dict[str, Any]:
 class RoundCell:
     """A Swiss crosstable's cell: the row's player in one round."""
 
-    opponent: int | None  # the opponent's No. in the table (None: a bye, or not paired)
+    opponent: int | None  # the opponent's starting number, SNo (None: a bye, or not paired)
     opponent_name: str
     first: bool | None  # moved first (None: no opponent)
     result: str  # _cell's 1, ½, 0, + or - (a bye's points too); "" while the game is on
@@ -730,13 +730,13 @@ class RoundCell:
             return ""
         result = {"1": "won", "½": "drew", "0": "lost", "+": "won by forfeit", "-": "lost by forfeit"}.get(
             self.result, "game on")
-        return (f"Against No. {self.opponent}, {self.opponent_name}, "
+        return (f"Against SNo {self.opponent}, {self.opponent_name}, "
                 f"{'moving first' if self.first else 'moving second'}: {result}")
 
 
 @dataclass(frozen=True)
 class RoundCrosstableRow:
-    number: int  # the row's No.: its place in standing order (players level on everything one after the other)
+    number: int | None  # the player's starting number, SNo: their seed, as the players list numbers them
     person: Person
     rank: int
     points: float
@@ -744,14 +744,16 @@ class RoundCrosstableRow:
 
 
 def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
-    """A Swiss's crosstable (FIDE's layout for a Swiss): a row per player in standing
-    order, a column per round started, each cell the opponent's No. in this table, who
-    moved first and the result. Rows, order and points from the table (core.standings,
-    so the two agree), cells from the pairings' sides (PairingPlayer)."""
+    """A Swiss's crosstable (FIDE's layout for a Swiss, as Swiss-Manager prints it): a row
+    per player in standing order with its place (Rk.) and starting number (SNo, the seed:
+    the players list's and the round preview's number, fixed for the whole event), a column
+    per round started, each cell the opponent's SNo, who moved first and the result. Rows,
+    order and points from the table (core.standings, so the two agree), cells from the
+    pairings' sides (PairingPlayer)."""
     if section.format != Section.Format.SWISS or not section.current_round:
         return []
     table = list(core.standings(section))
-    number = {row.user_id: index for index, row in enumerate(table, start=1)}
+    number = {user_id: seed for seed, user_id in core.seeded_users(section).items()}
     who = people(section)
     sides: dict[int, dict[int, PairingPlayer]] = defaultdict(dict)
     for side in PairingPlayer.objects.filter(round__section=section, round__number__lte=section.current_round) \
@@ -768,7 +770,7 @@ def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
         return RoundCell(number.get(side.opponent_id), other.name if other else "", side.moves_first, points)
 
     return [
-        RoundCrosstableRow(number[row.user_id], who.get(row.user_id) or Person(row.user_id, row.user.username,
+        RoundCrosstableRow(number.get(row.user_id), who.get(row.user_id) or Person(row.user_id, row.user.username,
                                                                                row.user.name, None),
                            row.rank, row.points,
                            [cell(sides[row.user_id].get(n)) for n in range(1, section.current_round + 1)])

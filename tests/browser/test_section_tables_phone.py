@@ -172,14 +172,14 @@ def test_a_swiss_crosstable_by_round_fits_a_phone_with_its_points_in_view(platfo
         phone.goto(world["swiss"])
         assert page_fits(phone)
         crosstable = phone.locator("table.crosstable.by-round")
-        expect(crosstable.locator("thead th")).to_have_text(["No.", "Player", "R1", "R2", "R3", "Points"])
+        expect(crosstable.locator("thead th")).to_have_text(["Rk.", "SNo", "Player", "R1", "R2", "R3", "Points"])
         rows = crosstable.locator("tbody tr")
         expect(rows).to_have_count(8)
         for index in range(8):
             assert in_view(rows.nth(index).locator("td.total"), 390), f"row {index + 1}'s points are off-screen"
             assert in_view(rows.nth(index).locator("td.name"), 390)
         shown = rows.first.locator("td.cell > span[aria-hidden='true']").first  # (the words are for screen readers)
-        expect(shown).to_have_text(re.compile(r"^[2-8][FS] (1|½|0|\+|-)$"))
+        expect(shown).to_have_text(re.compile(r"^[1-8][FS] (1|½|0|\+|-)$"))  # the opponent's SNo (seed)
         phone.locator("#ct-heading").scroll_into_view_if_needed()
         shoot(phone, "section-tables-swiss-crosstable-phone")
     finally:

@@ -234,16 +234,20 @@ def test_a_swiss_has_a_crosstable_by_round_that_agrees_with_its_pairings_and_tab
     section.refresh_from_db()
     assert section.status == Section.Status.FINISHED
     headings, rows = _crosstable(_page(client, section))
-    assert headings == ["No.", "Player", "R1", "R2", "R3", "Points"]
+    assert headings == ["Rk.", "SNo", "Player", "R1", "R2", "R3", "Points"]
 
     table = list(Standing.objects.filter(section=section).order_by("rank", "user__username").select_related(
         "user__profile"))
-    assert [row[1] for row in rows] == [s.user.name for s in table]  # in standing order
+    assert [row[2] for row in rows] == [s.user.name for s in table]  # in standing order
+    assert [int(row[0]) for row in rows] == [s.rank for s in table]
     assert [float(row[-1].replace("½", ".5")) for row in rows] == [s.points for s in table]
-    number = {s.user_id: index for index, s in enumerate(table, start=1)}
+    # Opponents by starting number (the seed), which stays the same whatever the standing.
+    number = dict(Entry.objects.filter(section=section).values_list("user_id", "seed"))
+    assert [int(row[1]) for row in rows] == [number[s.user_id] for s in table]
+    line = {s.user_id: index for index, s in enumerate(table)}
     byes = 0
     for side in PairingPlayer.objects.filter(round__section=section):
-        cell = rows[number[side.user_id] - 1][1 + side.round.number]
+        cell = rows[line[side.user_id]][2 + side.round.number]
         if side.opponent_id is None:
             byes += 1
             assert cell.startswith("bye ")
@@ -251,6 +255,29 @@ def test_a_swiss_has_a_crosstable_by_round_that_agrees_with_its_pairings_and_tab
         result = {1.0: "1", 0.5: "½", 0.0: "0"}[side.points] if side.played else ("+" if side.points else "-")
         assert cell == f"{number[side.opponent_id]}{'F' if side.moves_first else 'S'} {result}"
     assert byes == 3  # five players, three rounds: a bye each round, each shown
+
+
+def test_the_swiss_crosstable_numbers_opponents_as_the_players_list_does(client, make_player):
+    """One numbering on the page: a cell's opponent number is the number the players list
+    shows beside that opponent (the seed), not the row's place in the standings."""
+    section = section_with(players(make_player, 5), format="swiss", rounds=3)
+    play_to_the_end(section)
+    page = _page(client, section)
+    listed = page.split('id="section-players"')[1].split("</ul>")[0]
+    number_of = {html_lib.unescape(name): int(seed) for seed, name in re.findall(
+        r'<span class="seed">(\d+)</span> <a [^>]*>([^<]+)</a>', listed)}
+    assert len(number_of) == 5
+    _, rows = _crosstable(page)
+    assert {row[2]: int(row[1]) for row in rows} == number_of
+    seen = 0
+    for row in rows:
+        for cell in row[3:-1]:
+            if cell and not cell.startswith("bye"):
+                seen += 1
+                assert int(re.match(r"\d+", cell).group()) in number_of.values()
+    hidden = re.findall(r'<span class="visually-hidden">Against SNo (\d+), ([^,]+),', page)
+    assert len(hidden) == seen > 0
+    assert all(number_of[html_lib.unescape(name)] == int(n) for n, name in hidden)
 
 
 def test_a_round_robin_keeps_its_crosstable_by_opponent(client, make_player):
