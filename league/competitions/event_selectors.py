@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Min, Prefetch, Q, QuerySet
 from django.utils import dateformat, timezone
 
 from accounts.age import day_words
@@ -91,8 +91,18 @@ def clubs_with_events() -> QuerySet[Club]:
     ).order_by("name")
 
 
+# When a tournament's play really began: its first section's start (round 1 may come early).
+# Every page and list says this instead of the planned start once play began.
+TOURNAMENT_STARTED_AT = Min("sections__started_at")
+
+
+def tournament_started_at(tournament: Tournament) -> datetime | None:
+    return Tournament.objects.filter(pk=tournament.pk).aggregate(started_at=TOURNAMENT_STARTED_AT)["started_at"]
+
+
 def club_tournaments(club: Club, *, include_drafts: bool = False) -> QuerySet[Tournament]:
-    rows = club.tournaments.select_related("season__league").annotate(section_count=Count("sections"))
+    rows = club.tournaments.select_related("season__league").annotate(
+        section_count=Count("sections"), started_at=TOURNAMENT_STARTED_AT)
     if not include_drafts:
         rows = rows.exclude(status=Tournament.Status.DRAFT)
     return rows.order_by("-starts_at", "name")
@@ -112,7 +122,7 @@ def tournament_sections(tournament: Tournament) -> QuerySet[Section]:
 
 
 def season_tournaments(season: Season, *, include_drafts: bool = False) -> QuerySet[Tournament]:
-    rows = season.tournaments.all()
+    rows = season.tournaments.annotate(started_at=TOURNAMENT_STARTED_AT)
     if not include_drafts:
         rows = rows.exclude(status=Tournament.Status.DRAFT)
     return rows.order_by("starts_at")

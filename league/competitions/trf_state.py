@@ -65,7 +65,8 @@ def section_tournament(section: Section, *, before_round: int | None = None) -> 
     headers = [
         ("###", "Tic Tac Toe League: w moves first, b second; start numbers are the seeds"),
         ("012", f"{section.tournament.name}: {section.name}"),
-        ("042", section.starts_at.strftime("%Y/%m/%d")),
+        # The real start once play began (round 1 may come early), else the planned one.
+        ("042", (section.started_at or section.starts_at).strftime("%Y/%m/%d")),
     ]
     if section.finished_at and before_round is None:
         headers.append(("052", section.finished_at.strftime("%Y/%m/%d")))

@@ -85,7 +85,7 @@ def tournament(request: HttpRequest, club_slug: str, tournament_slug: str) -> Ht
     return render(request, "league/tournament.html", {
         "club": the_tournament.club, "tournament": the_tournament, "sections": sections,
         # When play really began (its first section's round 1), said instead of the planned start.
-        "started_at": min((s.started_at for s in sections if s.started_at), default=None),
+        "started_at": event_selectors.tournament_started_at(the_tournament),
         # How its games are rated, unless none of its sections is (then it said "Live: every
         # game is rated as it ends" above unrated sections).
         "unrated": bool(sections) and not any(s.rated for s in sections),
