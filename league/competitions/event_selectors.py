@@ -342,14 +342,15 @@ def organiser_card(actions: list[OrganiserAction], admin: SectionAdmin | None, *
 class SectionAdmin:
     """An organiser's corrections on a section's page, each offered exactly when its
     service would accept it: Edit and Delete (else why not), "Enter a player" (a member of
-    the club, by username, with the members not entered as suggestions), and Withdraw
+    the club, by username, with the members not entered as suggestions: (username, name)
+    pairs, the name shown and the username filled in), and Withdraw
     beside each entrant (``withdrawable``: their user ids)."""
 
     edit_refusal: refusals.Refusal | None
     delete_refusal: refusals.Refusal | None
     enter_refusal: refusals.Refusal | None
     withdrawable: frozenset[int]
-    members: list[str]
+    members: list[tuple[str, str]]
     delete_confirm: str
     withdraw_confirm: str
 
@@ -380,11 +381,11 @@ def section_admin(section: Section, user: User | Any, now: datetime | None = Non
     # Withdraw beside each entrant whose withdrawal would mean something (withdraw_refusal).
     withdrawable = frozenset() if over else frozenset(
         core.active_entries(section).values_list("user_id", flat=True)) - refusals.knocked_out(section)
-    members = [] if enter is not None else list(
-        ClubMembership.objects.filter(club_id=section.tournament.club_id)
+    members = [] if enter is not None else [
+        (m.user.username, m.user.name) for m in ClubMembership.objects.filter(club_id=section.tournament.club_id)
         .exclude(user__in=core.active_entries(section).values("user_id"))
         .exclude(user__in=refusals.entered_elsewhere(section).values("user_id"))
-        .order_by("user__username").values_list("user__username", flat=True)[:MOST_SUGGESTED_MEMBERS])
+        .select_related("user__profile").order_by("user__username")[:MOST_SUGGESTED_MEMBERS]]
     mid_event = section.status == Section.Status.RUNNING
     return SectionAdmin(
         edit_refusal=refusals.edit_section_refusal(section, user),

@@ -110,7 +110,8 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
         refusal = _registration_window_refusal(section, now)
         if refusal is not None:
             return refusal
-    you = "You are" if entered_by is None else f"{user.username} is"
+    # The organiser reads the player's name, as the players list and the success say it.
+    you = "You are" if entered_by is None else f"{user.name} is"
     entry = Entry.objects.filter(section=section, user=user).first()
     if entry is not None and entry.status != Entry.Status.WITHDRAWN:
         return Refusal("already-entered", f"{you} already entered in this section.")
@@ -124,7 +125,7 @@ def registration_refusal(section: Section, user: Any, now: datetime, *, entered_
     eligibility = selectors.eligibility_refusal(section=section, user=user, rating=rating, own=entered_by is None)
     if eligibility:
         return Refusal("not-eligible", eligibility if entered_by is None
-                       else f"{user.username} cannot enter: {eligibility}")
+                       else f"{user.name} cannot enter: {eligibility}")
     return other_section_refusal(section, user, player=user.name if entered_by is not None else "")
 
 

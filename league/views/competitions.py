@@ -536,7 +536,7 @@ def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str
                                                  "an organiser enters the club's members; others register themselves.")
             entry = event_services.enter_player(by=request.user, section=the_section, user=player)
             checked = " and checked in" if entry.status == Entry.Status.CHECKED_IN else ""
-            messages.success(request, f"{player.username} is entered{checked}.", extra_tags=beside)
+            messages.success(request, f"{player.name} is entered{checked}.", extra_tags=beside)
         elif action == "withdraw":
             if player is None:
                 raise ServiceError("not-entered", f"{username} is not entered in this section.")

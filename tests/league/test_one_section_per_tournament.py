@@ -192,4 +192,4 @@ def test_the_organisers_suggestions_leave_out_members_entered_in_another_section
     cs.register(section=under_12, user=mei)
     client.force_login(organiser)
     page = client.get(section_url(open_section)).content.decode()
-    assert '<option value="noor">' in page and '<option value="mei">' not in page
+    assert '<option value="noor"' in page and '<option value="mei"' not in page

@@ -463,7 +463,7 @@ def test_organiser_deletes_from_the_pages(client, organiser, club, tournament, s
 def test_organiser_enters_and_withdraws_a_player_on_the_section_page(client, organiser, section, member, stranger):
     client.force_login(organiser)
     page = client.get(url("section", section)).content.decode()
-    assert '<option value="maya">' in page  # members not entered are suggested
+    assert '<option value="maya" label="maya">' in page  # members not entered are suggested
     answer = client.post(url("section-players", section), {"action": "enter", "username": "Maya"}, follow=True)
     assert "maya is entered." in answer.content.decode()
     assert Entry.objects.get(section=section, user=member).status == Entry.Status.REGISTERED

@@ -68,9 +68,11 @@ def beside_the_form(html: str) -> str:
 
 
 def test_the_organisers_entry_answers_beside_its_form(client, club, organiser, section, make_player):
-    MembershipFactory.create(club=club, user=make_player(username="maya"))
+    MembershipFactory.create(club=club, user=make_player(username="maya", display_name="Maya Rossi"))
     make_player(username="sam")  # of no club
     client.force_login(organiser)
+    # The suggestions show the name (typing it finds her) and fill in the username.
+    assert '<option value="maya" label="Maya Rossi (maya)">' in client.get(url("section", section)).content.decode()
 
     refused = client.post(url("section-players", section), {"action": "enter", "username": "sam"})
     assert refused.url == url("section", section) + "#enter-player"
@@ -89,11 +91,12 @@ def test_the_organisers_entry_answers_beside_its_form(client, club, organiser, s
     page = client.post(url("section-players", section), {"action": "enter", "username": "Maya"},
                        follow=True).content.decode()
     assert Entry.objects.filter(section=section, user__username="maya").exists()
-    assert "maya is entered." in beside_the_form(page) and "maya is entered." not in top_messages(page)
+    # Her name, as the refusals and the players list say it (it said "maya is entered.").
+    assert "Maya Rossi is entered." in beside_the_form(page) and "is entered." not in top_messages(page)
     assert 'aria-invalid' not in page
     page = client.post(url("section-players", section), {"action": "enter", "username": "maya"},
                        follow=True).content.decode()
-    assert "maya is already entered" in beside_the_form(page), beside_the_form(page)
+    assert "Maya Rossi is already entered" in beside_the_form(page), beside_the_form(page)
 
     # A withdrawal from the players list just below answers in the same place.
     page = client.post(url("section-players", section), {"action": "withdraw", "username": "maya"},
