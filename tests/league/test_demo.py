@@ -63,14 +63,15 @@ def test_seed_demo_says_the_member_counts_the_club_page_shows(client):
 
 
 def test_the_demo_has_a_finished_swiss_played_out_on_the_board(client):
-    """The Morning Cup: three rounds of four games, each moved to its end (no resignations),
-    so its standings, crosstable and replays show something; seeded again, nothing is added."""
+    """The Autumn Cup: three rounds of four games, each moved to its end (no resignations),
+    so its standings, crosstable and replays show something, dated as its schedule says
+    (a round every 20 minutes, two days ago); seeded again, nothing is added."""
     from games.models import Game, Move
     from league.models import Pairing, Standing
 
     call_command("seed_demo", verbosity=0)
     call_command("seed_demo", verbosity=0)
-    section = Section.objects.get(tournament__slug="morning-cup")
+    section = Section.objects.get(tournament__slug="autumn-cup")
     assert section.status == Section.Status.FINISHED and not section.rated
     pairings = Pairing.objects.filter(section=section)
     assert pairings.count() == 12 and not pairings.filter(game__isnull=True).exists()
@@ -78,5 +79,16 @@ def test_the_demo_has_a_finished_swiss_played_out_on_the_board(client):
     assert all(g.status == Game.Status.FINISHED and "resign" not in g.end_reason.lower() for g in games)
     assert all(Move.objects.filter(game=g).count() >= 5 for g in games)  # a line takes five moves at least
     assert Standing.objects.filter(section=section).count() == 8
-    page = client.get(f"/clubs/demo-noughts-crosses-club/morning-cup/{section.slug}/").content.decode()
+    from datetime import timedelta
+
+    from league.models import Round
+    starts_at = section.tournament.starts_at
+    assert abs(section.started_at - starts_at) < timedelta(minutes=1) < timezone.now() - section.finished_at
+    for round_ in Round.objects.filter(section=section):
+        due = starts_at + (round_.number - 1) * section.round_interval
+        assert abs(round_.started_at - due) < timedelta(minutes=1), (round_.number, round_.started_at, due)
+        for game in games.filter(pairing__round=round_):
+            assert due <= game.started_at <= game.finished_at < due + timedelta(minutes=1)
+            assert all(due <= move.created_at < due + timedelta(minutes=1) for move in game.moves.all())
+    page = client.get(f"/clubs/demo-noughts-crosses-club/autumn-cup/{section.slug}/").content.decode()
     assert "Crosstable" in page and "Podium" in page

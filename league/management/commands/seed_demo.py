@@ -6,7 +6,8 @@ import random
 from datetime import date, timedelta
 
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts import notices as notice_services
@@ -14,13 +15,13 @@ from accounts import services as account_services
 from accounts.models import User
 from games import rule_sets as game_rule_sets
 from games import services as game_services
-from games.models import Game
+from games.models import Game, Move, Seat
 from games.rules import get_variant
 from games.rules.ai import choose_move
 from league import competitions as competition_services
 from league.clubs import selectors as club_selectors
 from league.clubs import services as league_services
-from league.models import Club, Pairing, Section, Tournament
+from league.models import Club, Entry, Pairing, Round, Section, Standing, Tournament
 from league.ratings import services as rating_services
 
 DEMO_PASSWORD = "tictactoe-demo"
@@ -185,24 +186,25 @@ def _demo_tournament(club, organiser) -> None:
         competition_services.register(section=section, user=user)
 
 
-# The Morning Cup's players and how well each plays (the AI's levels stand in for them).
+# The Autumn Cup's players and how well each plays (the AI's levels stand in for them).
 CUP_PLAYERS = {"lucia": "strong", "mei": "strong", "kofi": "casual", "sam": "casual", "arbiter": "casual",
                "jonas": "random", "emily": "random", "edith": "random"}
 
 
 def _demo_finished_cup(club, organiser) -> None:
-    """A Swiss played this morning, every game moved out on the board, so a newcomer sees
+    """A Swiss played last weekend, every game moved out on the board, so a newcomer sees
     what standings, the crosstable, tie-breaks and replays look like (the other demo
-    events are still taking entries). Not rated: the demo's ratings stay the ones above."""
-    if Tournament.objects.filter(club=club, slug="morning-cup").exists():
+    events are still taking entries). Not rated: the demo's ratings stay the ones above.
+    Played now through the services, then dated back (``_date_back``)."""
+    if Tournament.objects.filter(club=club, slug="autumn-cup").exists():
         return
-    now = timezone.now()
-    starts_at = (now - timedelta(hours=3)).replace(minute=0, second=0, microsecond=0)
-    tournament = competition_services.create_tournament(club=club, name="Morning Cup", starts_at=starts_at,
+    seeded_at = timezone.now()
+    starts_at = (seeded_at - timedelta(days=2)).replace(hour=10, minute=0, second=0, microsecond=0)
+    tournament = competition_services.create_tournament(club=club, name="Autumn Cup", starts_at=starts_at,
                                                         created_by=organiser)
     section = competition_services.create_section(
         tournament=tournament, name="Swiss", rule_set=game_rule_sets.standard_rule_set("classic"), format="swiss",
-        rounds=3, rated=False, round_interval=timedelta(minutes=20))
+        rounds=3, rated=False, round_interval=CUP_ROUND_INTERVAL)
     people = {u.username: u for u in User.objects.filter(username__in=CUP_PLAYERS)}
     for username in CUP_PLAYERS:
         competition_services.register(section=section, user=people[username], now=starts_at - timedelta(days=1))
@@ -214,8 +216,41 @@ def _demo_finished_cup(club, organiser) -> None:
             competition_services.record_game_result(game_id=game_id)
     section.refresh_from_db()
     assert section.status == Section.Status.FINISHED, section.status
-    for user in people.values():  # a morning's pairing and result notices: read by now
+    _date_back(section, seeded_at, starts_at)
+    for user in people.values():  # the weekend's pairing and result notices: read by now
         notice_services.mark_all_read(user=user)
+
+
+#: The Autumn Cup's rounds, as its schedule says and its rows are dated.
+CUP_ROUND_INTERVAL = timedelta(minutes=20)
+
+
+def _date_back(section: Section, seeded_at, starts_at) -> None:
+    """Move every time the cup's rows were given while it was played (at seeding, all in
+    a few seconds) to when it says it was played: round N at ``starts_at`` plus N-1
+    round intervals, entries the day before. Demo data only: no service dates back."""
+
+    def shift(rows, by: timedelta) -> None:
+        for row in rows:
+            fields = {f.attname: getattr(row, f.attname) + by for f in row._meta.concrete_fields
+                      if isinstance(f, models.DateTimeField) and (getattr(row, f.attname) or starts_at) >= seeded_at}
+            if fields:
+                type(row).objects.filter(pk=row.pk).update(**fields)
+
+    to_start = starts_at - seeded_at
+    shift(Entry.objects.filter(section=section), starts_at - timedelta(days=1) - seeded_at)
+    for round_ in Round.objects.filter(section=section):
+        by = to_start + (round_.number - 1) * CUP_ROUND_INTERVAL
+        games = Game.objects.filter(pairing__section=section, pairing__round=round_)
+        shift([round_], by)
+        shift(Pairing.objects.filter(round=round_), by)
+        shift(games, by)
+        shift(Move.objects.filter(game__in=games), by)
+        shift(Seat.objects.filter(game__in=games), by)
+    last = to_start + 2 * CUP_ROUND_INTERVAL  # round 3 of 3
+    shift(Standing.objects.filter(section=section), last)
+    Section.objects.filter(pk=section.pk).update(started_at=F("started_at") + to_start, finished_at=F("finished_at") + last)
+    Tournament.objects.filter(pk=section.tournament_id).update(finished_at=F("finished_at") + last)
 
 
 def _play_out(game_id: int) -> None:
