@@ -267,6 +267,15 @@ def open_registration_refusal(tournament: Tournament, user: Any, now: datetime) 
     if refusal is not None:
         return refusal
     if tournament.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        # A section not started may still take entries (its own window): said, so the page
+        # does not deny the "Registration" shown on that section's card.
+        taking = [s.name for s in tournament.sections.filter(status__in=OPEN_SECTION).order_by("starts_at", "name")
+                  if takes_entries(s, now)]
+        if taking:
+            return Refusal("tournament-started", f"This tournament has started: {', '.join(taking)} still "
+                                                 f"{'takes' if len(taking) == 1 else 'take'} entries until "
+                                                 f"{'its' if len(taking) == 1 else 'their'} round 1; the others' "
+                                                 "registration cannot reopen.")
         return Refusal("tournament-started", "This tournament has started: its registration cannot reopen.")
     if tournament.status == Tournament.Status.REGISTRATION:
         sections = tournament.sections.filter(status__in=OPEN_SECTION)

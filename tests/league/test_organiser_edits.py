@@ -16,7 +16,7 @@ from django_celery_beat.models import PeriodicTask
 
 from accounts.errors import ServiceError
 from league import competitions as cs
-from league.competitions import event_services
+from league.competitions import event_services, refusals
 from league.models import ClubMembership, Entry, Rating, Round, Section, Tournament
 from moderation.models import AuditEntry
 from tests.factories import MembershipFactory, SectionFactory, TournamentFactory
@@ -117,6 +117,22 @@ def test_a_tournament_is_fixed_once_a_section_has_started(organiser, tournament,
     message = refused(lambda: event_services.edit_tournament(by=organiser, tournament=tournament, name="Late"),
                       "tournament-started").message
     assert message == "Winter open has started: its details are fixed."
+
+
+def test_a_started_tournament_names_the_sections_still_taking_entries(organiser, tournament, section, make_player):
+    """It said "its registration cannot reopen" above an under-12s card still showing
+    "Registration" (outside organiser)."""
+    later = SectionFactory.create(by=organiser, tournament=tournament, name="Under 12", format="round-robin",
+                                  starts_at=tournament.starts_at + timedelta(days=3))
+    started(organiser, section, make_player(), make_player())
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    refusal = refusals.open_registration_refusal(tournament, organiser, timezone.now())
+    assert refusal.reason == ("This tournament has started: Under 12 still takes entries until its round 1; "
+                               "the others' registration cannot reopen.")
+    Section.objects.filter(pk=later.pk).update(registration_closes_at=timezone.now() - timedelta(minutes=1))
+    refusal = refusals.open_registration_refusal(tournament, organiser, timezone.now())
+    assert refusal.reason == "This tournament has started: its registration cannot reopen."
 
 
 # -- editing a section ---------------------------------------------------------------------------
