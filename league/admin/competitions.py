@@ -129,8 +129,13 @@ class RoundAdmin(ReadOnlyAdmin):
 class PairingAdmin(ReadOnlyAdmin):
     list_display = ("round", "board", "first", "second", "result", "first_points", "second_points", "status",
                     "game", "match")
-    list_filter = ("status", "result")
-    search_fields = ("first__username", "second__username")
+    # By event (the choices only those of the pairings the list may show: the console
+    # narrows it to the organiser's clubs), round and player, by username or name. The
+    # section page's "Correct a result in the console" opens it filtered to one round.
+    list_filter = (("section__tournament", admin.RelatedOnlyFieldListFilter),
+                   ("section", admin.RelatedOnlyFieldListFilter), "round__number", "status", "result")
+    search_fields = ("first__username", "second__username", "first__profile__display_name",
+                     "second__profile__display_name")
     list_select_related = ("round__section__tournament", "first", "second")
 
 
