@@ -731,6 +731,7 @@ class RoundCell:
     first: bool | None  # moved first (None: no opponent)
     result: str  # _cell's 1, ½, 0, + or - (a bye's points too); "" while the game is on
     bye: bool = False
+    resigned_unplayed: bool = False  # the forfeit was a resignation before any move
 
     @property
     def words(self) -> str:
@@ -741,6 +742,8 @@ class RoundCell:
             return ""
         result = {"1": "won", "½": "drew", "0": "lost", "+": "won by forfeit", "-": "lost by forfeit"}.get(
             self.result, "game on")
+        if self.resigned_unplayed and self.result in ("+", "-"):
+            result += ": resigned before any move"
         return (f"Against SNo {self.opponent}, {self.opponent_name}, "
                 f"{'moving first' if self.first else 'moving second'}: {result}")
 
@@ -768,7 +771,7 @@ def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
     who = people(section)
     sides: dict[int, dict[int, PairingPlayer]] = defaultdict(dict)
     for side in PairingPlayer.objects.filter(round__section=section, round__number__lte=section.current_round) \
-            .select_related("round"):
+            .select_related("round", "pairing"):
         sides[side.user_id][side.round.number] = side
 
     def cell(side: PairingPlayer | None) -> RoundCell:
@@ -778,7 +781,8 @@ def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
             return RoundCell(None, "", None, "" if side.points is None else _cell(side.points, True), bye=True)
         points = "" if side.points is None else _cell(side.points, side.played)
         other = who.get(side.opponent_id)
-        return RoundCell(number.get(side.opponent_id), other.name if other else "", side.moves_first, points)
+        return RoundCell(number.get(side.opponent_id), other.name if other else "", side.moves_first, points,
+                         resigned_unplayed=side.pairing.resigned_before_any_move)
 
     return [
         RoundCrosstableRow(number.get(row.user_id), who.get(row.user_id) or Person(row.user_id, row.user.username,
@@ -884,8 +888,8 @@ def tiebreak_columns(section: Section) -> list[TiebreakColumn]:
 
 
 #: The standings' Games column, in the key beside the table.
-GAMES_MEANING = ("Played over the board: a forfeit or a bye scores points but is no game played (a game with "
-                 "no move is a forfeit)")
+GAMES_MEANING = ("Played over the board: a forfeit or a bye scores points but is no game played (a game ended "
+                 "before any move, even by a resignation, is a forfeit)")
 
 
 @dataclass(frozen=True)
@@ -1063,6 +1067,9 @@ def _result_words(pairing: Pairing, first: Person | None, second: Person | None)
     if pairing.result in (R.FIRST_WON, R.SECOND_WON):
         return f"{winner.name if winner else '?'} won"
     if pairing.result in (R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN):
+        if pairing.resigned_before_any_move:
+            loser = second if pairing.result == R.FIRST_FORFEIT_WIN else first
+            return f"{winner.name if winner else '?'} won by forfeit: {loser.name if loser else '?'} resigned before any move"
         return f"{winner.name if winner else '?'} won by forfeit"
     words: dict[str, str] = {R.DRAW: "draw", R.BYE: "bye", R.DOUBLE_FORFEIT: "both forfeited"}
     return words.get(pairing.result, "")

@@ -60,6 +60,12 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
             winner = game.seats.get(number=game.winner_seat).user_id
             first_points, second_points = (1.0, 0.0) if winner == pairing.first_id else (0.0, 1.0)
         played = game.ply > 0  # no move at all: a no-show, scored as a forfeit
+        if not played and game.winner_seat is not None and "resigned" in game.end_reason:
+            # The same forfeit, but its words say what happened (the game page says "resigned").
+            resigner = game.seats.exclude(number=game.winner_seat).select_related("user").first()
+            if resigner is not None and resigner.user is not None:
+                pairing.flags = [*pairing.flags, f"{resigner.user.username} {Pairing.RESIGNED_UNPLAYED}"]
+                pairing.save(update_fields=["flags"])
     replays = format_of(section).drawn_game_replays
     if replays is not None and first_points == second_points and played:
         if _replay_drawn(section, pairing, replays):

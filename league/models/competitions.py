@@ -369,6 +369,15 @@ class Pairing(models.Model):
     def is_bye(self) -> bool:
         return self.second_id is None
 
+    #: The end of a flag "<username> resigned before any move: forfeit": a game resigned
+    #: before its first move is an unplayed game, scored as a forfeit (competitions.results),
+    #: and the pages say why in plain words ("won by forfeit: resigned before any move").
+    RESIGNED_UNPLAYED = "resigned before any move: forfeit"
+
+    @property
+    def resigned_before_any_move(self) -> bool:
+        return any(flag.endswith(self.RESIGNED_UNPLAYED) for flag in self.flags)
+
 
 class PairingPlayer(models.Model):
     """One player's side of a pairing. unique (round, user): one pairing per player per

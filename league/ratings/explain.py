@@ -232,6 +232,9 @@ UNRATED_WORDS = {
                "and a forfeit is not rated (as FIDE rates no forfeits).",
     "unplayed": "a tournament game that ended before any move is scored as a forfeit, "
                 "and a forfeit is not rated (as FIDE rates no forfeits).",
+    "resigned-unplayed": "{player} resigned before any move, and the section scores a game that ended before "
+                         "any move as a forfeit (+ and − in its crosstable, no game played); "
+                         "a forfeit is not rated (as FIDE rates no forfeits).",
     "forfeit": "it was decided by forfeit, and a forfeit is not rated (as FIDE rates no forfeits).",
     "unrated-section": "a game of an unrated tournament section, so it counts for no rating.",
     "computer": "a game against the computer is never rated.",

@@ -312,6 +312,9 @@ def _unrated_why(game: Game) -> tuple[str, str]:
                        if any(flag.startswith(f"{user.username} did not show up") for flag in pairing.flags)]
             if no_show or "did not show up" in game.end_reason:
                 return "no-show", (no_show or losers)[0].name if no_show or losers else ""
+            resigned = _resigned_before_any_move(pairing)
+            if resigned:
+                return "resigned-unplayed", resigned
             return "forfeit", ""
         if not pairing.section.rated:
             return "unrated-section", ""
@@ -325,6 +328,15 @@ def _unrated_why(game: Game) -> tuple[str, str]:
     return "casual", ""
 
 
+def _resigned_before_any_move(pairing: Pairing) -> str:
+    """The name of the player whose resignation before any move the pairing was scored
+    as a forfeit for (competitions.results flags it); "" for any other pairing."""
+    for user in (pairing.first, pairing.second):
+        if user is not None and f"{user.username} {Pairing.RESIGNED_UNPLAYED}" in pairing.flags:
+            return user.name
+    return ""
+
+
 def game_rating_note(game: Game) -> GameRatingNote | None:
     """Each rating change of a finished game explained, or why it changed no rating
     (casual, against the computer, a lesson, a forfeit — a withdrawal, a no-show —,
@@ -336,7 +348,11 @@ def game_rating_note(game: Game) -> GameRatingNote | None:
     if not game.rated:
         why, player = _unrated_why(game)
         return GameRatingNote(False, explain.unrated_words(why, player=player), [])
-    if game.ply == 0 and Pairing.objects.filter(game=game).exists():  # services.rateable
+    unplayed = Pairing.objects.filter(game=game).select_related("first", "second").first() if game.ply == 0 else None
+    if unplayed is not None:  # services.rateable
+        resigned = _resigned_before_any_move(unplayed)
+        if resigned:
+            return GameRatingNote(False, explain.unrated_words("resigned-unplayed", player=resigned), [])
         return GameRatingNote(False, explain.unrated_words("unplayed"), [])
     changes = list(RatingChange.objects.filter(game=game).select_related("user__profile").order_by("sequence"))
     if not changes:

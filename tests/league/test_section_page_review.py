@@ -14,12 +14,14 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.errors import ServiceError
 from accounts.models import Notice
 from accounts.notices import Kind
 from games import rule_sets as game_rule_sets
+from games import services as game_services
 from games.models import Game
 from league import competitions as cs
 from league.competitions import event_selectors, event_services
@@ -294,5 +296,39 @@ def test_a_swiss_not_started_has_no_crosstable(client, club, organiser, make_pla
 def test_a_game_in_play_shows_its_opponent_and_first_move_without_a_result(client, make_player):
     section = section_with(players(make_player, 4), format="swiss", rounds=2)
     _, rows = _crosstable(_page(client, section))
-    assert all(re.fullmatch(r"[1-4][FS] …", row[2]) for row in rows)
+    assert all(re.fullmatch(r"[1-4][FS] …", row[3]) for row in rows)  # R1, after Rk., SNo and Player
     assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 2
+
+
+# -- a resignation before any move: the forfeit it is scored as, said in plain words ------------
+
+
+def test_a_resignation_before_any_move_is_a_forfeit_and_every_page_says_so(client, make_player):
+    """The game page said "resigned" while the crosstable showed "−", "lost by forfeit"
+    and Games 0: the rule stays (a game ended before any move is unplayed), the words agree."""
+    from league.ratings.selectors import game_rating_note
+
+    section = section_with(players(make_player, 4), format="swiss", rounds=3)
+    pairing = Pairing.objects.filter(section=section, status=Pairing.Status.IN_PLAY).select_related(
+        "first__profile", "second__profile").first()
+    assert pairing is not None and pairing.game is not None and pairing.game.ply == 0
+    game_services.resign(game_id=pairing.game.pk, user=pairing.second)
+    cs.sweep()
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.FIRST_FORFEIT_WIN  # the rule: still a forfeit
+    first, second = pairing.first.name, pairing.second.name
+
+    page = html_lib.unescape(_page(client, section))
+    assert f"{first} won by forfeit: {second} resigned before any move" in text_of(page)
+    # The crosstable's cells (their words, for the tooltip and screen readers): each names the opponent.
+    assert f"{first}, moving second: lost by forfeit: resigned before any move" in page  # the second's row
+    assert f"{second}, moving first: won by forfeit: resigned before any move" in page
+    assert "a resignation before any move is" in page  # the crosstable's key
+    assert "a game ended before any move, even by a resignation, is a forfeit" in page  # the standings' Games
+
+    note = game_rating_note(Game.objects.get(pk=pairing.game_id))
+    assert note is not None and not note.rated
+    assert note.text.startswith(f"Unrated: {second} resigned before any move, and the section scores")
+    assert "as a forfeit" in note.text
+    replay = client.get(reverse("games:replay", args=[pairing.game_id]))  # the game page's note, after the game
+    assert f"{second} resigned before any move" in html_lib.unescape(replay.content.decode())
