@@ -168,3 +168,23 @@ def test_organiser_runs_a_knockout_that_players_follow(sign_in):
     assert response.ok and response.json()["columns"][0]["title"] == "Quarter-finals"
     csv_text = organiser.request.get(knockout_url + "standings.csv").text()
     assert csv_text.splitlines()[0].startswith("rank,username,name,seed,points")
+
+
+def test_a_players_withdraw_stays_on_their_row(sign_in, server):
+    """At 1280 px a player's "Withdraw" wrapped onto a line of its own, beside the next
+    player's name in the column (outside organiser). Each entrant's name is made long here
+    (as a real name can be): the name wraps within its own part and Withdraw stays level
+    with its first line, at 1280 and 390 px."""
+    for viewport, label in ((LAPTOP, "1280"), ({"width": 390, "height": 844}, "390")):
+        page = sign_in("organiser", viewport)
+        page.goto(f"{server}/clubs/demo-noughts-crosses-club/demo-open/open/")
+        misplaced = page.evaluate("""() => {
+            const rows = [...document.querySelectorAll('#section-players li')].filter(li => li.querySelector('.withdraw-player'));
+            rows.forEach(li => { li.querySelector('a').textContent += ' Mensah-Bonsu Alexandrova (4)'; });
+            return [rows.length, rows.filter(li => {
+                const name = li.querySelector('a').getClientRects()[0];
+                const button = li.querySelector('.withdraw-player button').getBoundingClientRect();
+                return button.top > name.bottom || button.left < name.left; }).map(li => li.textContent.trim())]; }""")
+        assert misplaced[0] >= 2 and misplaced[1] == [], misplaced
+        assert no_sideways_scroll(page)
+        shoot(page, f"section-players-withdraw-{label}")
