@@ -21,8 +21,13 @@ TRF_RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "draw": ("=", "="), "+-": (
 
 
 def numbered(section: Section) -> list[Entry]:
-    """Entries in start-number order: the seeds, or before the start the order seeding will give."""
-    entries = list(section.entries.select_related("user__profile"))
+    """Entries in start-number order: the seeds, or before the start the order seeding will give.
+    A player who withdrew before the start (never seeded, so never in a round) is no player of
+    the tournament: TRF-16 lists the starting field, and an 001 line of "Z" in every round
+    counted in 062 read as an absent player (Swiss-Manager deletes such an entry too).
+    Withdrawn after the start, a player keeps their number and their rounds."""
+    entries = [e for e in section.entries.select_related("user__profile")
+               if e.seed is not None or e.status != Entry.Status.WITHDRAWN]
     in_order = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
     return in_order + seeded(section, [e for e in entries if e.seed is None])
 

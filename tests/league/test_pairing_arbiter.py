@@ -328,3 +328,35 @@ def test_the_schema_describes_a_pairing_s_reasons(client):
     reasons = schemas["Pairing"]["properties"]["reasons"]
     assert reasons["type"] == "array" and reasons["items"]["$ref"].endswith("/Reason")
     assert set(schemas["Reason"]["properties"]) == {"code", "text"}
+
+
+def test_a_player_withdrawn_before_the_start_is_no_player_of_the_trf(club, organiser, make_player):
+    """TRF-16 lists the starting field: a player who withdrew before round 1 had an 001 line
+    of "Z" in every round and was counted in 062. Left out, the file still reads back the
+    same, the check mode re-pairs its rounds as stored, and the Dutch pairer pairs round 2."""
+    from league.competitions import event_services
+    from league.formats import swiss_cli
+
+    section = section_with(players(make_player, 6), format="swiss", rounds=3, club=club, start=False,
+                           swiss_system="dutch", round_interval=timedelta(hours=1))
+    gone = Entry.objects.filter(section=section).order_by("registered_at").last()
+    assert gone is not None
+    cs.withdraw(section=section, user=gone.user, reason="Cannot come")
+    event_services.start_section(by=organiser, section=section)
+    decide(section)
+    section.refresh_from_db()
+
+    text = cs.section_trf(section)
+    t = trf.read(text)
+    assert trf.write(t) == text
+    assert gone.user.name not in [p.name for p in t.players]
+    assert t.header("062") == "5" and len(t.players) == 5
+    assert [p.number for p in t.players] == [1, 2, 3, 4, 5]  # the seeds, no gap
+    assert not any(all(g.result == "Z" for g in p.rounds) for p in t.players)
+    check = swiss_cli.check_round("dutch", t, 1)
+    assert not check.error and sorted(check.stored) == sorted(check.ours)
+
+    later = section.round_set.get(number=2)
+    cs.start_round(section_id=section.pk, number=2, force=True)
+    assert not PairingPlayer.objects.filter(round__section=section, user=gone.user).exists()
+    assert PairingPlayer.objects.filter(round=later).count() == 5
