@@ -141,3 +141,21 @@ def test_standings_csv_writes_formula_names_as_text(client, club, organiser, mak
         assert all(not cell.startswith(("=", "+", "@")) for row in rows for cell in row.values())
         # Numbers stay numbers: points and counts are not quoted.
         assert all(re.fullmatch(r"-?\d+(\.\d+)?", row["points"]) for row in rows)
+
+
+def test_standings_csv_gives_each_player_the_rating_frozen_at_registration(client, club, organiser, make_player):
+    """The rating column is the entry's league rating in the section's variant when the
+    player registered (the seeding's); empty for a player unrated in that variant then,
+    which is every player of the demo's classic Morning Cup (their demo ratings are in
+    other variants), not a column reading the wrong field."""
+    from league.models import Rating
+
+    rated, unrated = make_player(username="rated"), make_player(username="unrated")
+    Rating.objects.create(user=rated, variant="classic", rating=1800.0, games=1, provisional=True)
+    Rating.objects.create(user=unrated, variant="tactic-toe", rating=1900.0, games=5)
+    section = make_section(club, organiser, format="round-robin", players=[rated, unrated])
+    event_services.start_section(by=organiser, section=section)
+    rows = {row["username"]: row for row in csv.DictReader(io.StringIO(
+        client.get(url("section-standings-csv", section)).content.decode()))}
+    assert rows["rated"]["rating"] == "1800"
+    assert rows["unrated"]["rating"] == ""
