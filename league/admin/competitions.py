@@ -126,6 +126,14 @@ class RoundAdmin(ReadOnlyAdmin):
     list_filter = ("status",)
 
 
+class RoundNumberListFilter(admin.AllValuesFieldListFilter):
+    """A pairing's round number, titled "By round" (the field's own name says "number")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "round"
+
+
 class PairingAdmin(ReadOnlyAdmin):
     list_display = ("round", "board", "first", "second", "result", "first_points", "second_points", "status",
                     "game", "match")
@@ -133,7 +141,8 @@ class PairingAdmin(ReadOnlyAdmin):
     # narrows it to the organiser's clubs), round and player, by username or name. The
     # section page's "Correct a result in the console" opens it filtered to one round.
     list_filter = (("section__tournament", admin.RelatedOnlyFieldListFilter),
-                   ("section", admin.RelatedOnlyFieldListFilter), "round__number", "status", "result")
+                   ("section", admin.RelatedOnlyFieldListFilter), ("round__number", RoundNumberListFilter),
+                   "status", "result")
     search_fields = ("first__username", "second__username", "first__profile__display_name",
                      "second__profile__display_name")
     list_select_related = ("round__section__tournament", "first", "second")

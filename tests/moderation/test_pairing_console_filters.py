@@ -43,6 +43,7 @@ def test_the_list_narrows_to_a_section_and_round_within_the_organisers_clubs(cli
     assert changed(ours) in everything and changed(theirs) in everything and changed(foreign) not in everything
     # The filters offer this organiser's events only.
     assert "Spring cup" in everything and "Summer cup" in everything and "Club B cup" not in everything
+    assert "By tournament" in everything and "By section" in everything and "By round" in everything
 
     narrowed = client.get(LIST, {"section__id__exact": spring.pk, "round__number": 1})
     assert narrowed.status_code == 200
