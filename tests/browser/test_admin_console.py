@@ -56,7 +56,7 @@ from datetime import timedelta
 from django.utils import timezone
 from league import competitions as cs
 later = timezone.now() + timedelta(hours=1)
-cup = cs.create_tournament(club=demo, name="Autumn cup", starts_at=later)
+cup = cs.create_tournament(club=demo, name="Forfeit cup", starts_at=later)
 section = cs.create_section(tournament=cup, name="Open", rule_set=rules, format="round-robin", starts_at=later)
 for name in ("lucia", "edith"):
     cs.register(section=section, user=User.objects.get(username=name))
@@ -181,13 +181,13 @@ def test_forfeit_a_game_and_see_the_standings_change(platform, sign_in):
 
     arbiter = sign_in("arbiter")
     arbiter.goto(platform["section_url"])
-    expect(arbiter.locator("body")).to_contain_text("Autumn cup")
+    expect(arbiter.locator("body")).to_contain_text("Forfeit cup")
     # The table is there from round 1 (every result counts as it is scored): nobody has a point yet.
     points = arbiter.locator("table.standings tbody tr td:nth-child(3)")
     expect(points).to_have_text(["0"] * points.count())
 
     arbiter.goto("/admin/league/pairing/")
-    row = arbiter.locator("#result_list tbody tr", has_text="lucia")
+    row = arbiter.locator("#result_list tbody tr", has_text="Forfeit cup")  # the demo's Autumn Cup has lucia too
     row.locator("input[type=checkbox]").check()
     arbiter.select_option("select[name=action]", "forfeit_second")
     arbiter.click("button[name=index]")
