@@ -307,8 +307,9 @@ class TestReplay:
 
         def controls(step: int) -> dict[str, str]:
             html = Client().get(f"{url}?step={step}").content.decode()
-            return {name: re.search(rf'<a [^>]*id="replay-{name}"[^>]*>', html).group(0)
-                    for name in ("first", "prev", "next", "last")}
+            found = {name: re.search(rf'<a [^>]*id="replay-{name}"[^>]*>', html) for name in ("first", "prev", "next", "last")}
+            assert all(found.values()), found
+            return {name: match.group(0) for name, match in found.items() if match}
 
         def disabled(tag: str) -> bool:
             return 'aria-disabled="true"' in tag and "href=" not in tag and "hx-get=" not in tag
