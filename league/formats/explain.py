@@ -124,7 +124,8 @@ def _first_move_text(who: list[str], data: Mapping[str, Any]) -> str:
         moves = "first" if data["higher"] == 0 else f"second, and {first} moves first"
         # "Number" said in words: a player took it for the board (a walkthrough).
         return (f"Neither has played yet, so the first move goes by starting number: the players are numbered 1, 2, "
-                f"3 ... in seed order (the highest rated first), which is not the board number. In each pair the "
+                f"3 ... in seed order (the highest rated first, then the unrated in the order they entered), which is not "
+                f"the board number. In each pair the "
                 f"higher-ranked player moves {side} if their number is odd and {other} if it is even; {higher} is "
                 f"the higher-ranked here, number {data['rank']}, so moves {moves}.")
     if rule == "board":

@@ -163,7 +163,8 @@ def test_the_dutch_reasons_say_the_initial_colour_rule_and_a_meeting_by_forfeit(
     # "Number" said in words: a walkthrough's player took it for the board.
     assert explain.text(colour.as_dict(), names) == (
         "Neither has played yet, so the first move goes by starting number: the players are numbered 1, 2, 3 ... "
-        "in seed order (the highest rated first), which is not the board number. In each pair the higher-ranked "
+        "in seed order (the highest rated first, then the unrated in the order they entered), which is not the "
+        "board number. In each pair the higher-ranked "
         "player moves second if their number is odd and first if it is even; Ana is the higher-ranked here, "
         "number 1, so moves second, and Ben moves first.")
     white1 = trf.read("XXR 3\nXXC white1\n" + "".join(f"001 {n:>4}      Player {n:<26}\n" for n in (1, 2)))
