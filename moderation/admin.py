@@ -32,6 +32,7 @@ from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm, refusal_on_form
 from games.models import Game, Observer, RuleSet
 from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, SectionAdmin, TournamentAdmin
+from league.competitions import corrections
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
 from . import operations, permissions, selectors, services
@@ -76,10 +77,12 @@ def confirm_with_reason(
     button: str,
     run: Callable[[Any, str], Any],
     reason_required: bool = True,
+    note: Callable[[Any], str] | None = None,
 ) -> HttpResponse | None:
     """An admin action's confirmation step: list what is selected, ask for a reason,
     and run ``run(obj, reason)`` for each once confirmed. A refusal (ServiceError) of
-    one object is reported and the others still go through."""
+    one object is reported and the others still go through. ``note(obj)``: what the
+    action does to ``obj`` beyond itself, said under it before the confirmation."""
     form = ReasonForm(request.POST if request.POST.get("confirm") == "yes" else None, required=reason_required)
     if form.is_bound and form.is_valid():
         done = 0
@@ -96,7 +99,7 @@ def confirm_with_reason(
         **modeladmin.admin_site.each_context(request),
         "title": title,
         "button": button,
-        "objects": list(queryset),
+        "objects": [(obj, note(obj) if note else "") for obj in queryset],
         "form": form,
         "action": request.POST.get("action", ""),
         "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
@@ -506,6 +509,30 @@ def _pairing_action(name: str, description: str, call: Callable[..., Any], **kwa
     return admin.action(description=description, permissions=["change"])(action)
 
 
+def _correction_action(name: str, description: str, result: str) -> Any:
+    """A correction says, under each pairing before the confirmation and in a message
+    once done, what it leaves as it is: the rounds paired since on the old scores are
+    not paired again (corrections.correction_note; an organiser walkthrough corrected a
+    round-2 result with round 3 paired, and nothing said so)."""
+
+    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Pairing]) -> Any:
+        def run(pairing: Pairing, reason: str) -> None:
+            corrected = operations.correct_result(actor=signed_in_user(request), pairing_id=pairing.pk,
+                                                  result=result, reason=reason)
+            after = corrections.correction_note(corrected, done=True)
+            level = messages.WARNING if corrections.later_rounds_paired(corrected) else messages.INFO
+            now = {"1-0": f"{corrected.first} won", "0-1": f"{corrected.second} won"}.get(corrected.result, "a draw")
+            modeladmin.message_user(request, f"{corrected}: corrected, now {now} ({corrected.result}). {after}", level)
+
+        return confirm_with_reason(
+            modeladmin, request, queryset.select_related("round", "section", "game"), title=description,
+            button="Confirm", run=run, note=corrections.correction_note,
+        )
+
+    action.__name__ = name
+    return admin.action(description=description, permissions=["change"])(action)
+
+
 @admin.register(Pairing)
 class ModeratedPairingAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, PairingAdmin):
     scope_to = staticmethod(lambda clubs: Pairing.objects.filter(section__tournament__club__in=clubs))
@@ -518,11 +545,9 @@ class ModeratedPairingAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, PairingAdmin):
         _pairing_action("adjudicate_second", "Adjudicate: the second player wins (0-1)", operations.adjudicate,
                         result="0-1"),
         _pairing_action("adjudicate_draw", "Adjudicate: a draw", operations.adjudicate, result="draw"),
-        _pairing_action("correct_first", "Correct the result: the first player won (1-0)", operations.correct_result,
-                        result="1-0"),
-        _pairing_action("correct_second", "Correct the result: the second player won (0-1)",
-                        operations.correct_result, result="0-1"),
-        _pairing_action("correct_draw", "Correct the result: a draw", operations.correct_result, result="draw"),
+        _correction_action("correct_first", "Correct the result: the first player won (1-0)", "1-0"),
+        _correction_action("correct_second", "Correct the result: the second player won (0-1)", "0-1"),
+        _correction_action("correct_draw", "Correct the result: a draw", "draw"),
     ]
 
 

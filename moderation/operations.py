@@ -14,7 +14,7 @@ from django.db import transaction
 from accounts.errors import ServiceError
 from accounts.models import User
 from league import competitions
-from league.competitions import refusals
+from league.competitions import corrections, refusals
 from league.models import Club, Entry, Pairing, Round, Section
 
 from .services import record, require_moderator, require_organiser
@@ -168,8 +168,10 @@ def correct_result(*, actor: User, pairing_id: int, result: str, reason: str) ->
     _not_own_game(actor, pairing_id)
     before = Pairing.objects.values_list("result", flat=True).get(pk=pairing_id)
     pairing = competitions.correct_result(pairing_id=pairing_id, result=result, reason=reason, requested_by=actor)
+    # The rounds paired on the old scores, which the correction leaves as they are (corrections.py).
     record(actor=actor, action="result.correct", target=pairing, club=club, reason=reason,
-           details={"before": before, "after": pairing.result, "game": pairing.game_id})
+           details={"before": before, "after": pairing.result, "game": pairing.game_id,
+                    "rounds_paired_since": corrections.later_rounds_paired(pairing)})
     return pairing
 
 

@@ -22,6 +22,7 @@ class ArenaFormat(FormatBase):
     key = Section.Format.ARENA
     settings = (ARENA_DURATION, STREAK_BONUS)
     timed = True
+    pairs_on_scores = True  # free players are paired by points
     # Said under the table: an arena has no tie-break columns to name (rank, below).
     tie_order = ("Players level on points are ranked by games played (over the board: a forfeit is none), more "
                  "first; level on both, they share the place.")

@@ -156,6 +156,12 @@ class SectionFormat(Protocol):
         ...
 
     @property
+    def pairs_on_scores(self) -> bool:
+        """A round's pairings follow the scores so far (Swiss, arena): a corrected result
+        leaves the rounds paired since on the old scores (league/competitions/corrections.py)."""
+        ...
+
+    @property
     def label(self) -> str: ...
 
     def describe(self, section: Section) -> str:
@@ -230,6 +236,7 @@ class FormatBase:
     withdrawal_eliminates = False
     correction_refusal: Refusal | None = None
     repair_refusal: Refusal | None = None
+    pairs_on_scores = False
 
     @property
     def label(self) -> str:

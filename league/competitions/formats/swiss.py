@@ -19,6 +19,7 @@ class SwissFormat(FormatBase):
     key = Section.Format.SWISS
     settings = (SWISS_SYSTEM, ACCELERATION, ROUNDS, BYE_POINTS, LATE_ENTRY_ROUNDS)
     default_tiebreaks = ("buchholz-cut1", "buchholz", "sonneborn-berger")  # FIDE C.07's for an individual Swiss
+    pairs_on_scores = True
 
     def total_rounds(self, section: Section, players: int) -> int | None:
         return section.rounds or swiss.recommended_rounds(players)
