@@ -31,7 +31,14 @@ from accounts.number_fields import hold_to
 from games import ownership
 from games.admin import GameAdmin, ObserverAdmin, RuleSetAdmin, RuleSetForm, refusal_on_form
 from games.models import Game, Observer, RuleSet
-from league.admin.competitions import EntryAdmin, PairingAdmin, RoundAdmin, SectionAdmin, TournamentAdmin
+from league.admin.competitions import (
+    EntryAdmin,
+    GameEventListFilter,
+    PairingAdmin,
+    RoundAdmin,
+    SectionAdmin,
+    TournamentAdmin,
+)
 from league.competitions import corrections
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
@@ -182,6 +189,15 @@ class ModeratedRuleSetAdmin(ClubScopedMixin, RuleSetAdmin):
 @admin.register(Game)
 class ModeratedGameAdmin(ClubScopedMixin, GameAdmin):
     scope_to = staticmethod(selectors.games_of)
+    # By tournament and by its name (games knows nothing of tournaments: league's filter, added here).
+    search_help_text = "A player's username, or a tournament's name (older events are found here)."
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        return (GameEventListFilter, *super().get_list_filter(request))
+
+    def get_search_fields(self, request: HttpRequest) -> Any:
+        return (*super().get_search_fields(request), "pairing__section__tournament__name",
+                "match__pairing__section__tournament__name")
 
 
 @admin.register(Observer)

@@ -9,12 +9,18 @@ The admins of tournaments, sections, entries, rounds and pairings are registered
 moderation/admin.py, on subclasses that scope them to the user's clubs and add the
 tournament operations; the others register here."""
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from accounts.errors import ServiceError
 from games.admin import VariantListFilter, VariantNameColumn
@@ -27,7 +33,9 @@ from league.models import (
     League,
     Prize,
     Season,
+    Section,
     Standing,
+    Tournament,
 )
 
 
@@ -115,10 +123,119 @@ class SectionAdmin(VariantNameColumn, ReadOnlyAdmin):
         return [name for name in fields if name not in others]
 
 
+#: A finished or cancelled event stays among the console's event filter choices this
+#: many days after it ended; older ones are found by name with the list's search.
+RECENT_EVENT_DAYS = 30
+
+_CURRENT = (Tournament.Status.RUNNING, Tournament.Status.REGISTRATION, Tournament.Status.DRAFT)
+
+
+def recent_events(tournaments: QuerySet[Tournament], now: datetime) -> list[Tournament]:
+    """The events a console filter offers, in the order an organiser looks for them: in
+    play, then upcoming (soonest first), then those ended in the last RECENT_EVENT_DAYS
+    (latest first). A club's every past event was listed, a list that grows each season."""
+    since = now - timedelta(days=RECENT_EVENT_DAYS)
+    shown: list[Tournament] = list(tournaments.filter(
+        Q(status__in=_CURRENT) | Q(pk__in=tournaments.annotate(ended=Coalesce("finished_at", "starts_at"))
+                                   .filter(ended__gte=since).values("pk"))))
+    order: dict[str, int] = {Tournament.Status.RUNNING: 0, Tournament.Status.REGISTRATION: 1, Tournament.Status.DRAFT: 1}
+    current = sorted((t for t in shown if t.status in order), key=lambda t: (order[t.status], t.starts_at, t.name))
+    ended = sorted((t for t in shown if t.status not in order), key=lambda t: (t.finished_at or t.starts_at),
+                   reverse=True)
+    return current + ended
+
+
+def event_label(tournament: Tournament) -> str:
+    """A choice's words: the name, and where the event stands ("in play", "ended 3 Nov")."""
+    if tournament.status == Tournament.Status.RUNNING:
+        when = "in play"
+    elif tournament.status in _CURRENT:
+        when = f"starts {date_format(timezone.localtime(tournament.starts_at), 'j M')}"
+    else:
+        word = "cancelled" if tournament.status == Tournament.Status.CANCELLED else "ended"
+        when = f"{word} {date_format(timezone.localtime(tournament.finished_at or tournament.starts_at), 'j M Y')}"
+    return f"{tournament.name} ({when})"
+
+
+def _chosen_id(value: str | None) -> int | None:
+    """The id a filter's link chose; None for none, -1 for one that cannot be an id (a
+    number past 64 bits is no row, not a database error)."""
+    if not value:
+        return None
+    return int(value) if value.isdigit() and len(value) < 19 else -1
+
+
+class EventListFilter(admin.SimpleListFilter):
+    """By tournament: the events with rows in this list (of the user's clubs, as the
+    console narrows it) that are in play, upcoming or ended lately (recent_events), and
+    the one chosen, however old. ``paths``: the lookups from the listed model to its
+    tournament (a game's is through its pairing, or its match's)."""
+
+    title = f"tournament (current and last {RECENT_EVENT_DAYS} days; search finds older)"
+    parameter_name = "tournament"
+    paths: tuple[str, ...] = ("section__tournament",)
+
+    def _events(self, request: HttpRequest, model_admin: Any) -> QuerySet[Tournament]:
+        rows = model_admin.get_queryset(request)
+        having = Q()
+        for path in self.paths:
+            having |= Q(pk__in=rows.filter(**{f"{path}__isnull": False}).values(path))
+        return Tournament.objects.filter(having)
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        events = self._events(request, model_admin)
+        shown = recent_events(events, timezone.now())
+        chosen = _chosen_id(self.value())
+        if chosen is not None and all(t.pk != chosen for t in shown):
+            shown += list(events.filter(pk=chosen))  # a link to an older event still says which
+        return [(str(t.pk), event_label(t)) for t in shown]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        chosen = _chosen_id(self.value())
+        if chosen is None:
+            return queryset
+        where = Q()
+        for path in self.paths:
+            where |= Q(**{f"{path}__id": chosen})
+        return queryset.filter(where)
+
+
+class GameEventListFilter(EventListFilter):
+    paths = ("pairing__section__tournament", "match__pairing__section__tournament")
+
+
+class SectionListFilter(admin.SimpleListFilter):
+    """By section: the chosen tournament's sections, or, with none chosen, those of the
+    events EventListFilter offers (and the one chosen). Its parameter is the one the
+    section page's "Correct a result in the console" link sends."""
+
+    title = "section"
+    parameter_name = "section__id__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        rows = model_admin.get_queryset(request)
+        sections = Section.objects.filter(pk__in=rows.values("section")).select_related("tournament")
+        tournament = _chosen_id(request.GET.get(EventListFilter.parameter_name))
+        if tournament is not None:
+            offered = sections.filter(tournament_id=tournament)
+        else:
+            events = recent_events(Tournament.objects.filter(pk__in=sections.values("tournament")), timezone.now())
+            offered = sections.filter(tournament__in=[t.pk for t in events])
+        chosen = _chosen_id(self.value())
+        picked = list(offered) + (list(sections.filter(pk=chosen)) if chosen is not None else [])
+        unique = {s.pk: s for s in picked}
+        return [(str(pk), str(s)) for pk, s in unique.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        chosen = _chosen_id(self.value())
+        return queryset if chosen is None else queryset.filter(section_id=chosen)
+
+
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ("user", "section", "status", "seed", "rating", "late", "eliminated", "paused_at", "registered_at")
-    list_filter = ("status", "late", "eliminated")
+    list_filter = (EventListFilter, SectionListFilter, "status", "late", "eliminated")
     search_fields = ("user__username", "section__name", "section__tournament__name")
+    search_help_text = "A player's username, or a section's or tournament's name (older events are found here)."
 
 
 class RoundAdmin(ReadOnlyAdmin):
@@ -137,14 +254,14 @@ class RoundNumberListFilter(admin.AllValuesFieldListFilter):
 class PairingAdmin(ReadOnlyAdmin):
     list_display = ("round", "board", "first", "second", "result", "first_points", "second_points", "status",
                     "game", "match")
-    # By event (the choices only those of the pairings the list may show: the console
-    # narrows it to the organiser's clubs), round and player, by username or name. The
+    # By event (EventListFilter: current and recent ones of the pairings the list may
+    # show, the console narrowing it to the organiser's clubs), section, round and
+    # player, by username or name. The
     # section page's "Correct a result in the console" opens it filtered to one round.
-    list_filter = (("section__tournament", admin.RelatedOnlyFieldListFilter),
-                   ("section", admin.RelatedOnlyFieldListFilter), ("round__number", RoundNumberListFilter),
-                   "status", "result")
+    list_filter = (EventListFilter, SectionListFilter, ("round__number", RoundNumberListFilter), "status", "result")
     search_fields = ("first__username", "second__username", "first__profile__display_name",
-                     "second__profile__display_name")
+                     "second__profile__display_name", "section__tournament__name")
+    search_help_text = "A player's username or name, or a tournament's name (older events are found here)."
     list_select_related = ("round__section__tournament", "first", "second")
 
 
