@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import TooManyFieldsSent
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -156,7 +158,12 @@ def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
-    return error_response(request, status_code=400, code="bad-request", message="Bad request.") or (
+    code, message = "bad-request", "Bad request."
+    if isinstance(exception, TooManyFieldsSent):  # Django's own words name a setting
+        code, message = "too-many-fields", (
+            f"The request has too many fields: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}, "
+            "in its query and its body together.")
+    return error_response(request, status_code=400, code=code, message=message) or (
         defaults.bad_request(request, exception)
     )
 

@@ -32,10 +32,14 @@ class ClientFaultsAsWarnings(logging.Filter):
 
     FAULTS = ("Invalid UTF-8 sequence received from client.",)
     PREFIXES = ("Forbidden (Permission denied):",)
+    #: Django logs each request it refuses as suspicious (a 400: a Host header that is not
+    #: ours, too many fields) as an ERROR with its traceback on ``django.security.<the
+    #: exception>``, one per request of a scanner (settings.SUSPICIOUS_REQUEST_LOGGERS).
+    LOGGERS = ("django.security.",)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if message in self.FAULTS or message.startswith(self.PREFIXES):
+        if message in self.FAULTS or message.startswith(self.PREFIXES) or record.name.startswith(self.LOGGERS):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
         return True

@@ -443,6 +443,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 # worker's "received" and "succeeded": six lines every 5 s for the clock check alone)
 # are dropped; other tasks' lines, and every warning and error, stay (docs/operations.md).
 # A client's broken frame is a warning of one line, not a server error with a traceback.
+# So is a request Django refuses as suspicious (400), logged on django.security.<its
+# exception>: a filter on a logger does not see its children's records, hence each name.
+SUSPICIOUS_REQUEST_LOGGERS = [f"django.security.{name}" for name in (
+    "SuspiciousOperation", "DisallowedHost", "DisallowedRedirect", "TooManyFieldsSent", "TooManyFilesSent",
+    "RequestDataTooBig", "SuspiciousFileOperation", "SuspiciousMultipartForm", "SuspiciousSession")]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -463,6 +468,7 @@ LOGGING = {
         **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
         "uvicorn.error": {"filters": ["client_faults"]},
         "django.request": {"filters": ["client_faults"]},
+        **{name: {"filters": ["client_faults"]} for name in SUSPICIOUS_REQUEST_LOGGERS},
         "channels_redis.pubsub": {"filters": ["redis_outage"]},
     },
 }

@@ -68,3 +68,28 @@ def test_redis_away_is_a_warning_line_an_outage_and_a_minute_not_a_traceback_a_s
     assert "Traceback" not in caplog.text
     logger.warning("Something else")  # other records pass as they are
     assert caplog.records[-1].getMessage() == "Something else"
+
+
+def _many_fields(settings) -> str:
+    return "&".join(f"f{i}=1" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
+
+
+def test_a_suspicious_request_is_one_warning_line_and_a_400_that_says_why(client, caplog, settings, db):
+    """Django logs a request it refuses as suspicious (a Host header that is not ours, more
+    fields than DATA_UPLOAD_MAX_NUMBER_FIELDS) on django.security.<its exception> as an
+    ERROR with the traceback: the client's fault, one warning line (found by an outside
+    probe: two tracebacks for a query of 3,000 parameters, two for a scanner's Host)."""
+    settings.ALLOWED_HOSTS = ["testserver"]
+    assert client.get("/", HTTP_HOST="evil.example").status_code == 400
+    api = client.get("/api/v1/games/?" + _many_fields(settings))
+    form = client.post("/api/v1/accounts/login/", _many_fields(settings),
+                       content_type="application/x-www-form-urlencoded")
+    records = [r for r in caplog.records if r.name.startswith("django.security.")]
+    assert sorted({r.name for r in records}) == ["django.security.DisallowedHost", "django.security.TooManyFieldsSent"]
+    assert all(r.levelname == "WARNING" and r.exc_info is None for r in records)
+    assert "Traceback" not in caplog.text
+    for answer in (api, form):
+        assert answer.status_code == 400
+        assert answer.json() == {"code": "too-many-fields", "message": (
+            f"The request has too many fields: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}, "
+            "in its query and its body together.")}
