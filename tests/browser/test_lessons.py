@@ -222,3 +222,36 @@ def test_a_lesson_board_shows_each_squares_number_in_its_corner(sign_in):
         # numbers do not hang on the lesson panel.
         page.evaluate("document.querySelector('#lesson-panel').remove()")
         assert {sq["content"] for grid in page.evaluate(_NUMBERS) for sq in grid} == {'counter(square-number) / ""'}
+
+
+#: A move off each lesson, at its first step the board itself plays (a square, a plan,
+#: marks), and the control it is made with: (slug, step number, the wrong move, control).
+OFF_LESSON = (
+    ("tic-tac-two", 4, {"action": "place", "square": 1}, "#board .grid"),
+    ("t-tic-t-tac-toe", 1, {"action": "place", "square": 1}, "#board .grid"),
+    ("tactic-toe", 1, {"plan": [1, 3, 7]}, "#plan-submit"),
+    ("nine-square", 1, {"marks": [[7, 1], [7, 2], [7, 6]]}, "#board .nine"),
+)
+
+
+def test_a_move_off_the_lesson_is_refused_right_under_the_board_in_every_variant(sign_in):
+    """The refusal is said where the player is looking: under the board (and its action
+    list), not under the cards, notes and legends that follow it (Tic Tac Two's was 430 px
+    below its grid at 1280 px, T-Tic-T-Tac-Toe's 400, Nine-Square's 240)."""
+    from playwright.sync_api import expect
+
+    for viewport, name in ((LAPTOP, "1280"), (PHONE_390, "390")):
+        page = sign_in("kofi" if name == "1280" else "sam", viewport)
+        for slug, spoil, wrong, control in OFF_LESSON:
+            lesson = BY_SLUG[slug]
+            total = len(lesson.steps)
+            start(page, slug)
+            for number, step in enumerate(lesson.steps[: spoil - 1], 1):
+                wait_for_step(page, number, total)
+                play(page, lesson.variant, step.move)
+            wait_for_step(page, spoil, total)
+            assert not same_move(wrong, lesson.steps[spoil - 1].move), slug
+            play(page, lesson.variant, wrong)
+            expect_refusal_beside(page, control, lesson.steps[spoil - 1].hint)
+            shot(page, f"lesson-{slug}-refused-{name}")
+            page.evaluate("document.getElementById('game-errors').textContent = ''")
