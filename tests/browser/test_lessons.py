@@ -238,8 +238,6 @@ def test_a_move_off_the_lesson_is_refused_right_under_the_board_in_every_variant
     """The refusal is said where the player is looking: under the board (and its action
     list), not under the cards, notes and legends that follow it (Tic Tac Two's was 430 px
     below its grid at 1280 px, T-Tic-T-Tac-Toe's 400, Nine-Square's 240)."""
-    from playwright.sync_api import expect
-
     for viewport, name in ((LAPTOP, "1280"), (PHONE_390, "390")):
         page = sign_in("kofi" if name == "1280" else "sam", viewport)
         for slug, spoil, wrong, control in OFF_LESSON:
