@@ -38,7 +38,9 @@ class BodyFirst:
     Django's ASGI handler does. a2wsgi hands the body to the page as it arrives, so a
     page thread would wait on a client that sends its body slowly: six such requests
     left the home page unanswered for 15 s (tests/config/test_pages.py). Spooled to
-    disk past ``FILE_UPLOAD_MAX_MEMORY_SIZE``, as Django spools it."""
+    disk past ``FILE_UPLOAD_MAX_MEMORY_SIZE``, as Django spools it. A body sent in chunks
+    (no ``Content-Length``) is handed on with the length read: WSGI reads that many
+    bytes, and read none of it, so a chunked write was answered as if it had no body."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -62,8 +64,16 @@ class BodyFirst:
                     return
                 if not message.get("more_body", False):
                     break
+            if not _has_length(scope):  # sent in chunks: WSGI reads CONTENT_LENGTH bytes, so none
+                scope = {**scope, "headers": [
+                    *((name, value) for name, value in scope.get("headers", []) if name != b"transfer-encoding"),
+                    (b"content-length", str(body.tell()).encode())]}
             body.seek(0)
             await self.app(scope, _replay(body, receive), send)
+
+
+def _has_length(scope: dict[str, Any]) -> bool:
+    return any(name == b"content-length" for name, _ in scope.get("headers", []))
 
 
 def _declared_length(scope: dict[str, Any]) -> int:

@@ -134,3 +134,47 @@ def test_slow_bodies_do_not_hold_the_page_threads(tmp_path):
         finally:
             for sock in held:
                 sock.close()
+
+
+async def test_a_body_sent_in_chunks_reaches_the_page_with_its_length():
+    """A body with no Content-Length (``Transfer-Encoding: chunked``) is handed on with
+    the length read: WSGI reads CONTENT_LENGTH bytes, so the page read none, and a chunked
+    PATCH of the API answered 200 and changed nothing (an outside probe)."""
+    chunked = {"path": "/api/v1/accounts/me/", "headers": [(b"transfer-encoding", b"chunked")]}
+    seen: list[dict] = []
+
+    class Recorder(Inner):
+        async def __call__(self, scope, receive, send) -> None:
+            seen.append(scope)
+            await super().__call__(scope, receive, send)
+
+    inner, arriving = Recorder(), asyncio.Queue[dict]()
+    for piece, more in ((b'{"display_name":', True), (b' "Chunky"}', False)):
+        await arriving.put({"type": "http.request", "body": piece, "more_body": more})
+    await arriving.put({"type": "http.disconnect"})
+    await asyncio.wait_for(BodyFirst(inner)({"type": "http", **chunked}, arriving.get, None), 5)
+    assert inner.body == b'{"display_name": "Chunky"}'
+    assert seen[0]["headers"] == [(b"content-length", b"26")]
+    declared = {"path": "/", "headers": [(b"content-length", b"2")]}  # a declared length is left as it is
+    inner, _ = await _answer_to(declared, [b"ab"])
+    assert inner.body == b"ab"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_chunked_write_of_the_api_is_read(tmp_path):
+    """The same through the platform: a PATCH whose body comes chunked changes what it says."""
+    import http.client
+
+    port = free_port()
+    with scratch_database(tmp_path) as env, running(*platform_commands(port), env=env, log_dir=tmp_path) as procs:
+        wait_for_port(port, process=procs[0])
+        login = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        login.request("POST", "/api/v1/accounts/login/", json.dumps({"username": "sam", "password": "tictactoe-demo"}),
+                      {"Content-Type": "application/json"})
+        token = json.loads(login.getresponse().read())["token"]
+        patch = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        patch.request("PATCH", "/api/v1/accounts/me/", iter([b'{"display_name":', b' "Chunky"}']),
+                      {"Content-Type": "application/json", "Authorization": f"Token {token}"}, encode_chunked=True)
+        answer = patch.getresponse()
+        assert (answer.status, json.loads(answer.read())["display_name"]) == (200, "Chunky")
