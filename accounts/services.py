@@ -110,6 +110,22 @@ class ScreenedAnswer:
     kept_until: datetime | None = None
     #: The first answer was found through the device key alone (maybe someone else's).
     device_only: bool = False
+    #: (device_only) That answer's sign-up is waiting for its guardian, whose consent
+    #: frees the device (_tie_device_to_consent).
+    awaiting_guardian: bool = False
+
+
+class GuardianConsentRequired(ServiceError):
+    """The sign-up needs a guardian's details (code ``guardian-consent-required``): the
+    next step, not an error. ``screened`` tells the page who is likely reading it (an
+    answer held by the device alone may be someone else's)."""
+
+    def __init__(self, message: str, screened: ScreenedAnswer | None = None) -> None:
+        super().__init__("guardian-consent-required", message)
+        self.screened = screened
+
+    def __reduce__(self) -> tuple[type[ServiceError], tuple[str, str]]:  # pickled as a plain ServiceError
+        return (ServiceError, (self.code, self.message))
 
 
 def age_screen_for(request: Any, *, username: str = "", email: str = "", browser_id: str = "") -> AgeScreen:
@@ -143,7 +159,7 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
         AgeScreenAnswer.objects.filter(expires_at__lte=now).delete()
     live = AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now)
     first = live.order_by("answered_at", "pk").first()
-    remembered = device_only = False
+    remembered = device_only = awaiting = False
     answered_at: datetime = now
     if first is not None and not decision.needs_guardian_consent:
         first_decision = check_service_access(
@@ -153,6 +169,9 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
             date_of_birth, country, decision = first.date_of_birth, first.country.code, first_decision
             answered_at, remembered = first.answered_at, True
             device_only = set(live.values_list("kind", flat=True)) == {"device"}
+            awaiting = device_only and live.filter(
+                kind="device", consent__isnull=False, consent__granted_at__isnull=True,
+                consent__revoked_at__isnull=True).exists()
     if decision.needs_guardian_consent and keys and not device_only:
         seconds = settings.AGE_SCREEN_SECONDS
         AgeScreenAnswer.objects.bulk_create(
@@ -172,7 +191,7 @@ def screen_age(*, screen: AgeScreen, date_of_birth: date, country: str, today: d
     if remembered:  # the person is told until when (a mistyped year was a block of unknown length)
         kept_until = AgeScreenAnswer.objects.filter(key__in=keys, expires_at__gt=now).aggregate(
             until=Max("expires_at"))["until"]
-    return ScreenedAnswer(date_of_birth, country, decision, remembered, kept_until, device_only)
+    return ScreenedAnswer(date_of_birth, country, decision, remembered, kept_until, device_only, awaiting)
 
 
 def _tie_device_to_consent(screen: AgeScreen, consent: GuardianConsent) -> None:
@@ -194,14 +213,26 @@ def consent_reason(screened: ScreenedAnswer, now: datetime | None = None) -> str
         "(their name and e-mail with the sign-up; the account opens when they confirm), or write to "
         f"{contact_address()}: the site's staff can set up your account with the right date."
     )
-    if screened.device_only:  # a shared computer: it may have been someone else, and this is only the device
-        return (
+    if screened.device_only:
+        # A shared computer: the reader is most likely not the child of that answer but the
+        # next person (a parent after their child, a club's next member), who may be an
+        # adult: spoken to as anyone signing up, with what frees the device; the guardian
+        # route only for a date that was theirs. Paragraphs: the page shows each apart.
+        held = (
             "An earlier sign-up on this device (the same network address and browser) gave a date of birth "
-            f"that needs a parent's or guardian's consent, and this device keeps that answer {until}: a "
-            "different date is not taken from it before then. On a shared computer, at home or at a club, "
-            "that may have been someone else's sign-up: nothing of yours is kept, so sign up again after "
-            f"that time. {mistake}"
+            f"that needs a parent's or guardian's consent, and this device keeps that answer {until}: until "
+            "then, every sign-up from it is asked for a guardian, whatever date it gives. Nothing of yours "
+            "is kept."
         )
+        if screened.awaiting_guardian:
+            free = (
+                "If that was your child's sign-up and you are the parent or guardian we e-mailed: give your "
+                "consent with the link in that e-mail. That frees this device at once, and you can then sign "
+                "up here. If it was someone else's, at home or at a club, sign up again after that time."
+            )
+        else:
+            free = "If that was someone else's sign-up, at home or at a club, sign up again after that time."
+        return f"{held}\n\n{free}\n\n{mistake}"
     return (
         "An earlier sign-up from this browser or device, or with this username or e-mail, gave a date of birth "
         f"that needs a parent's or guardian's consent, and that answer is kept {until}: a different "
@@ -276,7 +307,7 @@ def register_player(
     if decision.needs_guardian_consent:
         reason = consent_reason(screened)
         if not (guardian_name and guardian_email):
-            raise ServiceError("guardian-consent-required", reason)
+            raise GuardianConsentRequired(reason, screened)
         if email and normalised_email(email) == normalised_email(guardian_email):
             raise ServiceError(
                 "guardian-email-is-players",

@@ -123,7 +123,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
         except ServiceError as err:
             if err.code == "guardian-consent-required":  # the next step, not an error
-                context.update(needs_guardian=True, reason=err.message)
+                screened = err.screened if isinstance(err, services.GuardianConsentRequired) else None
+                context.update(needs_guardian=True, reason=err.message,
+                               device_only=screened is not None and screened.device_only)
             else:
                 refused(err, form, guardian_form)
                 _show_guardian_if_needed(request, form, browser_id, context)
@@ -174,7 +176,7 @@ def _show_guardian_if_needed(request: HttpRequest, form: SignUpForm, browser_id:
         form.add_error("date_of_birth", err.message)
         return
     if screened.decision.needs_guardian_consent:
-        context.update(needs_guardian=True, reason=services.consent_reason(screened))
+        context.update(needs_guardian=True, reason=services.consent_reason(screened), device_only=screened.device_only)
 
 
 @require_http_methods(["GET", "POST"])
