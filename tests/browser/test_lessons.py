@@ -253,3 +253,31 @@ def test_a_move_off_the_lesson_is_refused_right_under_the_board_in_every_variant
             expect_refusal_beside(page, control, lesson.steps[spoil - 1].hint)
             shot(page, f"lesson-{slug}-refused-{name}")
             page.evaluate("document.getElementById('game-errors').textContent = ''")
+
+
+def test_on_a_phone_each_tic_tac_two_hand_keeps_its_cards_beside_its_letter(sign_in):
+    """"Special actions held": a hand too long for one line wraps its cards beside its
+    letter, not the whole list under it, away from the letter it belongs to (390 px, at
+    the end of the Dibs lesson X holds "Shift · used", "Dibs Space · used" and
+    "Intersect Space · used")."""
+    from playwright.sync_api import expect
+
+    page = sign_in("sam", PHONE_390)
+    lesson = BY_SLUG["tic-tac-two-dibs-intersect-shift"]
+    start(page, lesson.slug)
+    for number, step in enumerate(lesson.steps, 1):
+        wait_for_step(page, number, len(lesson.steps))
+        play(page, lesson.variant, step.move)
+    expect(page.locator("#lesson-panel")).to_contain_text("Lesson complete")
+    hands = page.evaluate("""() => [...document.querySelectorAll('.t2-hand')].map(hand => {
+        const letter = hand.querySelector('h3').getBoundingClientRect();
+        const chip = hand.querySelector('.t2-chip').getBoundingClientRect();
+        const chips = hand.querySelector('.t2-chips').getBoundingClientRect();
+        return {text: hand.innerText, letter: [letter.top, letter.bottom, letter.right],
+                chip: [chip.top, chip.left], chips_bottom: chips.bottom};
+    })""")
+    assert len(hands) == 2 and any(h["chips_bottom"] - h["chip"][0] > 40 for h in hands), hands  # one wraps
+    for hand in hands:
+        assert hand["chip"][0] < hand["letter"][1], hand  # the first card on the letter's line
+        assert hand["chip"][1] > hand["letter"][2], hand  # and beside it
+    shot(page, "lesson-tic-tac-two-hands-390", full=True)
