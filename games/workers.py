@@ -99,7 +99,10 @@ def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
     database.get("OPTIONS", {}).pop("pool", None)
     database["CONN_MAX_AGE"] = None
     django.setup()
-    conn.send("ready")
+    try:
+        conn.send("ready")
+    except OSError:
+        return  # the server stopped while we started (Django's setup takes seconds): nobody to serve
     started.set()  # for /healthz, read from a page thread: "ready" is read only by the event loop
 
     def hand(group: str, message: dict[str, Any]) -> None:

@@ -348,3 +348,23 @@ def test_a_worker_whose_server_died_leaves_after_its_call_not_during_it():
                           env=os.environ.copy())
     assert done.returncode == 0, done.stderr
     assert done.stdout == "call ended\n"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=False)
+def test_a_worker_whose_server_stopped_while_it_started_leaves_without_a_traceback():
+    """A server stopped (or killed) while its workers still set Django up: each then found
+    the pipe closed as it said "ready", and died on the BrokenPipeError with a traceback
+    in the server's log (a chaos probe restarting a server). It leaves quietly instead."""
+    import multiprocessing
+    import os
+
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    started = context.Event()  # kept: the child unpickles it after start() returns
+    process = context.Process(target=workers._worker_main, args=(theirs, os.getpid(), started), daemon=True)
+    process.start()
+    theirs.close()
+    ours.close()  # the server is gone before the worker is ready
+    process.join(60)
+    assert process.exitcode == 0
