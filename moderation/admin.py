@@ -537,8 +537,9 @@ def _correction_action(name: str, description: str, result: str) -> Any:
                                                   result=result, reason=reason)
             after = corrections.correction_note(corrected, done=True)
             level = messages.WARNING if corrections.later_rounds_paired(corrected) else messages.INFO
-            now = {"1-0": f"{corrected.first} won", "0-1": f"{corrected.second} won"}.get(corrected.result, "a draw")
-            modeladmin.message_user(request, f"{corrected}: corrected, now {now} ({corrected.result}). {after}", level)
+            now = {"1-0": f"{corrected.first} won (1-0)", "0-1": f"{corrected.second} won (0-1)"}.get(
+                corrected.result, "a draw")
+            modeladmin.message_user(request, f"{corrected}: corrected, now {now}. {after}", level)
 
         return confirm_with_reason(
             modeladmin, request, queryset.select_related("round", "section", "game"), title=description,

@@ -35,8 +35,8 @@ def correction_note(pairing: Pairing, *, done: bool = False) -> str:
     said: list[str] = []
     if later and format_of(section).pairs_on_scores:
         were = "was" if len(later) == 1 else "were"
-        said.append(f"{rounds_words(later)} {were} paired on the old scores and "
-                    f"{'is' if len(later) == 1 else 'are'} not paired again: "
+        is_not = were if done else "is" if len(later) == 1 else "are"
+        said.append(f"{rounds_words(later)} {were} paired on the old scores and {is_not} not paired again: "
                     f"{'its' if len(later) == 1 else 'their'} pairings stand.")
     elif later and section.format == Section.Format.ROUND_ROBIN:
         said.append(f"{rounds_words(later)} keep{'s' if len(later) == 1 else ''} "

@@ -57,7 +57,7 @@ def test_the_console_says_the_next_round_was_paired_on_the_old_scores(client, wo
     said = [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)]
     warning = next(text for level, text in said if level == "warning")
     assert f"{pairing}: corrected, now {pairing.second} won (0-1)." in warning
-    assert "Round 2 was paired on the old scores and is not paired again" in warning
+    assert "Round 2 was paired on the old scores and was not paired again: its pairings stand." in warning
     assert "The standings were recomputed." in warning
     # And so it is: the round keeps its boards, the table has the corrected result.
     pairing.refresh_from_db()
