@@ -5,6 +5,7 @@ standings table or a round looks like to people. Built on league/competitions/se
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -1045,6 +1046,9 @@ class BoardView:
     # Per ``shown``: its clock counts the first move's no-show grace, not the game clock
     # ("4:57" beside "3:00" on a 3-minute game read as a wrong clock: a walkthrough).
     on_first_move: list[bool] = field(default_factory=lambda: [False, False])
+    # An elimination pairing drawn and played again: the drawn games (or matches), in order,
+    # each as ("game" or "match", id). The board shows its latest game only; these are the others.
+    drawn_before: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def moves_first(self) -> str:
@@ -1054,6 +1058,15 @@ class BoardView:
     def clock_of(self) -> dict[str, str]:
         """username -> clock left, for the players whose game has a clock."""
         return {p.username: c for p, c in zip(self.shown, self.clocks, strict=True) if p and c}
+
+
+_REPLAYED = re.compile(r"^drawn, replayed \((game|match) (\d+)\)$")
+
+
+def drawn_before(flags: list[str]) -> list[tuple[str, int]]:
+    """The drawn games (or matches) a pairing replayed, read from its flags
+    (results._replay_drawn writes "drawn, replayed (game 51)"), oldest first."""
+    return [(m[1], int(m[2])) for flag in flags if (m := _REPLAYED.match(flag))]
 
 
 def _result_words(pairing: Pairing, first: Person | None, second: Person | None) -> str:
@@ -1124,6 +1137,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
             game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move, to_move_name,
             explain.in_words(pairing.reasons, names),
             [graced and bool(p and p.user_id in movers and clocks.get(p.user_id)) for p in shown],
+            drawn_before(pairing.flags),
         ))
     return views
 

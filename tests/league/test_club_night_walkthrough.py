@@ -1,0 +1,40 @@
+"""From an organiser's club night (a knockout, a round robin, an arena and a
+groups-then-knockout event run to the end on the demo server): what the section pages
+and the notices said, or left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services as game_services
+from league import competitions as cs
+from league.models import Pairing
+from tests.factories import players, section_with
+
+from .support import decide, text_of, url
+
+pytestmark = pytest.mark.django_db
+
+
+def _draw(game) -> None:
+    seats = {seat.number: seat.user for seat in game.seats.all()}
+    for ply, cell in enumerate((5, 1, 9, 3, 2, 8, 7, 4, 6)):  # a full grid, no line: a draw
+        game = game_services.submit_move(game_id=game.pk, user=seats[ply % 2], ply=ply, move={"cell": cell})
+    assert game.result == "draw", game.result
+
+
+def test_a_knockout_board_replayed_after_a_draw_links_the_drawn_game(client, make_player, eager_celery):
+    """The final was drawn and played again: the rounds table showed the replay's game
+    alone ("Mei won · replay"), and the drawn game was found nowhere on the page."""
+    section = section_with(players(make_player, 2), format="single-elimination")
+    pairing = Pairing.objects.get(section=section, second__isnull=False)
+    drawn = pairing.game
+    _draw(drawn)
+    cs.sweep()
+    decide(section)
+    cs.sweep()
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.FINISHED and pairing.game_id != drawn.pk
+    page = client.get(url("section", section)).content.decode()
+    assert f'href="/play/{drawn.pk}/"' in page
+    assert f"won (after a draw: game {drawn.pk} )" in text_of(page)  # text_of spaces out the link
