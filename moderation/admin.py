@@ -541,9 +541,13 @@ def _correction_action(name: str, description: str, result: str) -> Any:
                 corrected.result, "a draw")
             modeladmin.message_user(request, f"{corrected}: corrected, now {now}. {after}", level)
 
+        def note(pairing: Pairing) -> str:  # who played, and the result being replaced
+            return f"{pairing.first} v {pairing.second}, scored {pairing.result or 'nothing yet'}. " + \
+                corrections.correction_note(pairing)
+
         return confirm_with_reason(
-            modeladmin, request, queryset.select_related("round", "section", "game"), title=description,
-            button="Confirm", run=run, note=corrections.correction_note,
+            modeladmin, request, queryset.select_related("round", "section", "game", "first", "second"),
+            title=description, button="Confirm", run=run, note=note,
         )
 
     action.__name__ = name

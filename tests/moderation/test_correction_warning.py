@@ -48,7 +48,8 @@ def test_the_console_says_the_next_round_was_paired_on_the_old_scores(client, wo
 
     # Before: on the confirmation page, under the pairing.
     page = correct(client, pairing, confirm=False).content.decode()
-    assert "Round 2 was paired on the old scores and is not paired again: its pairings stand." in page
+    assert f"{pairing.first} v {pairing.second}, scored 1-0. Round 2 was paired on the old scores and is not " \
+           "paired again: its pairings stand." in page
     assert "The standings are recomputed at once." in page
     assert not AuditEntry.objects.filter(action="result.correct").exists()
 
