@@ -101,10 +101,10 @@ def test_tactic_toe_cats_games():
     view, result = finish(
         "tactic-toe", plans(([7, 1, 3], [7, 4, 6]), ([2, 5, 6], [2, 8, 3]), ([7, 5, 2], [7, 2, 3]))
     )
-    assert sentence("tactic-toe", view, result) == "Cat's game: nobody has three in a row after round 3."
+    assert sentence("tactic-toe", view, result) == "Cat's game (a draw): nobody has three in a row after round 3."
     view, result = finish("tactic-toe", plans(([8, 3, 1], [9, 4, 8]), ([6, 9, 7], [2, 7, 5])))
     assert sentence("tactic-toe", view, result) == (
-        "Cat's game: the grid is full after round 2 and nobody has three in a row."
+        "Cat's game (a draw): the grid is full after round 2 and nobody has three in a row."
     )
 
 

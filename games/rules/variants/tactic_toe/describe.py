@@ -24,8 +24,9 @@ def describe_rules(options: Mapping[str, Any]) -> list[str]:
 
 def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: results.Names) -> str:
     """"Lucia (X) wins with three in a row on the top row in round 2." / "Tie game: both made
-    a line in round 2 (X on the top row, O on the left column)." / "Cat's game: nobody has
-    three in a row after round 3." A game the platform ended says why (results.py)."""
+    a line in round 2 (X on the top row, O on the left column)." / "Cat's game (a draw): nobody
+    has three in a row after round 3." (the rule text's word, with what it means for a
+    newcomer). A game the platform ended says why (results.py)."""
     if not results.ended_by_rules(view, result):
         return results.default_sentence(view, result, names)
     labels = results.seat_labels(view, names)
@@ -43,8 +44,8 @@ def describe_result(view: Mapping[str, Any], result: Mapping[str, Any], names: r
         return f"Tie game: both made a line in round {round_no} ({where})."
     if kind == "draw":
         if all(cell is not None for cell in board) and round_no != 3:
-            return f"Cat's game: the grid is full after round {round_no} and nobody has three in a row."
-        return f"Cat's game: nobody has three in a row after round {round_no}."
+            return f"Cat's game (a draw): the grid is full after round {round_no} and nobody has three in a row."
+        return f"Cat's game (a draw): nobody has three in a row after round {round_no}."
     return results.default_sentence(view, result, names)
 
 
