@@ -124,7 +124,10 @@ def notify_section_finished(section: Section) -> None:
     tournament = section.tournament
     url = results_url(section)
     places = {f.user_id: f for f in result.table}
-    top = ", ".join(f"{f.rank}. {f.name}" + ("" if f.progress else f" ({f.points:g})") for f in result.table[:3])
+    # The top three places, a shared one whole: a knockout's two semi-finalists share 3rd, and
+    # "3. Mei" alone read to the other one as if they had not placed.
+    podium_places = [f for f in result.table if f.rank <= 3] or result.table[:3]
+    top = ", ".join(f"{f.rank}. {f.name}" + ("" if f.progress else f" ({f.points:g})") for f in podium_places)
     early = f"{section.ended_early} " if section.ended_early else ""
     specs = []
     for user_id, status, reason in section.entries.values_list("user_id", "status", "withdrawn_reason"):

@@ -11,7 +11,7 @@ from league import competitions as cs
 from league.models import Pairing
 from tests.factories import players, section_with
 
-from .support import decide, text_of, url
+from .support import decide, run_decided, text_of, url
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +38,17 @@ def test_a_knockout_board_replayed_after_a_draw_links_the_drawn_game(client, mak
     page = client.get(url("section", section)).content.decode()
     assert f'href="/play/{drawn.pk}/"' in page
     assert f"won (after a draw: game {drawn.pk} )" in text_of(page)  # text_of spaces out the link
+
+
+@pytest.mark.usefixtures("eager_celery")
+def test_the_final_notice_names_every_player_of_a_shared_third_place(make_player):
+    """A knockout without a third-place match: both semi-finalists are 3rd, and the notice
+    said "Final standings: 1. Kofi, 2. Edith, 3. Mei" to Sam, 3rd too ("You placed 3 of 4")."""
+    from accounts.models import Notice
+
+    users = players(make_player, 4)
+    section = section_with(users, format="single-elimination")
+    run_decided(section)
+    notice = Notice.objects.get(recipient=users[0], kind=Notice.Kind.TOURNAMENT_FINISHED)
+    third = [u.name for u in users if f"3. {u.name}" in notice.message]
+    assert len(third) == 2, notice.message
