@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from accounts import players
 from accounts.models import User
@@ -335,6 +336,75 @@ def finished_worth_showing(viewer: Any = None) -> Q:
         mine = Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=viewer.pk))
         shown |= Q(mine) & Q(ply__gte=1)
     return shown
+
+
+#: A player's page lists this many of their latest games (docs/game-page.md, "A player's page").
+PLAYER_GAMES_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's finished games against people, as the lobby's "Recently finished"
+    counts them (finished_worth_showing): won, drawn and lost."""
+
+    won: int
+    drawn: int
+    lost: int
+
+    @property
+    def played(self) -> int:
+        return self.won + self.drawn + self.lost
+
+
+def _games_against_people(person: User) -> QuerySet[Game]:
+    """``person``'s finished games that count in their record, joined to their seat."""
+    return Game.objects.filter(finished_worth_showing(), status=Game.Status.FINISHED, lesson="", seats__user=person)
+
+
+def player_record(person: User, *, against: User | None = None) -> Record:
+    """``person``'s won, drawn and lost games against people; with ``against``, only those
+    against that player (a head-to-head)."""
+    games = _games_against_people(person)
+    if against is not None:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=against)))
+    # F("seats__number") is the seat of the filter's join: person's own.
+    mine = Q(winner_seat=F("seats__number"))
+    counts = games.aggregate(won=Count("pk", filter=Q(result="win") & mine),
+                             drawn=Count("pk", filter=Q(result="draw")),
+                             lost=Count("pk", filter=Q(result="win") & ~mine))
+    return Record(**counts)
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's games as their page lists it."""
+
+    game: Game
+    variant_name: str
+    opponent: str  # the other seat's name (seat_name): a player, or "AI (casual)"
+    opponent_user: User | None
+    outcome: str  # "won", "drew", "lost"; "" while in play
+
+
+def player_games(person: User, *, limit: int = PLAYER_GAMES_SHOWN) -> dict[str, list[PlayerGame]]:
+    """``person``'s games in play now (against the computer too) and their latest
+    finished games against people (the record's), newest first."""
+    def listed(games: QuerySet[Game]) -> list[PlayerGame]:
+        out = []
+        for game in games.select_related("rule_set").prefetch_related("seats__user__profile")[:limit]:
+            seats = list(game.seats.all())
+            own = next(seat for seat in seats if seat.user_id == person.pk)
+            other = next((seat for seat in seats if seat is not own), None)
+            outcome = ""
+            if game.status == Game.Status.FINISHED:
+                won = game.winner_seat == own.number
+                outcome = {"draw": "drew", "win": "won" if won else "lost"}.get(game.result, "")
+            out.append(PlayerGame(game=game, variant_name=get_variant(game.variant).display_name, opponent=(seat_name(other) or "") if other else "",
+                                  opponent_user=other.user if other else None, outcome=outcome))
+        return out
+
+    active = Game.objects.filter(status=Game.Status.ACTIVE, lesson="", seats__user=person).order_by("-started_at")
+    return {"active": listed(active), "finished": listed(_games_against_people(person).order_by("-finished_at"))}
 
 
 def rematch_of(game: Game) -> Game | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts import players
 from league.models import Club, ClubMembership, JoinRequest
 
 
@@ -48,6 +49,20 @@ def shown_members(clubs: list[Club], viewer: Any) -> dict[int, list[ClubMembersh
             shown[membership.club_id].append(membership)
     return shown
 
+
+
+def clubs_of(person: Any, viewer: Any) -> list[ClubMembership]:
+    """``person``'s memberships as ``viewer`` may see them on the player's page: the
+    clubs whose page lists ``person`` to ``viewer`` (shown_members' rule), by club name."""
+    if not person.is_active:
+        return []
+    memberships = list(ClubMembership.objects.filter(user=person.pk).select_related("club").order_by("club__name"))
+    if not players.is_child(person) or (viewer is not None and viewer.pk == person.pk):
+        return memberships
+    shared = set()
+    if viewer is not None and viewer.is_authenticated:
+        shared = set(ClubMembership.objects.filter(user=viewer.pk).values_list("club_id", flat=True))
+    return [membership for membership in memberships if membership.club_id in shared]
 
 
 def join_request_of(club: Club, user: Any) -> JoinRequest | None:

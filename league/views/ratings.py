@@ -9,8 +9,11 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from accounts import players
 from accounts.models import User
+from games import selectors as game_selectors
 from games.rules import RuleError, get_variant
+from league.clubs import selectors as club_selectors
 from league.competitions import event_selectors
 from league.models import LEAGUE_LIST, Club, RecomputeRun
 from league.ratings import selectors
@@ -58,8 +61,9 @@ def leaderboard_redirect(request: HttpRequest) -> HttpResponse:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's ratings, a tab per variant they are rated in: per list, the history
-    chart and every change explained."""
+    """A player's page: their clubs, record and latest games (a child's only to whom may
+    reach them: accounts.players.may_reach), then their ratings, a tab per variant they
+    are rated in: per list, the history chart and every change explained."""
     person = get_object_or_404(User, username=username)
     ratings = list(selectors.player_ratings(person))
     rated = sorted({r.variant for r in ratings})
@@ -74,8 +78,15 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         history = selectors.explained_history(person, variant=variant, list_key=rating.list_key)
         sections.append({"rating": rating, "chart": selectors.history_chart([c for c, _ in history]),
                          "changes": history[::-1][:CHANGES_SHOWN], "more": max(0, len(history) - CHANGES_SHOWN)})
+    viewer = request.user
+    reachable = players.may_reach(viewer, person)
     return render(request, "league/player.html", {
-        "person": person, "sections": sections, "variant": variant, "variant_name": selectors.variant_name(variant),
+        "person": person,
+        "clubs": club_selectors.clubs_of(person, viewer),
+        "record": game_selectors.player_record(person) if reachable else None,
+        "games": game_selectors.player_games(person) if reachable else None,
+        "head_to_head": (game_selectors.player_record(viewer, against=person)
+                         if reachable and viewer.is_authenticated and viewer.pk != person.pk else None), "sections": sections, "variant": variant, "variant_name": selectors.variant_name(variant),
         "tabs": [(slug, name) for slug, name in selectors.variant_tabs(rated) if slug in rated],
         "performances": selectors.performances(person, list_key=LEAGUE_LIST),
         # Only on the player's own page: the private link is theirs alone.
