@@ -50,11 +50,17 @@ class OncePerOutage(logging.Filter):
     starts and one a minute while it goes on (with how many were held back), not a
     traceback a second: channels_redis's pub/sub reader logs "Unexpected exception in
     receive task" with its traceback every second while Redis is away (an outside probe
-    counted 18 in 17 s of outage). A pause of ``gap`` seconds ends an outage."""
+    counted 18 in 17 s of outage). A pause of ``gap`` seconds ends an outage.
+    ``prefixes``: messages that start so count too, shown by their first line (beat's
+    "Message Error: Couldn't apply scheduled task ..." carries the task's name, the
+    cause and, after it, the whole stack: about 150 lines for each due task while the
+    broker is away, a chaos probe found)."""
 
-    def __init__(self, messages: Iterable[str] = (), every: float = 60.0, gap: float = 10.0) -> None:
+    def __init__(self, messages: Iterable[str] = (), every: float = 60.0, gap: float = 10.0,
+                 prefixes: Iterable[str] = ()) -> None:
         super().__init__()
         self.messages, self.every, self.gap = frozenset(messages), every, gap
+        self.prefixes = tuple(prefixes)
         self.last_seen: float | None = None
         self.last_logged = 0.0
         self.held_back = 0
@@ -62,14 +68,16 @@ class OncePerOutage(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if message not in self.messages:
-            return True
+            if not (self.prefixes and message.startswith(self.prefixes)):
+                return True
+            message = message.split("\n", 1)[0]
         starts = self.last_seen is None or record.created - self.last_seen > self.gap
         self.last_seen = record.created
         if not starts and record.created - self.last_logged < self.every:
             self.held_back += 1
             return False
         error = record.exc_info[1] if record.exc_info else None
-        cause = f": {type(error).__name__}: {error}" if error is not None else ""
+        cause = f": {type(error).__name__}: {error}" if error is not None and str(error) not in message else ""
         held = f" ({self.held_back} more since the last line)" if self.held_back and not starts else ""
         record.msg, record.args = f"{message}{cause}{held}; repeats are logged once a minute while it lasts", ()
         record.levelno, record.levelname = logging.WARNING, "WARNING"

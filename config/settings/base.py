@@ -462,12 +462,16 @@ LOGGING = {
         "client_faults": {"()": "config.log_filters.ClientFaultsAsWarnings"},
         "redis_outage": {"()": "config.log_filters.OncePerOutage",
                          "messages": ["Unexpected exception in receive task"]},
+        # Beat's due tasks it cannot send while the broker is away (each with its stack).
+        "broker_outage": {"()": "config.log_filters.OncePerOutage",
+                          "prefixes": ["Message Error: Couldn't apply scheduled task"]},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        **{name: {"filters": ["routine_tasks"]} for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
+        **{name: {"filters": ["routine_tasks"]} for name in ("celery.worker.strategy", "celery.app.trace")},
+        "celery.beat": {"filters": ["routine_tasks", "broker_outage"]},
         "uvicorn.error": {"filters": ["client_faults"]},
         "django.request": {"filters": ["client_faults"]},
         **{name: {"filters": ["client_faults"]} for name in SUSPICIOUS_REQUEST_LOGGERS},
