@@ -135,7 +135,8 @@ def test_tttt_first_move_hint_names_only_placing_a_letter_and_explains_the_other
     hint = re.search(r'id="ttt-hint"[^>]*>([^<]*)<', first)
     assert hint is not None and hint.group(1) == "Click an empty square to place your letter."
     assert 'data-place="Click an empty square to place your letter."' in first
-    assert 'id="ttt-bwah"' in first and "offers O on a square" in first
+    # Named as the page names it (the Action list), not "the list of moves": the Moves record.
+    assert 'id="ttt-bwah"' in first and "The Action list under the board also offers O on a square" in first
     assert "place your opponent&#x27;s letter" in first or "place your opponent's letter" in first
     # Later, with the specials in reach, the hint names them as well.
     later_state = play(new, place(7), place(13))
