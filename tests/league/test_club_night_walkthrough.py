@@ -4,11 +4,13 @@ and the notices said, or left out."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from games import services as game_services
 from league import competitions as cs
-from league.models import Pairing
+from league.models import Pairing, Section
 from tests.factories import players, section_with
 
 from .support import decide, run_decided, text_of, url
@@ -52,3 +54,17 @@ def test_the_final_notice_names_every_player_of_a_shared_third_place(make_player
     notice = Notice.objects.get(recipient=users[0], kind=Notice.Kind.TOURNAMENT_FINISHED)
     third = [u.name for u in users if f"3. {u.name}" in notice.message]
     assert len(third) == 2, notice.message
+
+
+def test_an_arena_standings_key_says_how_a_game_scores(client, make_player, eager_celery):
+    """An arena's table read "Mei 12 · 6 games · 4 W 2 D" with nothing saying a win is
+    2 and a streak doubles: its 🔥 line shows only while somebody is on a streak."""
+    section = section_with(players(make_player, 4), format="arena", arena_duration=timedelta(minutes=10))
+    decide(section)
+    cs.sweep()
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "🔥" not in page  # nobody on a streak yet: the key said nothing of points
+    assert "Points A win scores 2, a draw 1, a loss 0; after two wins in a row each game scores double" in page
+    Section.objects.filter(pk=section.pk).update(streak_bonus=False)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "Points A win scores 2, a draw 1, a loss 0 " in page and "scores double" not in page
