@@ -183,3 +183,10 @@ def test_the_super_tool_and_its_hint_say_the_same_corner():
     assert hint is not None and "centre" not in tool
     assert tool.endswith("Pick the corner its four squares share.")
     assert hint.group(1).startswith("Pick the corner the 2x2 block's four squares share:")
+
+
+def test_the_super_tool_says_what_a_goosh_is():
+    """The rule text's word, "goosh", is said with what it means on the tool itself: a
+    newcomer at the board read "Gooshes the opponent's letters" and could not tell."""
+    tool = next(words for key, _, words in board.TOOLS if key == "super")
+    assert tool.startswith("Clears (gooshes) the opponent's letters in a 2x2 block.")

@@ -26,7 +26,7 @@ TOOLS = (
     ("place", "Place a letter", "Your letter in an empty square."),
     ("curtain", "Iron Curtain", "Blocks a whole line of the grid. Pick a line."),
     ("wall", "Berlin Wall", "Blocks two sides in a row (pick both) or a square's four sides (pick it)."),
-    ("super", "Super", "Gooshes the opponent's letters in a 2x2 block. Pick the corner its four squares share."),
+    ("super", "Super", "Clears (gooshes) the opponent's letters in a 2x2 block. Pick the corner its four squares share."),
     ("checkpoint", "Checkpoint Charlie", "Two more full turns of safety for a blockage. Pick it."),
     ("destroy", "Destroy", "Wire cutters snip a curtain; Ronald Reagan tears down a wall. Pick it."),
 )  # fmt: skip
