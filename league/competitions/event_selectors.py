@@ -946,17 +946,19 @@ PAUSED_MEANING = ("Not paired until they press “I'm back” (after a game lost
 
 
 def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False,
-                  rows: list[StandingRow] | None = None, tie_order: str = "") -> StandingsKey:
+                  rows: list[StandingRow] | None = None, tie_order: str = "", points: str = "") -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
     ``streaks``: a row shows an arena's 🔥 (on a winning streak); ``knockout``: the
     table of a bracket, by progress (no points); ``rows``: the table's (a bye among them
     is explained, and a paused arena player's mark); ``tie_order``: how a format without
-    columns breaks ties (its ``tie_order``)."""
+    columns breaks ties (its ``tie_order``); ``points``: how a game scores, where not 1, ½, 0
+    (the format's ``points_meaning``)."""
     if knockout:
         return StandingsKey(list(KNOCKOUT_KEY), KNOCKOUT_ORDER, True, knockout=True)
     byes = byes_key(rows or [])
     won_column = all(column.name != "wins" for column in columns)
-    entries = [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
+    entries = [("Points", points)] if points else []
+    entries += [("🔥", "On a winning streak (two wins or more in a row): each game scores double, a win 4 "
                      "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
     if any(row.paused for row in rows or ()):
         entries.append(("paused", PAUSED_MEANING))

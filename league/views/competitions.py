@@ -122,7 +122,7 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(
             tiebreak_columns, streaks=any(row.on_fire for row in standings), knockout=fmt.has_bracket,
-            rows=standings, tie_order=fmt.tie_order),
+            rows=standings, tie_order=fmt.tie_order, points=fmt.points_meaning(section)),
         "who_may_enter": event_selectors.who_may_enter(section),
         "stage": event_selectors.stage_info(section),
         # The latest rounds only, unless asked for all (?rounds=all): an arena's rounds run to hundreds.

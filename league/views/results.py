@@ -58,7 +58,8 @@ def results(request: HttpRequest, club_slug: str, tournament_slug: str, section_
             tiebreak_columns=event_selectors.tiebreak_columns(section),
             standings_key=event_selectors.standings_key(event_selectors.tiebreak_columns(section),
                                                         knockout=format_of(section).has_bracket, rows=standings,
-                                                        tie_order=format_of(section).tie_order),
+                                                        tie_order=format_of(section).tie_order,
+                                                        points=format_of(section).points_meaning(section)),
             card_description=_card_description(result),
         )
     return render(request, "league/results.html", context)

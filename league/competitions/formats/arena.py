@@ -28,6 +28,15 @@ class ArenaFormat(FormatBase):
                  "first; level on both, they share the place.")
     repair_refusal = ("arena", "An arena pairs players as they become free: it has no round to pair again.")
 
+    def points_meaning(self, section: Section) -> str:
+        # An arena's 12 points from 4 wins and 2 draws read as a wrong sum without this
+        # (the 🔥 entry of the key shows only while somebody is on a streak).
+        base = f"A win scores {arena.WIN}, a draw {arena.DRAW}, a loss {arena.LOSS}"
+        if not section.streak_bonus:
+            return base
+        return (f"{base}; after two wins in a row each game scores double (a win {2 * arena.WIN}, "
+                f"a draw {2 * arena.DRAW}) until a draw or a loss ends the streak")
+
     def closes_at(self, section: Section) -> datetime:
         assert section.arena_duration is not None  # create_section refuses an arena without one
         return section.starts_at + section.arena_duration

@@ -168,6 +168,11 @@ class SectionFormat(Protocol):
         """The format with its settings, in words ("Round robin, double")."""
         ...
 
+    def points_meaning(self, section: Section) -> str:
+        """How a game scores, for the standings' key, where it is not 1, ½, 0 ("": it is,
+        or the table has no points)."""
+        ...
+
     def tiebreak_order(self, section: Section) -> list[str]:
         """The section's tie-breaks: the organiser's, or the format's default."""
         ...
@@ -244,6 +249,9 @@ class FormatBase:
 
     def describe(self, section: Section) -> str:
         return self.label
+
+    def points_meaning(self, section: Section) -> str:
+        return ""
 
     def tiebreak_order(self, section: Section) -> list[str]:
         return list(section.tiebreaks) or list(self.default_tiebreaks)
