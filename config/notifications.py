@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from accounts import presence
 from accounts.broadcast import LOCAL_CHANNELS, SERVING
 from accounts.realtime import SafeJsonConsumer, user_group
@@ -51,7 +53,9 @@ class NotificationsConsumer(SafeJsonConsumer):
             await self.send_error("unknown-type", f"Unknown frame type {content['type']!r}.")
 
     async def platform_heartbeat(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "heartbeat", "at": event["at"]})
+        # How often it comes, so that a page can tell when it is late (static/js/site.js).
+        every = settings.CELERY_BEAT_SCHEDULE["platform-heartbeat"]["schedule"]
+        await self.send_json({"type": "heartbeat", "at": event["at"], "every": every})
 
     async def user_notice(self, event: dict[str, Any]) -> None:
         # A stored notice (accounts/notices.py): its id, kind, text, where to go and the

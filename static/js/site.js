@@ -81,9 +81,22 @@ window.openSocket = (function () {
     item.appendChild(close);
     notices.appendChild(item);
   }
+  // The heartbeat comes every `every` seconds (its frame says, 30 by default). With none
+  // for LATE_AFTER of them (Redis away, the worker or beat down) the socket is still
+  // open but nothing live comes through it: the footer says so, not "Live" for good.
+  const LATE_AFTER = 2.5;
+  let every = 30, lastBeat = "", lateTimer = null;
+  function expectBeat() {
+    clearTimeout(lateTimer);
+    lateTimer = setTimeout(() => {
+      status.textContent = lastBeat ? `Live updates are late: the server last checked in at ${lastBeat} UTC`
+        : "Live updates are late: no word from the server since this page connected";
+      status.className = "offline";
+    }, every * LATE_AFTER * 1000);
+  }
   function connect() {
     const socket = window.openSocket(status.dataset.socket);
-    socket.onopen = () => { delay = 1000; status.textContent = "Live"; status.className = "live"; };
+    socket.onopen = () => { delay = 1000; status.textContent = "Live"; status.className = "live"; expectBeat(); };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "heartbeat") {
@@ -92,6 +105,9 @@ window.openSocket = (function () {
         const at = new Date(frame.at).toISOString().slice(11, 19);
         status.textContent = `Live · server checked in ${at} UTC`;
         status.className = "live";
+        lastBeat = at;
+        if (typeof frame.every === "number" && frame.every > 0) every = frame.every;
+        expectBeat();
       } else if (frame.type === "notice") {
         showNotice(frame);
         showUnread(frame.unread);
@@ -100,6 +116,7 @@ window.openSocket = (function () {
       }
     };
     socket.onclose = () => {
+      clearTimeout(lateTimer);
       status.textContent = "Reconnecting…"; status.className = "offline";
       setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
     };

@@ -34,3 +34,33 @@ def test_the_footer_says_the_heartbeat_in_utc_on_the_24_hour_clock():
         page.goto("http://footer.test/")
         expect(page.locator("#live-status")).to_have_text("Live · server checked in 17:05:09 UTC")
         context.close()
+
+
+def test_the_footer_says_live_updates_are_late_once_heartbeats_stop_and_live_when_one_comes():
+    """Redis away, the worker or beat dead: the notifications socket stays open and the
+    heartbeat stops. The footer said "Live · server checked in 17:05:09 UTC" for good (a
+    chaos probe, Redis killed mid-game): after 2.5 heartbeats missed it says the live
+    updates are late, and the next heartbeat puts it right."""
+    from playwright.sync_api import expect
+
+    site_js = (ROOT / "static" / "js" / "site.js").read_text()
+    sockets = []
+
+    def first_beat(ws):
+        sockets.append(ws)
+        ws.send('{"type": "heartbeat", "at": "2026-11-30T17:05:09+00:00", "every": 1}')
+
+    with chromium() as browser:
+        page = browser.new_page()
+        page.route("http://footer.test/", lambda route: route.fulfill(body=PAGE, content_type="text/html; charset=utf-8"))
+        page.route("http://footer.test/static/js/site.js",
+                   lambda route: route.fulfill(body=site_js, content_type="text/javascript; charset=utf-8"))
+        page.route_web_socket("ws://footer.test/ws/notifications/", first_beat)
+        page.goto("http://footer.test/")
+        status = page.locator("#live-status")
+        expect(status).to_have_text("Live · server checked in 17:05:09 UTC")
+        expect(status).to_have_text("Live updates are late: the server last checked in at 17:05:09 UTC", timeout=6000)
+        expect(status).to_have_class("offline")
+        sockets[0].send('{"type": "heartbeat", "at": "2026-11-30T17:05:20+00:00", "every": 1}')
+        expect(status).to_have_text("Live · server checked in 17:05:20 UTC")
+        expect(status).to_have_class("live")

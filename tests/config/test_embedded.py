@@ -30,6 +30,7 @@ async def test_a_task_run_by_the_embedded_worker_reaches_the_websocket():
         await sync_to_async(heartbeat.delay)()  # queued on the broker, run by the worker thread
         frame = await ws.receive_json_from(timeout=10)
         assert frame["type"] == "heartbeat" and frame["at"]
+        assert frame["every"] == settings.CELERY_BEAT_SCHEDULE["platform-heartbeat"]["schedule"]  # pages tell when one is late
         await ws.disconnect()
     finally:
         await sync_to_async(celery.stop)()
