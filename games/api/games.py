@@ -127,6 +127,12 @@ class NoteSerializer(serializers.Serializer):
 # -- views -----------------------------------------------------------------------------
 
 
+#: What ``_status_filter`` takes, for the schema: statuses between commas, spaces around
+#: them, empty places (a fuzzer sent ``?status=registration`` as valid: no pattern said).
+_ONE_STATUS = "(?:" + "|".join(Game.Status.values) + ")"
+STATUS_PATTERN = rf"^\s*(?:{_ONE_STATUS}\s*)?(?:,\s*(?:{_ONE_STATUS}\s*)?)*$"
+
+
 def _status_filter(raw: str | None) -> list[str]:
     """``?status=``: the statuses asked for; none (absent, empty, or only commas) is the default."""
     wanted = [part.strip() for part in (raw or "").split(",") if part.strip()]
@@ -173,6 +179,7 @@ class GameListCreateView(GamesAPIView):
                 str,
                 description="Comma-separated: open, active, finished, aborted "
                 "(default: open, active, finished).",
+                pattern=STATUS_PATTERN,
             ),
             OpenApiParameter("variant", str, description="A variant slug."),
             OpenApiParameter("player", str, description="Only games with this username in a seat."),

@@ -100,7 +100,8 @@ class PlayerHistoryView(generics.ListAPIView):
 
     serializer_class = RatingChangeSerializer
 
-    @extend_schema(parameters=[VARIANT, OpenApiParameter("list", str, description='"league" (the default, or empty) or "club-<id>".')])
+    @extend_schema(parameters=[VARIANT, OpenApiParameter("list", str, description='"league" (the default, or empty) or "club-<id>".',
+                                                           pattern=r"^(?:league|club-[0-9]+)?$")])
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
