@@ -288,8 +288,7 @@ def _start_tournament_action(tournament: Tournament, user: User | Any) -> Organi
     refusal = refusals.start_tournament_refusal(tournament, user)
     if refusal is not None:
         return OrganiserAction("start", "Start now", refusal)
-    # The sections start_tournament starts (a later stage waits for the one before it).
-    sections = list(tournament.sections.filter(status__in=refusals.OPEN_SECTION, previous_stage__isnull=True))
+    sections = list(refusals.sections_to_start(tournament))  # those start_tournament starts
     return OrganiserAction("start", "Start now", None, _start_confirm(f"Start {tournament.name} now", sections))
 
 

@@ -275,8 +275,7 @@ def end_section_early(*, by: User, section: Section, now: datetime | None = None
 def start_tournament(*, by: User, tournament: Tournament, now: datetime | None = None) -> list[Round]:
     """Start every section still open for registration (each in its own transaction)."""
     refuse(refusals.start_tournament_refusal(tournament, by))
-    # A later stage starts when the stage before it finishes (league/competitions/stages.py).
-    sections = list(tournament.sections.filter(status__in=OPEN_SECTION, previous_stage__isnull=True))
+    sections = list(refusals.sections_to_start(tournament))
     return [start_section(by=by, section=section, now=now) for section in sections]
 
 

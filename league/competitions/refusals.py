@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from accounts.age import day_words
 from league.models import ClubMembership, Entry, Pairing, Round, Section, Tournament
@@ -331,6 +331,15 @@ def waiting_stage_refusal(section: Section) -> Refusal | None:
                                   "paired then.")
 
 
+def sections_to_start(tournament: Tournament) -> QuerySet[Section]:
+    """The sections starting the tournament starts: those still taking entries, but a later
+    stage only once the stage before it has finished (with its qualifiers it waits for its
+    own start time, and the tournament page said it "starts when the stage before it ends")."""
+    return tournament.sections.filter(
+        Q(previous_stage__isnull=True) | Q(previous_stage__status=Section.Status.FINISHED),
+        status__in=OPEN_SECTION)
+
+
 def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | None:
     """Starting the tournament starts each of its sections still taking entries; refused unless each can start."""
     refusal = organiser_refusal(user, tournament.club)
@@ -338,9 +347,7 @@ def start_tournament_refusal(tournament: Tournament, user: Any) -> Refusal | Non
         return refusal
     if tournament.status == Tournament.Status.DRAFT:
         return Refusal("draft", "Publish it first: a draft does not start.")
-    # A later stage starts when the stage before it finishes (league/competitions/stages.py).
-    sections = list(tournament.sections.select_related("tournament__club").filter(
-        status__in=OPEN_SECTION, previous_stage__isnull=True))
+    sections = list(sections_to_start(tournament).select_related("tournament__club"))
     if not sections:
         return Refusal("nothing-to-start", "Every section has already started, or starts when the stage before it ends.")
     # All or none: a section that cannot start (too few players, paused) holds the rest,

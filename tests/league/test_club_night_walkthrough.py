@@ -68,3 +68,33 @@ def test_an_arena_standings_key_says_how_a_game_scores(client, make_player, eage
     Section.objects.filter(pk=section.pk).update(streak_bonus=False)
     page = text_of(client.get(url("section", section)).content.decode())
     assert "Points A win scores 2, a draw 1, a loss 0 " in page and "scores double" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_groups_the_tournament_page_starts_the_waiting_knockout(client, club, organiser, make_player,
+                                                                          eager_celery):
+    """The groups ended at 20:44 and the knockout, its four qualifiers in, waited for its
+    own start the next evening, while the tournament page told the organiser that every
+    section "starts when the stage before it ends", with no Start button."""
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from .support import play_out
+
+    groups = section_with(players(make_player, 6), format="round-robin", groups=2, club=club,
+                          tournament="Groups cup")
+    knockout = cs.create_section(tournament=groups.tournament, name="Final stage", format="single-elimination",
+                                 rule_set=groups.rule_set, previous_stage=groups, advance=2,
+                                 starts_at=timezone.now() + timedelta(days=1))
+    page_url = reverse("competitions:tournament", args=[club.slug, groups.tournament.slug])
+    client.force_login(organiser)
+    assert "starts when the stage before it ends" in text_of(client.get(page_url).content.decode())
+    play_out([groups.pk])
+    knockout.refresh_from_db()
+    assert knockout.status == Section.Status.REGISTRATION and knockout.entries.count() == 4
+    page = text_of(client.get(page_url).content.decode())
+    assert "starts when the stage before it ends" not in page and "Start now" in page
+    client.post(reverse("competitions:tournament-action", args=[club.slug, groups.tournament.slug]),
+                {"action": "start"})
+    knockout.refresh_from_db()
+    assert knockout.status == Section.Status.RUNNING
