@@ -180,6 +180,13 @@ def test_a_full_classic_game_with_an_observer(people):
         kofi.keyboard.press(key)
     expect(kofi.locator("#replay-position")).to_have_text("Move 7 of 9")
     expect_square(kofi, 9, "empty")
+    # On the phone the four steps share one row, under the position (Prev and Next were
+    # on two rows, the position between them).
+    steps = [kofi.locator(f"#replay-{name}").bounding_box() for name in ("first", "prev", "next", "last")]
+    position = kofi.locator("#replay-position").bounding_box()
+    assert position is not None and all(steps), (position, steps)
+    assert len({round(box["y"]) for box in steps}) == 1, steps
+    assert position["y"] + position["height"] <= steps[0]["y"], (position, steps)
     shoot(kofi, "classic-replay-phone")
 
 
