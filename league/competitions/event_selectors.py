@@ -968,7 +968,10 @@ def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knock
     else:
         entries.append(("D, L", "Games drawn and lost over the board (games won: Wins)"))
     labels = [column.label for column in columns]
-    order = f"Players level on points are ranked by {', then '.join(labels)}." if labels else tie_order
+    # Level on every tie-break too, they share the place (1, 1, 1 in a three-way tie): said,
+    # or a table of equal rows read as broken.
+    order = (f"Players level on points are ranked by {', then '.join(labels)}; level on "
+             f"{'that' if len(labels) == 1 else 'all of them'} too, they share the place.") if labels else tie_order
     return StandingsKey(entries, order, won_column, byes=byes)
 
 

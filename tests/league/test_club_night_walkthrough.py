@@ -98,3 +98,13 @@ def test_after_the_groups_the_tournament_page_starts_the_waiting_knockout(client
                 {"action": "start"})
     knockout.refresh_from_db()
     assert knockout.status == Section.Status.RUNNING
+
+
+def test_a_tie_on_every_tie_break_is_said_to_share_the_place(client, make_player, eager_celery):
+    """Three players, each a win, a loss and a bye: 1, 1, 1 on the table, and its key said
+    only "ranked by DE, then Wins, then SB", as if the ranking had broken down."""
+    section = section_with(players(make_player, 3), format="round-robin")
+    run_decided(section, winner=lambda pairing: pairing.first_id)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "Players level on points are ranked by DE, then Wins, then SB; level on all of them too, " \
+           "they share the place." in page

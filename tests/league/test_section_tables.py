@@ -105,7 +105,8 @@ def test_standings_show_games_won_once_and_explain_every_heading_in_a_visible_ke
     assert all(len(row) == len(headings) for row in rows)
     # The key is text on the page, not a tooltip: each abbreviation said in words.
     key = html_lib.unescape(text_of(page.split('id="st-key">')[1].split("</dl>")[0]))
-    assert "Players level on points are ranked by BH Cut-1, then SB, then Wins." in key
+    assert "Players level on points are ranked by BH Cut-1, then SB, then Wins; level on all of them too, " \
+           "they share the place." in key
     assert "BH Cut-1 Buchholz cut 1: the sum of the opponents' scores, less one: a round not played" in key
     assert "SB Sonneborn-Berger: the scores of the opponents beaten" in key
     assert "Wins Games won over the board" in key
