@@ -5,16 +5,18 @@ logged (one warning naming the task and its arguments) and the caller goes on, s
 write answers success; a periodic sweep finds the work in the database and does it
 (docs/operations.md, "When Redis or a worker is down"). The broker's publish is bounded
 by the CELERY_BROKER_* timeouts in config/settings/base.py, so a request never hangs on it.
+A task someone is waiting for (an AI's reply) is not left for the sweep, which needs
+the broker too: it runs in this process instead (``someone_waits``).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
+import threading
 from typing import Any
 
 from celery import current_app
-from django.db import transaction
+from django.db import connections, transaction
 
 from .unanswered import BROKER
 
@@ -38,6 +40,30 @@ def enqueue(task_name: str, *args: Any, countdown: float | None = None) -> bool:
     return True
 
 
-def enqueue_on_commit(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    """``enqueue`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(functools.partial(enqueue, task_name, *args, countdown=countdown))
+def enqueue_on_commit(task_name: str, *args: Any, countdown: float | None = None, someone_waits: bool = False) -> None:
+    """``enqueue`` once the current transaction commits (at once outside one). With
+    ``someone_waits``, a task the broker refuses runs in this process after ``countdown``
+    (run_here): a player waiting for the AI's reply waited for the broker's return,
+    since the sweep that redoes lost tasks needs it too (a chaos probe). The task must be
+    idempotent: the sweep may still do it once the broker is back."""
+    def send() -> None:
+        if not enqueue(task_name, *args, countdown=countdown) and someone_waits:
+            run_here(task_name, *args, countdown=countdown)
+    transaction.on_commit(send)
+
+
+def run_here(task_name: str, *args: Any, countdown: float | None = None) -> None:
+    """Run a registered task in this process, on a thread of its own, after ``countdown``
+    seconds. If the process dies first, the sweep does the work (as for a task lost)."""
+    timer = threading.Timer(countdown or 0, _run, args=(task_name, args))
+    timer.daemon = True
+    timer.start()
+
+
+def _run(task_name: str, args: tuple[Any, ...]) -> None:
+    try:
+        current_app.tasks[task_name](*args)
+    except Exception:
+        logger.exception("task %s%r, run here while the broker was down, failed (a sweep redoes it)", task_name, args)
+    finally:
+        connections.close_all()  # this thread's own connections

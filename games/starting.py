@@ -148,6 +148,7 @@ def announce_after_commit(game: Game, *, moves: list[Move] | None = None) -> Non
     if game.status == Game.Status.ACTIVE:
         ai_seats = [s.number for s in game.seats_in_hand if s.ai_level and s.number in game.to_move]
         if ai_seats:
-            # By its registered name: games/tasks.py calls these services.
-            # Not queued (broker down): games.flag_expired_clocks' sweep plays it.
-            dispatch.enqueue_on_commit("games.play_ai_move", game_id, ply, countdown=AI_PACE_SECONDS)
+            # By its registered name: games/tasks.py calls these services. Not queued
+            # (broker down): played in this process, as the player waits for it.
+            dispatch.enqueue_on_commit("games.play_ai_move", game_id, ply, countdown=AI_PACE_SECONDS,
+                                       someone_waits=True)

@@ -51,6 +51,19 @@ def call(port, path, token=None, body=None, headers=None):
         return err.code, json.loads(err.read() or b"null"), {k.lower(): v for k, v in err.headers.items()}
 
 
+def ai_turn_played(port, token, game_id, seat, *, ply, seconds=15.0):
+    """The game once ``seat`` is to move after ``ply``, the AI having answered it (at ply 0,
+    also the new game itself when ``seat`` moves first)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status, game, _ = call(port, f"/api/v1/games/{game_id}/", token)
+        assert status == 200, game
+        if game["to_move"] == [seat] and (game["ply"] > ply or (game["ply"] == ply and ply == 0)):
+            return game
+        assert time.monotonic() < deadline, f"the AI did not move: {game['ply']=} {game['to_move']=}"
+        time.sleep(0.2)
+
+
 async def open_socket(port, path, token=None):
     """A websocket on the server, as a bot (token) or anonymous."""
     return await websockets.connect(f"ws://127.0.0.1:{port}{path}", origin=Origin(f"http://127.0.0.1:{port}"),
@@ -118,6 +131,19 @@ def test_a_server_with_redis_down_answers_writes_truthfully_and_healthz_fails(tm
                        for _ in range(2)]
             assert [c[0] for c in created] == [201, 201]
             assert created[1][2].get("idempotent-replayed") == "true"
+            # The AI replies all the same: its task cannot be queued, and the sweep that
+            # redoes lost tasks needs the broker too, so the server plays it itself
+            # (a player waited for the broker's return: a chaos probe).
+            ai_id, ann_seat = created[0][1]["id"], created[0][1]["you"]
+            first = ai_turn_played(port, tokens["ann"], ai_id, ann_seat, ply=0)
+            for cell in range(1, 10):
+                status, moved, _ = call(port, f"/api/v1/games/{ai_id}/moves/", tokens["ann"],
+                                        {"ply": first["ply"], "move": {"cell": cell}})
+                if status == 201:
+                    break
+            assert status == 201, moved
+            replied = ai_turn_played(port, tokens["ann"], ai_id, ann_seat, ply=first["ply"] + 1)
+            assert replied["ply"] == first["ply"] + 2
             # A challenge, accepted; then a move (their broadcasts cannot be sent).
             status, challenge, _ = call(port, "/api/v1/games/", tokens["ann"], {"variant": "classic", "opponent": "ben"})
             assert status == 201
@@ -135,7 +161,7 @@ def test_a_server_with_redis_down_answers_writes_truthfully_and_healthz_fails(tm
                                    (created[0][1]["id"], game_id)).fetchall()
                 # The demo's own games are finished; the two made here are the only others.
                 assert db.execute("SELECT count(*) FROM games_game WHERE status <> 'finished'").fetchone()[0] == 2
-            assert sorted(games) == sorted([(created[0][1]["id"], "active", 0), (game_id, "active", 1)])
+            assert sorted(games) == sorted([(ai_id, "active", replied["ply"]), (game_id, "active", 1)])
 
             # Websockets open all the same, served from the database (they were refused
             # with 1013, so a reloaded page could not move: a chaos probe).
