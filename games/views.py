@@ -349,6 +349,9 @@ def replay(request: Request, game_id: int) -> HttpResponse:
         step=step,
         total=len(moves),
         current=moves[step - 1] if step else None,
+        # Who made the step's move, as the move list says it ("Sam (X)"): "pick Shift" alone
+        # did not say whose draft it was.
+        mover=context["moves"][step - 1]["mover"] if step else "",
         # The head says the step's move in the move list's words, not the engine's notation.
         notation=(move_words(game.variant, payload["moves"][step - 1], payload["view"]) or "secret until the reveal")
         if step else "Start",

@@ -276,7 +276,10 @@ class TestReplay:
         )
         # The head says the move in the move list's words (an outside walkthrough: it said
         # "Move 3: square 2", the engine's notation, above "placed X in square 2 ...").
-        assert "Move 3: placed X in square 2 (top middle)" in step3 and "Move 3: square 2" not in step3
+        # And who made it, as the move list names them (a newcomer stepping through a Tic
+        # Tac Two draft read "Move 5: pick Shift", not whose pick it was).
+        assert f"Move 3, {alice.name} (X): placed X in square 2 (top middle)" in step3
+        assert "Move 3: square 2" not in step3
         assert f'href="{url}?step=2"' in step3 and f'href="{url}?step=4"' in step3
         last = client.get(url).content.decode()
         assert "Move 5 of 5" in last and "square win" in last and "Game over" in last
@@ -294,7 +297,7 @@ class TestReplay:
         assert 'aria-label="Square 3, X"' in two and 'aria-label="Square 7, O"' in two
         assert 'aria-label="Square 1, O"' in two and 'aria-label="Square 2, empty"' in two
         # The head and the move list say the step's move in the same words.
-        head = re.search(r'<p id="turn-status"[^>]*>\s*Move 2: (.*?)(?:\. Game over[^<]*)?\s*</p>', two, re.S).group(1)
+        head = re.search(r'<p id="turn-status"[^>]*>\s*Move 2, [^:]+: (.*?)(?:\. Game over[^<]*)?\s*</p>', two, re.S).group(1)
         current = re.search(r'<li class="current"[^>]*>(.*?)</li>', two, re.S).group(1)
         assert head and head in " ".join(current.split()), (head, current)
 
