@@ -13,6 +13,7 @@
   const pollMs = 1000 * (Number(first.dataset.poll) || 5);
   const status = document.getElementById("section-connection");
   let delay = 1000, poller = null, pending = null, done = false, pressed = false, held = false, catchingUp = false;
+  let following = false;  // the socket is open and joined
 
   function refresh() {
     if (pressed) { held = true; return; }
@@ -79,7 +80,7 @@
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "following") {
-        delay = 1000; poll(false);
+        delay = 1000; poll(false); following = true;
         if (window.htmx) { catchingUp = true; refresh(); } else show("Live", true);
       } else if (frame.type === "update" && frame.event === "deleted") {
         gone(frame.what, frame.url);
@@ -89,7 +90,7 @@
       }
     };
     socket.onclose = (event) => {
-      catchingUp = false;
+      catchingUp = false; following = false;
       if (event.code === 4404) { if (!done) gone("section", first.dataset.tournament); return; }  // no such section: deleted while away
       if (done) return;
       poll(true);
@@ -97,5 +98,19 @@
       setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
     };
   }
+  // The platform's heartbeat is late (static/js/site.js): Redis is away, so this socket,
+  // though open, hears nothing. Poll as while it is down; once the heartbeat is back, an
+  // update sent meanwhile was lost: fetch the live part once more. The page said "Live"
+  // and stayed stale after Redis came back (a chaos probe).
+  document.addEventListener("live:late", () => {
+    if (done || !following) return;
+    poll(true);
+    show(`Live updates are late: meanwhile this page refreshes every ${pollMs / 1000} seconds.`, false);
+  });
+  document.addEventListener("live:caught-up", () => {
+    if (done || !following) return;
+    poll(false);
+    if (window.htmx) { catchingUp = true; refresh(); } else show("Live", true);
+  });
   connect();
 })();

@@ -84,14 +84,19 @@ window.openSocket = (function () {
   // The heartbeat comes every `every` seconds (its frame says, 30 by default). With none
   // for LATE_AFTER of them (Redis away, the worker or beat down) the socket is still
   // open but nothing live comes through it: the footer says so, not "Live" for good.
+  // The page's other live parts hear it too: "live:late" then, and "live:caught-up" at
+  // the first heartbeat after it or after any gap (a live message sent meanwhile may be
+  // lost: the section page fetches its live part again, static/js/section-live.js).
   const LATE_AFTER = 2.5;
-  let every = 30, lastBeat = "", lateTimer = null;
+  let every = 30, lastBeat = "", lateTimer = null, late = false, beatAt = null;
   function expectBeat() {
     clearTimeout(lateTimer);
     lateTimer = setTimeout(() => {
       status.textContent = lastBeat ? `Live updates are late: the server last checked in at ${lastBeat} UTC`
         : "Live updates are late: no word from the server since this page connected";
       status.className = "offline";
+      late = true;
+      document.dispatchEvent(new CustomEvent("live:late"));
     }, every * LATE_AFTER * 1000);
   }
   function connect() {
@@ -107,6 +112,10 @@ window.openSocket = (function () {
         status.className = "live";
         lastBeat = at;
         if (typeof frame.every === "number" && frame.every > 0) every = frame.every;
+        const gap = beatAt !== null && Date.now() - beatAt > every * 1500;
+        beatAt = Date.now();
+        if (late || gap) document.dispatchEvent(new CustomEvent("live:caught-up"));
+        late = false;
         expectBeat();
       } else if (frame.type === "notice") {
         showNotice(frame);
@@ -116,7 +125,7 @@ window.openSocket = (function () {
       }
     };
     socket.onclose = () => {
-      clearTimeout(lateTimer);
+      clearTimeout(lateTimer); beatAt = null;
       status.textContent = "Reconnecting…"; status.className = "offline";
       setTimeout(connect, delay); delay = Math.min(delay * 2, 30000);
     };
