@@ -73,6 +73,15 @@ class ProfileSerializer(serializers.Serializer):
         return services.play_eligibility(user=profile.user).allowed
 
 
+# PATCH /me/'s body for the schema; the view checks it with ProfileSerializer, whose blank
+# country is the answer's alone (a fuzzer sent "" as valid: the schema took the answer's).
+class ProfileUpdateSerializer(serializers.Serializer):
+    """What a player changes of their profile: a country is given or left out, never blank."""
+
+    display_name = serializers.CharField(max_length=60, required=False)
+    country = CountryCodeField(required=False)
+
+
 class LoginSerializer(serializers.Serializer):
     # No username is longer; a longer one would not fit django-axes' record of the failure.
     username = serializers.CharField(max_length=150)
@@ -206,7 +215,7 @@ class MeView(APIView):
         return Response(ProfileSerializer(profile).data)
 
     @extend_schema(
-        request=ProfileSerializer,
+        request=ProfileUpdateSerializer,
         responses={200: ProfileSerializer, 400: ErrorSerializer},
         description="Change display_name and country. Any other field is refused, nothing changed: 400 "
                     "read-only-field (username, date_of_birth: fixed after sign-up, staff correct it; can_play) "

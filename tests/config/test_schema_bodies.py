@@ -49,3 +49,21 @@ def test_the_api_does_refuse_them(django_user_model):
     answer = client.patch("/api/v1/accounts/me/", {"display_name": "P", "nickname": "p"},
                           content_type="application/json")
     assert answer.status_code == 400 and answer.json()["code"] == "unknown-field"
+
+
+@pytest.mark.django_db
+def test_a_profiles_country_is_never_set_blank_and_the_schema_says_so(django_user_model):
+    """``PATCH /api/v1/accounts/me/`` refuses ``"country": ""`` (a country is given or left
+    out); its body's schema took a blank one (the answer's: a superuser's profile may have
+    none), so a fuzzer sent it as valid and got 400."""
+    [(_, _, _, body)] = [b for b in _bodies() if b[:3] == ("PATCH", "/api/v1/accounts/me/", "application/json")]
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    country = body["properties"]["country"]
+    refs = [part["$ref"] for part in country.get("oneOf", [country]) if "$ref" in part]
+    allowed = {value for ref in refs for value in schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["enum"]}
+    assert "" not in allowed and "FR" in allowed
+    user = django_user_model.objects.create_user("blank", password="x" * 12)
+    client = Client()
+    client.force_login(user)
+    answer = client.patch("/api/v1/accounts/me/", {"country": ""}, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["fields"] == {"country": ['"" is not a valid choice.']}
