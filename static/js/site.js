@@ -99,6 +99,14 @@ window.openSocket = (function () {
       document.dispatchEvent(new CustomEvent("live:late"));
     }, every * LATE_AFTER * 1000);
   }
+  // A notice stored while nothing live came through (the heartbeat late or missed) was
+  // pushed to nobody: its count comes from the inbox instead (docs/protocol.md).
+  function fetchUnread() {
+    fetch("/api/v1/accounts/notices/unread-count/", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((body) => { if (body) showUnread(body.unread); })
+      .catch(() => { /* the next notice or reconnect puts it right */ });
+  }
   function connect() {
     const socket = window.openSocket(status.dataset.socket);
     socket.onopen = () => { delay = 1000; status.textContent = "Live"; status.className = "live"; expectBeat(); };
@@ -114,7 +122,10 @@ window.openSocket = (function () {
         if (typeof frame.every === "number" && frame.every > 0) every = frame.every;
         const gap = beatAt !== null && Date.now() - beatAt > every * 1500;
         beatAt = Date.now();
-        if (late || gap) document.dispatchEvent(new CustomEvent("live:caught-up"));
+        if (late || gap) {
+          document.dispatchEvent(new CustomEvent("live:caught-up"));
+          if (badges.length) setTimeout(fetchUnread, Math.random() * 2000);  // spread: every page at once
+        }
         late = false;
         expectBeat();
       } else if (frame.type === "notice") {

@@ -63,3 +63,38 @@ def test_a_section_page_polls_while_the_heartbeat_is_late_and_fetches_again_when
         fetched = page.evaluate("window.fetches")
         time.sleep(2)
         assert page.evaluate("window.fetches") == fetched  # no more polling
+
+
+BADGE_PAGE = """<!doctype html><html><body>
+<a href="/accounts/notices/">Notices <span class="badge unread-badge" data-unread="1">1</span></a>
+<footer><span id="live-status" data-socket="/ws/notifications/">Connecting…</span></footer>
+<script src="/static/js/site.js"></script></body></html>"""
+
+
+def test_the_unread_count_is_read_again_when_the_heartbeat_is_back():
+    """A notice stored during the outage (a challenge made over REST) was pushed to nobody,
+    and the navigation's count stayed as it was after Redis came back."""
+    from playwright.sync_api import expect
+
+    site_js = (ROOT / "static" / "js" / "site.js").read_text()
+    notifications = []
+
+    def beat_once(ws):
+        notifications.append(ws)
+        ws.send('{"type": "heartbeat", "at": "2026-11-30T17:05:09+00:00", "every": 1}')
+
+    with chromium() as browser:
+        page = browser.new_page()
+        page.route("http://badge.test/", lambda route: route.fulfill(body=BADGE_PAGE, content_type="text/html; charset=utf-8"))
+        page.route("http://badge.test/static/js/site.js",
+                   lambda route: route.fulfill(body=site_js, content_type="text/javascript; charset=utf-8"))
+        page.route("http://badge.test/api/v1/accounts/notices/unread-count/",
+                   lambda route: route.fulfill(body='{"unread": 3}', content_type="application/json"))
+        page.route_web_socket("ws://badge.test/ws/notifications/", beat_once)
+        page.goto("http://badge.test/")
+        badge = page.locator(".unread-badge")
+        expect(page.locator("#live-status")).to_have_text("Live updates are late: the server last checked in at "
+                                                           "17:05:09 UTC", timeout=6000)
+        expect(badge).to_have_text("1")
+        notifications[0].send('{"type": "heartbeat", "at": "2026-11-30T17:05:20+00:00", "every": 1}')
+        expect(badge).to_have_text("3", timeout=5000)
