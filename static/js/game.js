@@ -201,6 +201,7 @@
           if (observers) observers.textContent = frame.count;
           break;
         case "ack":
+          if (frame.for === "claim-timeout") { claiming = false; break; }
           moveAnswered();
           showError(""); // the board follows with the "update" every socket gets
           break;
@@ -210,6 +211,9 @@
           break;
         }
         case "error":
+          // The page's own time-out claim, refused: the server's check was first, or this
+          // browser's clock is ahead. Nothing for the player to read.
+          if (claiming && (frame.code === "no-time-out" || frame.code === "game-over")) { claiming = false; break; }
           moveAnswered();  // refused: its message says why (a stale ply's state follows)
           refusal = frame.code;
           // A full game's refusal is said by the close that follows, with when the page tries again.
@@ -475,11 +479,23 @@
   }
 
   // -- clocks count down between frames, from the deadlines the server sent -------------
+  // A clock run out is flagged by the server's check within 5 s (beat, run by a Celery
+  // worker). Should that check be down, both pages waited on a 0:00 for good (a chaos
+  // probe: beat killed): a player's page claims the time-out itself once the deadline is
+  // CLAIM_AFTER behind, once per deadline; the server decides (docs/protocol.md).
+  const CLAIM_AFTER = 6000;
+  let claimedFor = null, claiming = false;
+  function claimIfOver(deadline, ms) {
+    if (page.dataset.seat === "" || ms > -CLAIM_AFTER || claimedFor === deadline) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    claimedFor = deadline; claiming = true;
+    socket.send(JSON.stringify({ type: "claim-timeout" }));
+  }
   function tickClocks() {
     document.querySelectorAll("#board .clock").forEach((clock) => {
       const deadline = clock.dataset.deadline;
       let ms = null;
-      if (deadline) ms = new Date(deadline).getTime() - Date.now();
+      if (deadline) { ms = new Date(deadline).getTime() - Date.now(); claimIfOver(deadline, ms); }
       else if (clock.dataset.clockMs) ms = parseInt(clock.dataset.clockMs, 10);
       if (ms === null) return;
       ms = Math.max(0, ms);
