@@ -35,6 +35,8 @@ class Finisher:
     child: bool
     #: A knockout: how far they got ("Runner-up (lost the final)"), said instead of points
     progress: str = ""
+    #: The tie-breaks' (heading, value) in the section's order: who is ahead of whom on equal points
+    tiebreaks: tuple[tuple[str, float], ...] = ()
 
     @property
     def points_words(self) -> str:
@@ -93,6 +95,23 @@ class Podium:
             return "nobody"
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
+    @property
+    def ties_broken(self) -> list[str]:
+        """Why one step is above the next on equal points, in words ("Kofi is ahead of
+        Lucía on DE (1 to 0), both on 3.5 points"): "Kofi won" over a Lucía with as many
+        points read as a mistake, with the reason only in the table's columns below."""
+        notes = []
+        for upper, lower in zip(self.steps, self.steps[1:], strict=False):
+            above, below = upper.players[-1], lower.players[0]
+            if above.progress or above.points != below.points:
+                continue
+            for (label, mine), (_, theirs) in zip(above.tiebreaks, below.tiebreaks, strict=False):
+                if mine != theirs:
+                    notes.append(f"{above.name} is ahead of {below.name} on {label} ({mine:g} to {theirs:g}), "
+                                 f"both on {above.points_words}")
+                    break
+        return notes
+
     def headline(self, *, public: bool = False) -> str:
         """'Mei won' or 'Mei and Arnav shared first place'."""
         if len(self.winners) > 1:
@@ -123,8 +142,10 @@ def podium(section: Section) -> Podium | None:
     children = set(GuardianConsent.objects.filter(user_id__in=[r.user_id for r in rows])
                    .values_list("user_id", flat=True))
     progress = event_selectors.knockout_progress(section) or {}
+    columns = event_selectors.tiebreak_columns(section)
     table = [Finisher(r.user_id, r.user.username, r.user.name, r.rank, r.points, r.user_id in children,
-                      progress[r.user_id].words if r.user_id in progress else "")
+                      progress[r.user_id].words if r.user_id in progress else "",
+                      tuple((c.label, float((r.tiebreaks or {}).get(c.name, 0))) for c in columns))
              for r in rows]
     by_user = {f.user_id: f for f in table}
     steps: list[Step] = []

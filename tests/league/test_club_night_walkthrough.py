@@ -108,3 +108,21 @@ def test_a_tie_on_every_tie_break_is_said_to_share_the_place(client, make_player
     page = text_of(client.get(url("section", section)).content.decode())
     assert "Players level on points are ranked by DE, then Wins, then SB; level on all of them too, " \
            "they share the place." in page
+
+
+def test_the_podium_says_which_tie_break_put_the_winner_ahead_on_equal_points(client, make_player, eager_celery):
+    """"Kofi won." over Lucía, both on 3.5 points: the podium said nothing of the direct
+    encounter that decided it, left to a column of the table below."""
+    a, b, c, d = users = players(make_player, 4)
+    beats = {(a, b), (c, a), (a, d), (b, c), (b, d), (d, c)}  # a and b on 2 points; a beat b
+
+    def winner(pairing):
+        first, second = (u for u in users if u.pk == pairing.first_id), (u for u in users if u.pk == pairing.second_id)
+        one, other = next(first), next(second)
+        return one.pk if (one, other) in beats else other.pk
+
+    section = section_with(users, format="round-robin")
+    run_decided(section, winner=winner)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert f"{a.name} won." in page
+    assert f"{a.name} is ahead of {b.name} on DE (1 to 0), both on 2 points." in page
