@@ -4,9 +4,10 @@ and the notices said, or left out."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
+from django.urls import reverse
 
 from games import services as game_services
 from league import competitions as cs
@@ -76,7 +77,6 @@ def test_after_the_groups_the_tournament_page_starts_the_waiting_knockout(client
     """The groups ended at 20:44 and the knockout, its four qualifiers in, waited for its
     own start the next evening, while the tournament page told the organiser that every
     section "starts when the stage before it ends", with no Start button."""
-    from django.urls import reverse
     from django.utils import timezone
 
     from .support import play_out
@@ -126,3 +126,16 @@ def test_the_podium_says_which_tie_break_put_the_winner_ahead_on_equal_points(cl
     page = text_of(client.get(url("section", section)).content.decode())
     assert f"{a.name} won." in page
     assert f"{a.name} is ahead of {b.name} on DE (1 to 0), both on 2 points." in page
+
+
+def test_a_place_points_season_says_a_shared_place_scores_in_full(client, club, organiser):
+    """Kofi, Mei and Sam shared first in the season's one tournament and each got 10 of
+    "10, 6, 4": the page named the table only, not what a shared place scores."""
+    from league.competitions import seasons
+
+    league = seasons.create_league(by=organiser, club=club, name="Thursday league")
+    season = seasons.create_season(by=organiser, league=league, name="Winter 2026", starts_on=date(2026, 11, 30),
+                                   ends_on=date(2027, 2, 28), scoring="place-points", place_points=[10, 6, 4])
+    page = text_of(client.get(reverse("competitions:season", args=[club.slug, league.slug, season.slug]))
+                   .content.decode())
+    assert "Points for each final place (10, 6, 4); players sharing a place each score its points in full." in page
