@@ -29,6 +29,13 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField()
     message = serializers.CharField()
+    # Nested where the field is (a list's items, an object's keys): left open here. The
+    # name is the JSON key; DRF's metaclass takes declared fields off the class, so the
+    # serializer's own ``fields`` property stays.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        required=False,
+        help_text="A validation error's fields (or query parameters), each with its reasons: a list of sentences.",
+    )
 
 
 # -- a request names what it cannot set, instead of it being ignored ----------------------------

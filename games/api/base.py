@@ -83,6 +83,9 @@ class SeatSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When this seat runs out of time, if to move."
     )
+    running = serializers.BooleanField(
+        help_text="Its clock runs: it is to move in a game in play (both seats in a simultaneous step)."
+    )
 
 
 class MoveEntrySerializer(serializers.Serializer):
@@ -105,6 +108,7 @@ class RulesSummarySerializer(serializers.Serializer):
     options = serializers.DictField(help_text="The engine-validated options, defaults filled in.")
     seconds_per_move = serializers.IntegerField(allow_null=True)
     seconds_per_game = serializers.IntegerField(allow_null=True)
+    time_control = serializers.CharField(help_text='The clock in words: "1 min per move", "No clock".')
 
 
 class VersionChoiceSerializer(serializers.Serializer):
@@ -148,6 +152,7 @@ class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     variant = serializers.CharField()
     status = serializers.CharField(help_text='"open", "active", "finished" or "aborted".')
+    rated = serializers.BooleanField(help_text="The result moves both players' ratings (docs/ratings.md).")
     ply = serializers.IntegerField(help_text="Moves stored so far: send it back with your next move.")
     to_move = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that must act now.")
     you = serializers.IntegerField(allow_null=True, help_text="Your seat; null for observers.")
@@ -155,6 +160,9 @@ class GameSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     moves = MoveEntrySerializer(many=True)
     rules = RulesSummarySerializer()
+    idle_deadline = serializers.DateTimeField(
+        allow_null=True, help_text="A game in play without a clock ends as abandoned then if nobody moves."
+    )
     match = MatchRefSerializer(allow_null=True)
     seed_hash = serializers.CharField(help_text="sha256 of the seed, published at the start.")
     seed = serializers.CharField(allow_null=True, help_text="Revealed when the game is over.")
