@@ -249,6 +249,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
+    # DRF's two, the browsable one without the forms a view naming no serializer cannot build.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "config.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",  # DRF's, answering deep nesting and lone surrogates with 400
         # Each holds a POST's or PUT's body to the fields its operation documents (config.parsers).
