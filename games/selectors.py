@@ -230,12 +230,21 @@ def match_summary(game: Game) -> dict[str, Any]:
             summary["choose_version"] = {
                 "chooser": names[official.chooser or 0],
                 "chooser_id": chooser.get("user"),
+                # A bot knows its username, not its id nor how its name is shown.
+                "chooser_username": _player_username(chooser),
                 "versions": step["versions"],
             }
     else:
         series = MatchState.load(match.state)
         summary.update(score=list(series.score), stage="over" if series.is_over else "games", text="")
     return summary
+
+
+def _player_username(data: dict[str, Any]) -> str | None:
+    """A match player's username; None for an AI."""
+    if not data.get("user"):
+        return None
+    return User.objects.filter(pk=data["user"]).values_list("username", flat=True).first()
 
 
 def _player_name(data: dict[str, Any]) -> str:

@@ -114,6 +114,9 @@ class RulesSummarySerializer(serializers.Serializer):
 class VersionChoiceSerializer(serializers.Serializer):
     chooser = serializers.CharField()
     chooser_id = serializers.IntegerField(allow_null=True, help_text="The chooser's user id (None: an AI).")
+    chooser_username = serializers.CharField(
+        allow_null=True, help_text="The chooser's username (null: an AI); chooser is the name shown."
+    )
     versions = serializers.ListField(child=serializers.CharField())
 
 
