@@ -299,11 +299,21 @@ def rules_in_words(rule_set: RuleSet, *, paired: bool = False) -> list[str]:
     if rule_set.seconds_per_game:
         lines.append(f"Each player has {time_controls.duration_words(rule_set.seconds_per_game)} for the whole game.")
     if paired and rule_set.decider == RuleSet.Decider.CHALLENGER:
-        # A tournament has no challenger: its pairing names who moves first.
-        lines.append("Player One is decided by: the pairing (its first player moves first).")
+        # A tournament has no challenger: its pairing names Player One.
+        lines.append("Who is Player One: the pairing's first player.")
     else:
-        lines.append(f"Player One is decided by: {rule_set.get_decider_display().lower()}.")
+        lines.append(f"Who is Player One: {WHO_IS_PLAYER_ONE[rule_set.decider]}")
     return lines
+
+
+#: Each decider as the end of "Who is Player One: ..." (a sentence of its own, not the
+#: choice's label bolted on: "decided by: the challenger chooses" read badly).
+WHO_IS_PLAYER_ONE: dict[str, str] = {
+    RuleSet.Decider.CHALLENGER: "the challenger chooses.",
+    RuleSet.Decider.COIN: "a coin toss decides, as the game starts.",
+    RuleSet.Decider.SEED: "drawn from the game's seed, as the game starts.",
+    RuleSet.Decider.ROCK_PAPER_SCISSORS: "the winner of a game of rock-paper-scissors, played live first.",
+}
 
 
 class RuleSetAdmin(VariantNameColumn, admin.ModelAdmin):

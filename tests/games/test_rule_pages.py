@@ -4,12 +4,14 @@ them from the lobby, the main menu and a tournament section, through Django's te
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import rule_sets
+from games.admin import rules_in_words
 from games.rule_pages import EXAMPLES, PAGE_ORDER
 from games.rules import get_variant
 from games.rules.registry import variant_slugs
@@ -96,6 +98,28 @@ def test_the_game_page_has_a_rules_panel_with_the_house_rules_in_words(alice, bo
     assert 'href="/rules/classic/"' in panel
 
 
+@pytest.mark.parametrize(("decider", "sentence"), [
+    ("challenger", "Who is Player One: the challenger chooses."),
+    ("coin", "Who is Player One: a coin toss decides, as the game starts."),
+    ("seed", "Who is Player One: drawn from the game's seed, as the game starts."),
+    ("rock-paper-scissors", "Who is Player One: the winner of a game of rock-paper-scissors, played live first."),
+])
+def test_the_rules_panel_says_who_is_player_one_in_a_sentence(alice, bob, decider, sentence):
+    """It said "Player One is decided by: the challenger chooses" (a newcomer's walkthrough).
+    The describer every page uses (the panel, a section, the admin) says it; the panel
+    shows it (a game under rock-paper-scissors opens on its decider game, whose own rules
+    the panel shows: that one, the describer alone)."""
+    house = rule_sets.create_rule_set(name="Deciders", variant="classic", decider=decider)
+    assert rules_in_words(house)[-1] == sentence
+    if decider == "rock-paper-scissors":
+        return
+    game = GameFactory.create(creator=alice, opponent=bob, rule_set=house)
+    html = client_for(alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    panel = unescape(re.search(r'<details class="card rules-panel" id="rules-panel">.*?</details>', html, re.S).group(0))
+    assert sentence in panel
+    assert "decided by:" not in panel
+
+
 @pytest.mark.parametrize("slug", ["classic", "t-tic-t-tac-toe", "tactic-toe", "tic-tac-two", "nine-square", "rock-paper-scissors"])
 def test_every_variants_game_page_has_its_rules_panel(alice, bob, slug):
     game = GameFactory.create(creator=alice, opponent=bob, variant=slug)
@@ -153,7 +177,7 @@ def test_a_tournament_section_links_its_rules_in_words(alice):
     assert '<a href="/rules/tic-tac-two/">Rules</a>' in html
     assert "Meta variation: a player may pick actions the opponent chose" in html
     # A section has no challenger: its pairing names Player One (found by a walkthrough).
-    assert "the challenger chooses" not in html and "decided by: the pairing (its first player moves first)" in html
+    assert "the challenger chooses" not in html and "Who is Player One: the pairing's first player." in unescape(html)
     # A section under way takes no entries: a visitor is not asked to log in to enter.
     assert "Log in</a> to enter" in html
     type(section).objects.filter(pk=section.pk).update(status="running")

@@ -67,7 +67,7 @@ def test_a_sections_clock_is_said_in_minutes_and_seconds(client, organiser, tour
     assert "Each player has 3 minutes for the whole game." in page
     assert "180" not in page and " s a " not in page
     # The clock sits before who is Player One, as the describer orders it.
-    assert page.index("for the whole game.") < page.index("Player One is decided by: the pairing")
+    assert page.index("for the whole game.") < page.index("Who is Player One: the pairing")
     listing = text_of(client.get(reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]))
                       .content.decode())
     assert ("Swiss · rounds: the recommended number for the field, fixed at the start · Classic Tic Tac Toe, house rules: "
