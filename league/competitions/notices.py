@@ -4,11 +4,14 @@ A lost section update costs a page refresh, never a result."""
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.age import day_words
 from accounts.broadcast import send_to_groups
 from accounts.notices import Kind, NoticeSpec, notify_many
 from league.models import Entry, Pairing, Round, Section
@@ -192,10 +195,14 @@ def notify_stage_finished(section: Section, following: Section) -> None:
     tournament = section.tournament
     through = {user_id: seed for seed, user_id in enumerate(stages.qualifiers(section, following.advance or 0), start=1)}
     ranks = dict(section.standings.values_list("user_id", "rank"))
+    # A later stage due later keeps its own start (the organiser may start it sooner): the
+    # qualifiers were told they go through, not when they play again.
+    start = following.starts_at.astimezone(UTC)
+    when = f" Its round 1 starts {day_words(start.date())}, {start:%H:%M} UTC." if start > timezone.now() else ""
     specs = []
     for user_id, status, reason in section.entries.values_list("user_id", "status", "withdrawn_reason"):
         if user_id in through:
-            yours = f"You go through to {following.name} as seed {through[user_id]}."
+            yours = f"You go through to {following.name} as seed {through[user_id]}.{when}"
         elif user_id in ranks:
             rank = ranks[user_id]
             where = "in your group" if section.groups > 1 else f"of {len(ranks)}"

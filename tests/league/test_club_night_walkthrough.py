@@ -4,7 +4,7 @@ and the notices said, or left out."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, timedelta
 
 import pytest
 from django.urls import reverse
@@ -92,6 +92,14 @@ def test_after_the_groups_the_tournament_page_starts_the_waiting_knockout(client
     play_out([groups.pk])
     knockout.refresh_from_db()
     assert knockout.status == Section.Status.REGISTRATION and knockout.entries.count() == 4
+    # The qualifiers are told when it starts, not only that they go through.
+    from accounts.age import day_words
+    from accounts.models import Notice
+    start = knockout.starts_at.astimezone(UTC)
+    qualifier = knockout.entries.order_by("seed").first().user
+    told = Notice.objects.get(recipient=qualifier, kind=Notice.Kind.TOURNAMENT_FINISHED).message
+    assert told.endswith(f"You go through to Final stage as seed 1. Its round 1 starts {day_words(start.date())}, "
+                         f"{start:%H:%M} UTC."), told
     page = text_of(client.get(page_url).content.decode())
     assert "starts when the stage before it ends" not in page and "Start now" in page
     client.post(reverse("competitions:tournament-action", args=[club.slug, groups.tournament.slug]),
