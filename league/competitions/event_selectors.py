@@ -845,6 +845,18 @@ class StandingRow:
     #: (round number, points) of each bye that scored: points with no game, said beside the
     #: player (``bye_note``), since they can rank a player above others who won more games
     byes: list[tuple[int, float]] = field(default_factory=list)
+    #: The rounds won by forfeit: points with no game over the board, so in no W column
+    #: (an arena's 6 points beside 0 wins and 2 draws read as a wrong sum)
+    forfeit_wins: list[int] = field(default_factory=list)
+
+    @property
+    def forfeit_note(self) -> str:
+        """'won round 7 by forfeit', 'won rounds 7 and 8 by forfeit'; "" for none."""
+        rounds = [str(number) for number in self.forfeit_wins]
+        if not rounds:
+            return ""
+        which = f"round {rounds[0]}" if len(rounds) == 1 else f"rounds {', '.join(rounds[:-1])} and {rounds[-1]}"
+        return f"won {which} by forfeit"
 
     @property
     def bye_note(self) -> str:
@@ -863,6 +875,19 @@ def points_words(points: float) -> str:
     half = points - whole >= 0.5
     number = f"{whole or ''}½" if half else f"{whole}"
     return f"{number} point{'' if points <= 1 else 's'}"
+
+
+def forfeit_wins(section: Section) -> dict[int, list[int]]:
+    """user id -> the numbers of the rounds they won by forfeit, in round order."""
+    R = Pairing.Result
+    won: dict[int, list[int]] = defaultdict(list)
+    for number, first, second, result in section.pairings.filter(
+            result__in=[R.FIRST_FORFEIT_WIN, R.SECOND_FORFEIT_WIN]).order_by("round__number", "board").values_list(
+            "round__number", "first_id", "second_id", "result"):
+        winner = first if result == R.FIRST_FORFEIT_WIN else second
+        if winner is not None:
+            won[winner].append(number)
+    return won
 
 
 def scored_byes(section: Section) -> dict[int, list[tuple[int, float]]]:
@@ -1007,6 +1032,7 @@ def standings(section: Section) -> list[StandingRow]:
     progress = knockout_progress(section)
     names = [column.name for column in tiebreak_columns(section)]
     byes = scored_byes(section) if progress is None else {}  # a knockout's table shows no points
+    forfeits = forfeit_wins(section) if progress is None else {}
     rows = []
     for row in core.standings(section):
         mine = progress.get(row.user_id) if progress is not None else None
@@ -1016,7 +1042,7 @@ def standings(section: Section) -> list[StandingRow]:
             row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
             row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire,
             paused=paused.get(row.user_id), status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in),
-            byes=byes.get(row.user_id, [])))
+            byes=byes.get(row.user_id, []), forfeit_wins=forfeits.get(row.user_id, [])))
     return rows
 
 

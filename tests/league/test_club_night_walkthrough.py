@@ -147,3 +147,16 @@ def test_a_place_points_season_says_a_shared_place_scores_in_full(client, club, 
     page = text_of(client.get(reverse("competitions:season", args=[club.slug, league.slug, season.slug]))
                    .content.decode())
     assert "Points for each final place (10, 6, 4); players sharing a place each score its points in full." in page
+
+
+def test_a_win_by_forfeit_is_said_under_the_players_name(client, make_player, eager_celery):
+    """Kofi's arena line read "6 points · 0 W 2 D 4 L": 4 of the points were two wins by
+    forfeit, which no column counts (W is over the board) and nothing on the table said."""
+    users = players(make_player, 4)
+    section = section_with(users, format="swiss", rounds=2)
+    pairing = Pairing.objects.get(section=section, first=users[0]) if Pairing.objects.filter(
+        section=section, first=users[0]).exists() else Pairing.objects.get(section=section, second=users[0])
+    opponent = pairing.second if pairing.first_id == users[0].pk else pairing.first
+    cs.withdraw(section=section, user=users[0], reason="Went home")  # their game in play: lost by forfeit
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert f"{opponent.name} won round 1 by forfeit" in page, page[page.find("Standings"):][:600]
