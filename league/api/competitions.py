@@ -32,6 +32,7 @@ from league.competitions import selectors as competition_selectors
 from league.competitions.formats import format_of
 from league.competitions.formats.section_settings import ACCELERATION, MOST_SWISS_ROUNDS, SWISS_SYSTEM
 from league.competitions.forms import LONGEST, SMALL, WHOLE, within_event_years  # the page form's bounds
+from league.formats.stages import group_letter, snake_group
 from league.models import Club, Entry, Season, Section, Tournament
 
 
@@ -355,9 +356,19 @@ class StandingSerializer(serializers.Serializer):
         'quarter-finals"); empty for a format ranked by points.'))
     place = serializers.IntegerField(allow_null=True, help_text=(
         "The place the table shows: the rank, or in a knockout the place once decided (null: not yet)."))
+    group = serializers.SerializerMethodField(help_text=(
+        'A round robin in groups: the row\'s group ("A", "B", ...), within which rank counts, as the page\'s '
+        'tables; "" otherwise.'))
 
     def get_tiebreaks(self, row) -> dict[str, float]:
         return dict(zip(self.context["tiebreak_names"], row.tiebreaks, strict=True))
+
+    def get_group(self, row) -> str:
+        groups = self.context.get("groups", 1)
+        # The page's group tables (event_selectors.group_tables) put a seed by the same snake.
+        if groups <= 1 or not row.person.seed:
+            return ""
+        return group_letter(snake_group(row.person.seed, groups))
 
 
 class PlayerRoundSerializer(serializers.Serializer):
@@ -673,7 +684,8 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                 "Content-Disposition": f'attachment; filename="{exports.standings_filename(section)}"'})
         names = [column.name for column in event_selectors.tiebreak_columns(section)]
         rows = event_selectors.standings(section)
-        return Response(StandingSerializer(rows, many=True, context={"tiebreak_names": names}).data)
+        return Response(StandingSerializer(rows, many=True, context={"tiebreak_names": names,
+                                                                      "groups": section.groups}).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 400: SERVICE_REFUSAL})
     @action(detail=True, methods=["get"])
