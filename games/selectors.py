@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -223,7 +224,7 @@ def match_summary(game: Game) -> dict[str, Any]:
     if match.kind == Match.Kind.OFFICIAL:
         official = TTTMatch.load(match.state)
         step = official.next_step()
-        summary.update(score=list(official.score), stage=step["stage"], text=step.get("text", ""),
+        summary.update(score=list(official.score), stage=step["stage"], text=_named(step.get("text", ""), names),
                        version=official.version)
         if step["stage"] == "version":
             chooser = match.players[official.chooser or 0]
@@ -238,6 +239,12 @@ def match_summary(game: Game) -> dict[str, Any]:
         series = MatchState.load(match.state)
         summary.update(score=list(series.score), stage="over" if series.is_over else "games", text="")
     return summary
+
+
+def _named(text: str, names: list[str]) -> str:
+    """The engine's words count match players from 0 ("player 1 is X"), where results
+    count from 1: put their names in instead, for people and bots alike."""
+    return re.sub(r"\b[Pp]layer ([01])\b", lambda found: names[int(found.group(1))], text)
 
 
 def _player_username(data: dict[str, Any]) -> str | None:
