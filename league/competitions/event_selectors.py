@@ -1283,7 +1283,9 @@ def stage_info(section: Section) -> StageInfo | None:
     number, of = before + 1, before + 1 + after
     if section.previous_stage is not None:
         described = format_of(section).describe(section).lower()
-        text = f"Stage {number} of {of} ({described}): {core.going_through_words(section)} play here"
+        coming = core.going_through_words(section)
+        verb = "plays" if coming.startswith("the winner") else "play"  # "the winner of each group plays"
+        text = f"Stage {number} of {of} ({described}): {coming} {verb} here"
     else:
         assert following is not None  # a stage with neither end is no stage (above)
         going = core.going_through_words(following, named=False)

@@ -79,7 +79,7 @@ def test_everyone_follows_the_stages(browser, championship, viewport):
         page.screenshot(path=f"/tmp/stages-groups-{width}.png", full_page=True)
 
         page.click(".stage-line >> text=Knockout")
-        expect(page.locator(".stage-line")).to_contain_text("Stage 2 of 2 (single elimination): the winner of each group of Groups play here")
+        expect(page.locator(".stage-line")).to_contain_text("Stage 2 of 2 (single elimination): the winner of each group of Groups plays here")
         expect(page.locator(".entry-box [role=note]")).to_contain_text("This is a later stage")
         expect(page.locator("button:has-text('Register')")).to_have_count(0)
         expect(page.get_by_role("region", name="Players (2)")).to_contain_text("checked in")  # carried over
