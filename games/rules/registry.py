@@ -39,7 +39,8 @@ def get_variant(slug: str) -> Variant:
     """The Variant for ``slug``; RuleError("unknown-variant") for any other."""
     # Checked before the cache, which would fail on an unhashable slug from JSON.
     if not isinstance(slug, str) or slug not in _VARIANTS:
-        raise RuleError("unknown-variant", f"There is no rule set called {slug!r}.")
+        raise RuleError("unknown-variant", f"There is no variant called {slug!r}; the variants are "
+                                           f"{', '.join(_VARIANTS)}.")
     return _registered(slug)
 
 

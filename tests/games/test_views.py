@@ -119,7 +119,7 @@ class TestCreateAndAccept:
         html = client.post(
             reverse("games:create"), {"variant": "chess", "opponent": "open"}, **HTMX
         ).content.decode()
-        assert "no rule set called" in html
+        assert "no variant called" in html
         assert not Game.objects.exists()
 
     def test_own_challenge_cannot_be_accepted_and_guests_must_log_in(self, alice):
