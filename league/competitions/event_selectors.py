@@ -1016,6 +1016,10 @@ def knockout_progress(section: Section) -> dict[int, Progress] | None:
         ahead, behind = (first, second) if (first_points or 0) > (second_points or 0) else (second, first)
         notes[ahead].append(f"through on seed in round {number} (drawn every replay)")
         notes[behind].append(f"out on seed in round {number} (drawn every replay)")
+    # A withdrawal knocks a player out by forfeit: "Eliminated in the semi-finals" alone read
+    # as a lost game to those who never saw one played.
+    for user_id in section.entries.filter(status=Entry.Status.WITHDRAWN).values_list("user_id", flat=True):
+        notes[user_id].append("withdrew")
     return {user_id: replace(p, words="; ".join([p.words, *notes[user_id]])) if notes.get(user_id) else p
             for user_id, p in progress.items()}
 

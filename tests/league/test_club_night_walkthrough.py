@@ -160,3 +160,13 @@ def test_a_win_by_forfeit_is_said_under_the_players_name(client, make_player, ea
     cs.withdraw(section=section, user=users[0], reason="Went home")  # their game in play: lost by forfeit
     page = text_of(client.get(url("section", section)).content.decode())
     assert f"{opponent.name} won round 1 by forfeit" in page, page[page.find("Standings"):][:600]
+
+
+def test_a_knockout_table_says_who_withdrew(client, make_player, eager_celery):
+    """Kofi was withdrawn by the organiser during his first game: the table said only
+    "Eliminated in the semi-finals", as if he had lost it over the board."""
+    users = players(make_player, 4)
+    section = section_with(users, format="single-elimination")
+    cs.withdraw(section=section, user=users[3], reason="Went home")
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert f"{users[3].name} Eliminated in the semi-finals; withdrew" in page, page[page.find("Standings"):][:500]
