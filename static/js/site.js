@@ -50,12 +50,28 @@ window.openSocket = (function () {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
     catch (e) { return ""; }
   }
+  // A notice about the page open ("Mei accepted your challenge" on that game's page):
+  // said without a link to this very page, and marked read, since it is seen where it
+  // happened (docs/game-page.md).
+  function aboutThisPage(url) {
+    try { return new URL(url, window.location.origin).pathname === window.location.pathname; }
+    catch (e) { return false; }
+  }
+  function markRead(id) {
+    fetch(`/api/v1/accounts/notices/${id}/read/`, {
+      method: "POST", credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+    }).then(() => fetchUnread()).catch(() => { /* it stays unread in the inbox: no harm */ });
+  }
+  // Shows the notice; true when it was about this page and is being marked read.
   function showNotice(frame) {
-    if (!notices) return;
+    if (!notices) return false;
     const item = document.createElement("p");
     item.className = "message notice-live";
     item.textContent = frame.message + " ";
-    if (frame.url && frame.url.startsWith("/")) {
+    const here = Boolean(frame.url && frame.url.startsWith("/") && aboutThisPage(frame.url));
+    if (here && Number.isInteger(frame.id) && csrfToken()) markRead(frame.id);
+    if (frame.url && frame.url.startsWith("/") && !here) {
       const label = frame.event === "pairing" ? "Go to the game" : "Open";
       if (Number.isInteger(frame.id) && csrfToken()) {
         // Through the inbox, so opening it marks it read: a POST with the CSRF token.
@@ -80,6 +96,7 @@ window.openSocket = (function () {
     item.appendChild(document.createTextNode(" "));
     item.appendChild(close);
     notices.appendChild(item);
+    return here && Number.isInteger(frame.id) && Boolean(csrfToken());
   }
   // The heartbeat comes every `every` seconds (its frame says, 30 by default). With none
   // for LATE_AFTER of them (Redis away, the worker or beat down) the socket is still
@@ -129,8 +146,8 @@ window.openSocket = (function () {
         late = false;
         expectBeat();
       } else if (frame.type === "notice") {
-        showNotice(frame);
-        showUnread(frame.unread);
+        const read = showNotice(frame);
+        showUnread(read && typeof frame.unread === "number" ? Math.max(0, frame.unread - 1) : frame.unread);
       } else if (frame.type === "unread") {
         showUnread(frame.unread);
       }
