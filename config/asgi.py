@@ -19,7 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from accounts.realtime import WebsocketAuthMiddleware  # noqa: E402
-from config import health  # noqa: E402
+from config import health, supervision  # noqa: E402
 from config.pages import page_application  # noqa: E402
 from config.routing import browser_origin_validator, websocket_urlpatterns  # noqa: E402
 from games import database  # noqa: E402
@@ -31,6 +31,9 @@ database.start()
 
 # A server pointed at a Redis that is down says so once, clearly, and serves anyway.
 health.log_unreachable_redis()
+
+# Started by uvicorn's --workers: leave with the supervisor (config/supervision.py).
+supervision.watch_supervisor()
 
 application = ProtocolTypeRouter(
     {
