@@ -170,3 +170,16 @@ def test_a_knockout_table_says_who_withdrew(client, make_player, eager_celery):
     cs.withdraw(section=section, user=users[3], reason="Went home")
     page = text_of(client.get(url("section", section)).content.decode())
     assert f"{users[3].name} Eliminated in the semi-finals; withdrew" in page, page[page.find("Standings"):][:500]
+
+
+def test_a_finished_tournament_tells_its_organiser_it_is_over(client, organiser, make_player, eager_celery, club):
+    """Knockout night was over, and its organiser box still said "This tournament has
+    started: its registration cannot reopen. Every section has already started, or starts
+    when the stage before it ends.\""""
+    section = section_with(players(make_player, 2), format="single-elimination", club=club, tournament="Knockout night")
+    run_decided(section)
+    client.force_login(organiser)
+    page = text_of(client.get(reverse("competitions:tournament", args=[club.slug, section.tournament.slug]))
+                   .content.decode())
+    assert "Knockout night is over: its results are on each section's page." in page
+    assert "registration cannot reopen" not in page and "Every section has already started" not in page
