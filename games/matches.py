@@ -107,7 +107,7 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
         latest = match.games.order_by("-number_in_match").first()
         assert latest is not None  # the version is chosen once the classic game is over
         return latest
-    rule_set = match.rule_set if variant == match.rule_set.variant else rule_sets.standard_rule_set(variant)
+    rule_set = match.rule_set if variant == match.rule_set.variant else _other_variant_rules(match, players, variant)
     game = starting.new_game_row(
         rule_set=rule_set, created_by=created_by, match=match, number=number, variant=variant, options=options
     )
@@ -120,6 +120,20 @@ def _next_match_game(match: Match, created_by: User | None, *, rated: bool | Non
     if number > 1:  # the first starts with the match, which its players just made
         notices.next_match_game_started(game)
     return game
+
+
+def _other_variant_rules(match: Match, players: list[Player], variant: str) -> RuleSet:
+    """A preliminary or deciding game of another variant (rock-paper-scissors, the
+    official match's classic game) plays that variant's standard rules, with their clock;
+    but a match against the AI on rules without a clock (``untimed``) has none in any
+    game: the player chose to play without one."""
+    standard = rule_sets.standard_rule_set(variant)
+    clockless = not match.rule_set.seconds_per_move and not match.rule_set.seconds_per_game
+    if clockless and any(player.ai_level for player in players):
+        from .services import practice_rules  # services starts matches: imported when needed
+
+        return practice_rules(standard)
+    return standard
 
 
 def _next_game_spec(match: Match) -> tuple[str | None, dict[str, Any] | None, int]:
