@@ -88,6 +88,10 @@ def check_database_workers() -> None:
         raise NoDatabaseWorkerReady(f"0 of {ready[1]} ready")
 
 
+#: The components without which this process cannot serve players (/healthz's 503); the
+#: others (Redis) only degrade it.
+SERVING = frozenset({"database", "database_workers"})
+
 CHECKS: dict[str, Callable[[], None]] = {
     "database": check_database,
     "channel_layer": check_channel_layer,

@@ -32,11 +32,19 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 @csrf_exempt  # a probe's POST is told 405, not shown the sign-in form's "expired" page
 @require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
-    """200 when the database, the channel layer, the broker and (where a server runs
-    them) its database workers all answer, else 503; each component's status either way
-    (config/health.py)."""
+    """Whether this process can serve players, for a load balancer: 200 while the database
+    and (where a server runs them) its database workers answer, ``"status": "degraded"``
+    when Redis (the channel layer or the broker) does not: pages and play go on without it
+    (docs/operations.md, "When Redis or a worker is down"), so taking every server out of
+    rotation would turn a degraded platform into a dead one. 503 when the database or the
+    workers do not answer. ``?strict=1``, for a monitor that reads only the status code:
+    503 when any component is down. Each component's status either way (config/health.py)."""
     components = health.report()
-    ok = all(component["status"] == "ok" for component in components.values())
-    response = JsonResponse({"status": "ok" if ok else "error", "components": components}, status=200 if ok else 503)
+    down = {name for name, component in components.items() if component["status"] != "ok"}
+    serving = not down & health.SERVING
+    status = "ok" if not down else "degraded" if serving else "error"
+    strict = request.GET.get("strict") not in (None, "", "0")
+    code = 200 if (not down if strict else serving) else 503
+    response = JsonResponse({"status": status, "components": components}, status=code)
     response["Cache-Control"] = "no-store"
     return response
