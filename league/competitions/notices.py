@@ -224,6 +224,25 @@ def notify_stage_finished(section: Section, following: Section) -> None:
     notify_many(specs)
 
 
+def notify_stage_waiting(section: Section, qualifiers: int) -> None:
+    """The club's organisers, once per stage: the stage before ``section`` is over, its
+    ``qualifiers`` are in, and ``section`` waits for its own start time (beat starts it
+    then) unless they press "Start now" on the tournament's page. Without it an organiser
+    waited on a knockout that was waiting on them (organiser club night)."""
+    tournament = section.tournament
+    previous = section.previous_stage
+    start = section.starts_at.astimezone(UTC)
+    message = (f"{tournament.name}: {previous.name if previous else 'the stage before'} is over and its "
+               f"{qualifiers} qualifiers are in {section.name}, which starts {day_words(start.date())}, "
+               f"{start:%H:%M} UTC. To start it sooner, press “Start now” on the tournament's page.")
+    url = reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]) + "#org-heading"
+    notify_many(NoticeSpec(
+        recipient_id=user_id, kind=Kind.MODERATION, cause=f"stage-waiting:{section.pk}", message=message, url=url,
+        data={"tournament": tournament.pk, "section": section.pk,
+              "previous_stage": previous.pk if previous else None, "starts_at": start.isoformat()},
+    ) for user_id in selectors.organiser_ids(tournament.club_id))
+
+
 def broadcast_section(section: Section, payload: dict[str, Any]) -> None:
     message = {"type": "section.update", "section": section.pk, **payload}
     group = section_group(section.pk)

@@ -22,6 +22,7 @@ from league.formats import tiebreaks
 from league.formats.bracket import Knockout
 from league.models import (
     LEAGUE_LIST,
+    ORGANISER_ROLES,
     ClubMembership,
     Entry,
     League,
@@ -137,6 +138,12 @@ def _band_words(section: Section) -> str:
     if low is not None and high is not None:
         return f"{low} to {high}"
     return f"{low} or more" if low is not None else f"{high} or less"
+
+
+def organiser_ids(club_id: int) -> set[int]:
+    """The user ids of a club's owners and organisers: who hears what an event needs of them."""
+    return set(ClubMembership.objects.filter(club_id=club_id, role__in=ORGANISER_ROLES).values_list(
+        "user_id", flat=True))
 
 
 def active_entries(section: Section) -> QuerySet[Entry]:

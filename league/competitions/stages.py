@@ -21,7 +21,7 @@ from league.formats.stages import knockout_seeds, snake_groups
 from league.models import Entry, Section, Standing
 
 from .formats.section_settings import most_players
-from .notices import broadcast_section
+from .notices import broadcast_section, notify_stage_waiting
 from .scheduling import send_task
 
 
@@ -150,7 +150,8 @@ def carry_over(section: Section, now: datetime) -> list[Entry]:
 @transaction.atomic
 def carry_over_stage(*, section_id: int, now: datetime | None = None) -> list[Entry]:
     """The task's service: carry the qualifiers over into stage ``section_id`` and start
-    its round 1 now if it is due (else beat starts it at its time)."""
+    its round 1 now if it is due (else beat starts it at its time, and the organisers are
+    told it waits for them)."""
     now = now or timezone.now()
     section = Section.objects.select_for_update(of=("self",)).select_related("previous_stage").filter(
         pk=section_id).first()
@@ -159,6 +160,8 @@ def carry_over_stage(*, section_id: int, now: datetime | None = None) -> list[En
     entries = carry_over(section, now)
     if entries and section.starts_at <= now:
         transaction.on_commit(lambda: send_task("league.start_round", section_id, 1))
+    elif entries:  # it waits for its time or the organisers' "Start now": tell them (once: entries are made once)
+        notify_stage_waiting(section, len(entries))
     return entries
 
 

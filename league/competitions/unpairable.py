@@ -13,7 +13,7 @@ from itertools import combinations
 
 from accounts.notices import Kind, NoticeSpec, notify_many
 from league.formats import dutch, swiss
-from league.models import ORGANISER_ROLES, ClubMembership, PairingPlayer, Round, Section
+from league.models import PairingPlayer, Round, Section
 
 from . import selectors
 from .notices import broadcast_section, section_url
@@ -69,8 +69,6 @@ def mark(section: Section, round_: Round, words: str, now: datetime) -> None:
         return
     log.warning("section %s: %s", section.pk, words)
     tournament = section.tournament
-    organisers = ClubMembership.objects.filter(club_id=tournament.club_id, role__in=ORGANISER_ROLES).values_list(
-        "user_id", flat=True)
     what = (f"End {section.name} after round {section.current_round} from its page, or pair round {round_.number} "
             "by hand (its pairings from a TRF, then publish them from the preview)."
             if section.current_round else "Edit the section, then start it from its page.")
@@ -78,5 +76,5 @@ def mark(section: Section, round_: Round, words: str, now: datetime) -> None:
         recipient_id=user_id, kind=Kind.MODERATION, cause=f"round-unpairable:{round_.pk}:{zlib.crc32(words.encode())}",
         message=f"{tournament.name}: {words} {what}"[:500], url=section_url(section),
         data={"tournament": tournament.pk, "section": section.pk, "round": round_.number, "at": now.isoformat()},
-    ) for user_id in set(organisers)])
+    ) for user_id in selectors.organiser_ids(tournament.club_id)])
     broadcast_section(section, {"event": "round-unpairable", "round": round_.number})

@@ -15,6 +15,7 @@ from accounts.models import Notice
 from games import rule_sets as game_rule_sets
 from league import competitions as cs
 from league.competitions import refusals
+from league.competitions.notices import notify_stage_waiting
 from league.competitions.podium import podium
 from league.formats.stages import knockout_seeds, snake_groups
 from league.models import ClubMembership, Entry, Section, Standing, Tournament
@@ -133,6 +134,41 @@ def test_the_carry_over_happens_once_and_keeps_the_previous_ratings(make_player,
     assert cs.carry_over_stage(section_id=ko.pk) == []  # a retried task adds nobody
     assert list(Entry.objects.filter(section=ko).order_by("seed").values_list("user_id", "seed", "rating",
                                                                               "status")) == first
+
+
+def test_a_later_stage_waiting_for_its_time_tells_the_organisers_once(make_player, eager_celery):
+    swiss, ko = _two_stages(make_player, 4, "swiss", first={"rounds": 1, "swiss_system": "fast"}, advance=2)
+    club = swiss.tournament.club
+    organiser, member = make_player(username="org1"), make_player(username="member1")
+    ClubMembership.objects.create(club=club, user=organiser, role=ClubMembership.Role.ORGANISER)
+    ClubMembership.objects.create(club=club, user=member, role=ClubMembership.Role.MEMBER)
+    starts = (timezone.now() + timedelta(hours=3)).replace(second=0, microsecond=0)
+    Section.objects.filter(pk=ko.pk).update(starts_at=starts)  # not due: it waits for its time or "Start now"
+    cs.start_round(section_id=swiss.pk, number=1, force=True)
+    play_out([swiss.pk])
+    ko.refresh_from_db()
+    assert ko.status == Section.Status.REGISTRATION and Entry.objects.filter(section=ko).count() == 2
+    [notice] = Notice.objects.filter(cause=f"stage-waiting:{ko.pk}")
+    assert notice.recipient_id == organiser.pk  # the club's organisers, not its members nor the players
+    assert notice.message.startswith("Club championship: Stage one is over and its 2 qualifiers are in Final stage,")
+    assert f"{starts:%H:%M} UTC" in notice.message and "“Start now” on the tournament's page" in notice.message
+    t = ko.tournament
+    assert notice.url == reverse("competitions:tournament", args=[t.club.slug, t.slug]) + "#org-heading"
+    # The stage's end handled twice (a retried task, a lost one made good): still one notice.
+    cs.carry_over_stage(section_id=ko.pk)
+    notify_stage_waiting(ko, 2)
+    assert Notice.objects.filter(cause=f"stage-waiting:{ko.pk}").count() == 1
+
+
+def test_a_later_stage_due_at_once_starts_without_a_notice_to_the_organisers(make_player, eager_celery):
+    swiss, ko = _two_stages(make_player, 4, "swiss", first={"rounds": 1, "swiss_system": "fast"}, advance=2)
+    ClubMembership.objects.create(club=swiss.tournament.club, user=make_player(username="org1"),
+                                  role=ClubMembership.Role.ORGANISER)
+    cs.start_round(section_id=swiss.pk, number=1, force=True)
+    play_out([swiss.pk])
+    ko.refresh_from_db()
+    assert ko.status == Section.Status.RUNNING
+    assert not Notice.objects.filter(cause=f"stage-waiting:{ko.pk}").exists()
 
 
 def test_a_withdrawn_player_does_not_go_through(make_player, eager_celery):
