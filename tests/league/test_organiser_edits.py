@@ -506,6 +506,22 @@ def test_once_started_the_pages_offer_no_edit_or_delete(client, organiser, tourn
     assert Section.objects.get(pk=section.pk).name == "Open"
 
 
+def test_the_edit_page_says_until_when_in_the_section_s_own_words(client, organiser, tournament, section):
+    """An arena has no round 1 to its organiser, and a section started or over says only
+    that its settings are fixed (it read "Until round 1 starts." above "... is over")."""
+    arena = SectionFactory.create(by=organiser, tournament=tournament, name="Blitz arena", format="arena",
+                                  arena_duration=timedelta(minutes=30))
+    client.force_login(organiser)
+    page = client.get(url("section-edit", section)).content.decode()
+    assert "Its settings can change until round 1 starts." in page
+    page = client.get(url("section-edit", arena)).content.decode()
+    assert "Its settings can change until the arena starts." in page and "until round 1" not in page.lower()
+    Section.objects.filter(pk=arena.pk).update(status=Section.Status.FINISHED, started_at=timezone.now())
+    page = client.get(url("section-edit", arena)).content.decode()
+    assert "Blitz arena is over: its settings are fixed." in page
+    assert "until round 1" not in page.lower() and "can change until" not in page
+
+
 # -- the API ------------------------------------------------------------------------------------------
 
 
