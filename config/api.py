@@ -21,11 +21,26 @@ from games.rules import RuleError
 
 _Default = TypeVar("_Default", bound=int | None)
 
-#: Service refusals that are not plain bad requests.
+#: Refusals of who is asking rather than of what was asked: 403, whichever endpoint or
+#: service raises them (a player calling an organiser's action was 400 ``not-organiser``
+#: on some endpoints and 403 on others: an outside probe).
+FORBIDDEN_CODES = frozenset({
+    "not-organiser",  # only the club's owners and organisers
+    "not-a-moderator",  # only the club's organisers and arbiters
+    "not-a-player",  # only the game's (or match's) players
+    "not-yours",  # only the challenge's maker cancels it
+    "not-invited",  # a challenge made to another player
+    "not-your-choice",  # the official match's version: the classic game's winner chooses
+    "superusers-only",  # the platform's own house-rule sets
+    "not-the-author",  # a player's house-rule set
+})
+
+#: Service (and engine) refusals that are not plain bad requests.
 SERVICE_ERROR_STATUS = {
     "no-such-game": status.HTTP_404_NOT_FOUND,
     "no-such-match": status.HTTP_404_NOT_FOUND,
     "stale-ply": status.HTTP_409_CONFLICT,
+    **dict.fromkeys(FORBIDDEN_CODES, status.HTTP_403_FORBIDDEN),
 }
 
 
@@ -46,9 +61,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if request is not None and renderer_format not in ("json", "api"):
         # An error on a CSV or iCalendar download is JSON too, not a broken file.
         request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
-    if isinstance(exc, RuleError):
-        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, ServiceError):
+    if isinstance(exc, RuleError | ServiceError):
         return Response(exc.as_dict(), status=SERVICE_ERROR_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST))
     # DRF turns Django's own exceptions into its own; do it first so the code is right.
     if isinstance(exc, Http404):

@@ -49,7 +49,7 @@ def claim_rule_set(rule_set: RuleSet) -> Keeper | None:
         return None
     return Keeper(
         kind=CLUB,
-        refusal=Refusal("not-an-organiser", f"Only the organisers of {club} can revise this house-rule set."),
+        refusal=Refusal("not-organiser", f"Only the organisers of {club} can revise this house-rule set."),
         club=club,
     )
 

@@ -88,7 +88,7 @@ def require_moderator(actor: User, club: Club | None) -> None:
 def require_organiser(actor: User, club: Club | None, what: str = "do that") -> None:
     """Refuse unless ``actor`` organises ``club`` (None: the platform's, superusers)."""
     if not actor.has_perm("league.organise_club", club):
-        raise ServiceError("not-an-organiser", f"Only the club's organisers can {what}.")
+        raise ServiceError("not-organiser", f"Only the club's organisers can {what}.")
 
 
 # -- house-rule sets ---------------------------------------------------------------------

@@ -3,7 +3,8 @@ rounds, standings, brackets, and a player's rounds.
 
 Thin: reads from event_selectors / competition_selectors, writes through
 competition_services and event_services; a refusal is a ServiceError, answered 400
-with its code and reason by config.api.exception_handler."""
+with its code and reason by config.api.exception_handler (403 for one of who is asking,
+config.api.FORBIDDEN_CODES: ``not-organiser``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, mixins, permissions, renderers, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -401,10 +403,11 @@ EDIT_RESPONSES = {400: SERVICE_REFUSAL, 401: SERVICE_REFUSAL, 403: NOT_ORGANISER
 
 
 def _organisers_only(request: Request, club: Club) -> None:
-    """403 ``not-organiser`` for a signed-in player who does not run ``club``'s events."""
+    """403 ``not-organiser`` for a signed-in player who does not run ``club``'s events,
+    before the body is judged (the status is config.api's, as for the services' own)."""
     refusal = refusals.organiser_refusal(request.user, club)
     if refusal is not None:
-        raise exceptions.PermissionDenied(refusal.reason, code=refusal.code)
+        raise ServiceError(*refusal)
 
 
 def _as_conflict(call) -> Response | None:
@@ -449,11 +452,39 @@ CLUB_FILTER = OpenApiParameter("club", str, description="Only this club's tourna
 STATUS_FILTER = OpenApiParameter("status", str, description="draft, registration, running, finished, cancelled.")
 
 
-class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class BodyMetadata(SimpleMetadata):
+    """``OPTIONS``: the body each write takes, as the schema has it: DRF describes the
+    view's serializer, which each action with a body names (``serializer_class``: it was
+    the section's or tournament's, so OPTIONS on /entries/ described a section: an
+    outside probe); an action without a body names none, and has nothing described."""
+
+    def determine_actions(self, request: Request, view: Any) -> dict[str, Any]:
+        # An OPTIONS request has no action of its own: describe the POST's ("create").
+        view.action = getattr(view, "action_map", {}).get("post", view.action)
+        if view.get_serializer_class() is None:
+            return {}
+        return super().determine_actions(request, view)
+
+
+class WriteBodies:
+    """A viewset's serializer for a request: its create serializer for ``create`` (the
+    answer's serializer otherwise); None for an action without a body (BodyMetadata)."""
+
+    create_serializer_class: type[serializers.Serializer]
+
+    def get_serializer_class(self) -> Any:
+        if getattr(self, "action", None) == "create":
+            return self.create_serializer_class
+        return self.serializer_class  # type: ignore[attr-defined]  # the viewset's
+
+
+class TournamentViewSet(WriteBodies, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Tournaments and their sections. Drafts are listed only to their club's organisers.
     Creating one and the actions below are for the club's owners and organisers."""
 
     serializer_class = TournamentSerializer
+    create_serializer_class = TournamentCreateSerializer
+    metadata_class = BodyMetadata  # type: ignore[assignment]  # the 3.16 stubs want an instance; DRF takes a class
 
     def get_queryset(self):
         rows = Tournament.objects.select_related("club", "season").order_by("-starts_at", "name")
@@ -469,7 +500,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def list(self, request: Request, *args, **kwargs) -> Response:
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer, 400: SERVICE_REFUSAL})
+    @extend_schema(request=TournamentCreateSerializer,
+                   responses={201: TournamentSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
     def create(self, request: Request, *args, **kwargs) -> Response:
         incoming = TournamentCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
@@ -509,30 +541,32 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         refused = _as_conflict(lambda: event_services.delete_tournament(by=request.user, tournament=tournament))
         return refused or Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"], url_path="open-registration")
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
+    @action(detail=True, methods=["post"], url_path="open-registration", serializer_class=None)
     def open_registration(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Publish a draft (each section's registration follows its own window; none: open
         now, until round 1), or open a published tournament's registration again now."""
         return self._act(event_services.open_registration, request)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"], url_path="close-registration")
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
+    @action(detail=True, methods=["post"], url_path="close-registration", serializer_class=None)
     def close_registration(self, request: PlayerAPIRequest, pk=None) -> Response:
         return self._act(event_services.close_registration, request)
 
-    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"])
+    @extend_schema(request=None, responses={200: TournamentSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
+    @action(detail=True, methods=["post"], serializer_class=None)
     def start(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Start every section still open for registration now: round 1 is paired."""
         return self._act(event_services.start_tournament, request)
 
 
-class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class SectionViewSet(WriteBodies, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """A tournament's sections: entries, rounds and pairings, standings, the bracket or
     crosstable. Registering, checking in and withdrawing act for the signed-in player."""
 
     serializer_class = SectionSerializer
+    create_serializer_class = SectionCreateSerializer
+    metadata_class = BodyMetadata  # type: ignore[assignment]  # the 3.16 stubs want an instance; DRF takes a class
 
     def get_queryset(self):
         clubs = event_selectors.organised_clubs(self.request.user)
@@ -546,7 +580,8 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def list(self, request: Request, *args, **kwargs) -> Response:
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=SectionCreateSerializer, responses={201: SectionSerializer, 400: SERVICE_REFUSAL})
+    @extend_schema(request=SectionCreateSerializer,
+                   responses={201: SectionSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
     def create(self, request: Request, *args, **kwargs) -> Response:
         incoming = SectionCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
@@ -584,7 +619,7 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(methods=["post"], request=EnterSerializer,
                    responses={201: EntrySerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
     @action(detail=True, methods=["get", "post"], permission_classes=[permissions.IsAuthenticatedOrReadOnly],
-            pagination_class=None)
+            pagination_class=None, serializer_class=EnterSerializer)
     def entries(self, request: Request, pk=None) -> Response:
         """GET: the entries. POST: register the signed-in player, or (organisers, with
         ``username``) enter a member of the club; refusals, eligibility included, come
@@ -604,14 +639,16 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(EntrySerializer(event_selectors.entries(section), many=True).data)
 
     @extend_schema(request=None, responses={200: EntrySerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
+    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated],
+            serializer_class=None)
     def check_in(self, request: PlayerAPIRequest, pk=None) -> Response:
         entry = competition_services.check_in(section=self.get_object(), user=request.user)
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=WithdrawSerializer, responses={200: EntrySerializer, 400: SERVICE_REFUSAL,
                                                           403: NOT_ORGANISER})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated],
+            serializer_class=WithdrawSerializer)
     def withdraw(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Withdraw the signed-in player, or (organisers, with ``username``) an entrant;
         optional ``reason``. Mid-event the game in play is lost by forfeit."""
@@ -631,7 +668,8 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: EntrySerializer, 400: ARENA_AWAY_REFUSAL})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated],
+            serializer_class=None)
     def pause(self, request: PlayerAPIRequest, pk=None) -> Response:
         """An arena: pause the signed-in player (a break): paired with nobody until they
         are back; a game in play goes on."""
@@ -639,15 +677,17 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: EntrySerializer, 400: ARENA_AWAY_REFUSAL})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated],
+            serializer_class=None)
     def back(self, request: PlayerAPIRequest, pk=None) -> Response:
         """An arena: the signed-in player, paused (a game lost without a move, or a
         break), is back ("I'm back"): paired with the next free player."""
         entry = competition_services.player_back(section=self.get_object(), user=request.user)
         return Response(EntrySerializer(entry).data)
 
-    @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    @extend_schema(request=None, responses={200: SectionSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated],
+            serializer_class=None)
     def start(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Organisers: start this section now (round 1, or the arena)."""
         section = self.get_object()
@@ -655,8 +695,10 @@ class SectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         section.refresh_from_db()
         return Response(SectionSerializer(section).data)
 
-    @extend_schema(request=SwissPairingSerializer, responses={200: SectionSerializer, 400: SERVICE_REFUSAL})
-    @action(detail=True, methods=["post"], url_path="swiss-pairing", permission_classes=[permissions.IsAuthenticated])
+    @extend_schema(request=SwissPairingSerializer,
+                   responses={200: SectionSerializer, 400: SERVICE_REFUSAL, 403: NOT_ORGANISER})
+    @action(detail=True, methods=["post"], url_path="swiss-pairing", permission_classes=[permissions.IsAuthenticated],
+            serializer_class=SwissPairingSerializer)
     def swiss_pairing(self, request: PlayerAPIRequest, pk=None) -> Response:
         """Organisers, before round 1: a Swiss section's pairing system and accelerated rounds."""
         body = SwissPairingSerializer(data=request.data)

@@ -249,7 +249,7 @@ class TestCreateAndAccept:
     def test_challenge_to_a_player_and_the_refusals(self, alice, bob, carol):
         game = create(client_for(alice), variant="classic", opponent="Bob", seat=1).json()
         assert game["you"] == 1 and game["seats"][0]["user"] == "bob"
-        assert_error(client_for(carol).post(f"{GAMES}{game['id']}/accept/"), 400, "not-invited")
+        assert_error(client_for(carol).post(f"{GAMES}{game['id']}/accept/"), 403, "not-invited")
         assert_error(client_for(alice).post(f"{GAMES}{game['id']}/accept/"), 400, "bad-opponent")
         assert client_for(bob).post(f"{GAMES}{game['id']}/accept/").json()["status"] == "active"
         assert_error(client_for(carol).post(f"{GAMES}{game['id']}/accept/"), 400, "not-open")
@@ -368,7 +368,7 @@ class TestMoveRefusals:
 
     def test_observers_and_strangers_cannot_move(self, alice, bob, carol):
         game_id, _, _ = started_classic(alice, bob)
-        assert_error(move(client_for(carol), game_id, 0, {"cell": 1}), 400, "not-a-player")
+        assert_error(move(client_for(carol), game_id, 0, {"cell": 1}), 403, "not-a-player")
         assert_error(move(APIClient(), game_id, 0, {"cell": 1}), 401, "not_authenticated")
         assert_error(move(client_for(carol), 999999, 0, {"cell": 1}), 404, "no-such-game")
         assert_error(APIClient().get(f"{GAMES}999999/"), 404, "no-such-game")
@@ -382,7 +382,7 @@ class TestMoveRefusals:
 class TestEndingGames:
     def test_resign(self, alice, bob, carol):
         game_id, a, b = started_classic(alice, bob)
-        assert_error(client_for(carol).post(f"{GAMES}{game_id}/resign/"), 400, "not-a-player")
+        assert_error(client_for(carol).post(f"{GAMES}{game_id}/resign/"), 403, "not-a-player")
         body = b.post(f"{GAMES}{game_id}/resign/").json()
         assert (body["status"], body["result"]["winner"], body["you"]) == ("finished", 0, 1)
         assert_error(a.post(f"{GAMES}{game_id}/resign/"), 400, "game-over")
@@ -441,10 +441,10 @@ class TestNotes:
         assert saved.status_code == 200 and saved.json()["text"] == "Bob opens in corners"
         assert a.get(f"{GAMES}{game_id}/note/").json()["text"] == "Bob opens in corners"
         assert b.get(f"{GAMES}{game_id}/note/").json()["text"] == ""
-        assert_error(client_for(carol).get(f"{GAMES}{game_id}/note/"), 400, "not-a-player")
+        assert_error(client_for(carol).get(f"{GAMES}{game_id}/note/"), 403, "not-a-player")
         assert_error(
             client_for(carol).put(f"{GAMES}{game_id}/note/", {"text": "x"}, format="json"),
-            400,
+            403,
             "not-a-player",
         )
         assert_error(APIClient().get(f"{GAMES}{game_id}/note/"), 401, "not_authenticated")

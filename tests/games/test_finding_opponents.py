@@ -430,7 +430,7 @@ def test_the_player_challenged_cannot_abort_it_over_the_api_only_decline(alice, 
     as its maker would, and its maker heard "aborted" instead of "declined"."""
     challenge = GameFactory.create(creator=alice, opponent=bob, accepted=False)
     refused = client_for(bob).post(f"{GAMES}{challenge.pk}/abort/", {}, format="json")
-    assert refused.status_code == 400 and refused.json()["code"] == "not-yours"
+    assert refused.status_code == 403 and refused.json()["code"] == "not-yours"
     challenge.refresh_from_db()
     assert challenge.status == Game.Status.OPEN and not Notice.objects.filter(recipient=alice).exists()
     assert client_for(alice).post(f"{GAMES}{challenge.pk}/abort/", {}, format="json").status_code == 200

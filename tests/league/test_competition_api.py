@@ -78,7 +78,7 @@ def test_organiser_creates_a_tournament_and_a_section(club, organiser, make_play
     stranger = make_player(username="stranger")
     refused = api(stranger).post("/api/v1/tournaments/", {"club": "harbour", "name": "Mine", "starts_at": starts},
                                  format="json")
-    assert refused.status_code == 400 and refused.json()["code"] == "not-organiser"
+    assert refused.status_code == 403 and refused.json()["code"] == "not-organiser"
     assert api().post("/api/v1/tournaments/", {}, format="json").status_code == 401
 
     detail = api().get(f"/api/v1/tournaments/{tournament_id}/").json()
@@ -165,7 +165,8 @@ def test_swiss_rounds_standings_json_and_csv(club, organiser, make_player):
     section = make_section(club, organiser, format="swiss", players=people, rounds=3,
                            tiebreaks=["buchholz-cut1", "wins"])
     member = make_player(username="nobody")
-    assert api(member).post(f"/api/v1/sections/{section.pk}/start/").json()["code"] == "not-organiser"
+    refused = api(member).post(f"/api/v1/sections/{section.pk}/start/")
+    assert refused.status_code == 403 and refused.json()["code"] == "not-organiser"
     started = api(organiser).post(f"/api/v1/sections/{section.pk}/start/")
     assert started.status_code == 200 and started.json()["status"] == "running"
 

@@ -314,7 +314,7 @@ def test_an_organiser_changes_the_swiss_pairing_over_the_api_before_round_1_only
     player = APIClient()
     player.force_authenticate(Entry.objects.filter(section=section).first().user)
     denied = player.post(url, {"swiss_system": "dutch"}, format="json")
-    assert denied.status_code == 400 and denied.json()["code"] == "not-organiser"
+    assert denied.status_code == 403 and denied.json()["code"] == "not-organiser"
     assert APIClient().post(url, {"swiss_system": "dutch"}, format="json").status_code in (401, 403)
     section.refresh_from_db()
     assert (section.swiss_system, section.acceleration) == ("fast", "none")

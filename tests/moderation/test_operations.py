@@ -22,8 +22,8 @@ pytestmark = pytest.mark.django_db
 def test_start_a_round_now(world):
     section = tournament_section(world, [world.player_1, world.player_2], start=False)
     round_1 = Round.objects.get(section=section, number=1)
-    refused("not-an-organiser", operations.start_round_now, actor=world.arbiter_a, round_id=round_1.pk)
-    refused("not-an-organiser", operations.start_round_now, actor=world.organiser_b, round_id=round_1.pk)
+    refused("not-organiser", operations.start_round_now, actor=world.arbiter_a, round_id=round_1.pk)
+    refused("not-organiser", operations.start_round_now, actor=world.organiser_b, round_id=round_1.pk)
     started = operations.start_round_now(actor=world.organiser_a, round_id=round_1.pk, reason="Everyone is here")
     assert started.status == Round.Status.IN_PLAY and started.pairings.count() == 1
     entry = AuditEntry.objects.get(action="round.start-now")

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 
 def test_pause_and_resume_are_organisers_only_audited_and_need_a_reason_to_pause(world):
     section = tournament_section(world, [world.player_1, world.player_2], start=False)
-    refused("not-an-organiser", operations.pause_section, actor=world.arbiter_a, section_id=section.pk,
+    refused("not-organiser", operations.pause_section, actor=world.arbiter_a, section_id=section.pk,
             reason="Fire alarm")
-    refused("not-an-organiser", operations.pause_section, actor=world.organiser_b, section_id=section.pk,
+    refused("not-organiser", operations.pause_section, actor=world.organiser_b, section_id=section.pk,
             reason="Fire alarm")
     refused("reason-required", operations.pause_section, actor=world.organiser_a, section_id=section.pk, reason="")
     operations.pause_section(actor=world.organiser_a, section_id=section.pk, reason="Fire alarm")
@@ -40,7 +40,7 @@ def test_pair_again_before_any_move(world, make_player):
     section = tournament_section(world, [world.player_1, world.player_2, third, fourth], fmt="swiss")
     round_1 = Round.objects.get(section=section, number=1)
     old = set(round_1.pairings.values_list("game_id", flat=True))
-    refused("not-an-organiser", operations.repair_round, actor=world.arbiter_a, round_id=round_1.pk,
+    refused("not-organiser", operations.repair_round, actor=world.arbiter_a, round_id=round_1.pk,
             reason="Wrong seeds")
     refused("reason-required", operations.repair_round, actor=world.organiser_a, round_id=round_1.pk, reason=" ")
     operations.repair_round(actor=world.organiser_a, round_id=round_1.pk, reason="A late arrival was missed")

@@ -25,18 +25,18 @@ def test_another_clubs_organiser_is_refused_everywhere(world):
     w = world
     refused("not-a-moderator", services.ban_user, actor=w.organiser_b, user=w.member_a, club=w.club_a, reason="x")
     refused("not-a-moderator", services.ban_user, actor=w.organiser_b, user=w.member_a, game=w.game_a, reason="x")
-    refused("not-an-organiser", services.set_observer_policy, actor=w.organiser_b, club=w.club_a, policy="none")
-    refused("not-an-organiser", services.set_observer_policy, actor=w.organiser_b, game=w.game_a, policy="none")
-    refused("not-an-organiser", services.save_house_rules, actor=w.organiser_b, rule_set=w.rules_a,
+    refused("not-organiser", services.set_observer_policy, actor=w.organiser_b, club=w.club_a, policy="none")
+    refused("not-organiser", services.set_observer_policy, actor=w.organiser_b, game=w.game_a, policy="none")
+    refused("not-organiser", services.save_house_rules, actor=w.organiser_b, rule_set=w.rules_a,
             fields={"options": {"first": "O"}})
-    refused("not-an-organiser", services.save_house_rules, actor=w.organiser_b, club=w.club_a,
+    refused("not-organiser", services.save_house_rules, actor=w.organiser_b, club=w.club_a,
             fields={"name": "Sneaky", "variant": "classic"})
 
 
 def test_arbiters_moderate_observers_but_organisers_set_rules_and_policies(world):
     w = world
-    refused("not-an-organiser", services.set_observer_policy, actor=w.arbiter_a, club=w.club_a, policy="none")
-    refused("not-an-organiser", services.save_house_rules, actor=w.arbiter_a, club=w.club_a,
+    refused("not-organiser", services.set_observer_policy, actor=w.arbiter_a, club=w.club_a, policy="none")
+    refused("not-organiser", services.save_house_rules, actor=w.arbiter_a, club=w.club_a,
             fields={"name": "Arb", "variant": "classic"})
     ban = services.ban_user(actor=w.arbiter_a, user=w.member_a, club=w.club_a, reason="Heckling")
     assert ban.is_active
@@ -45,7 +45,7 @@ def test_arbiters_moderate_observers_but_organisers_set_rules_and_policies(world
 def test_players_and_members_moderate_nothing(world):
     w = world
     refused("not-a-moderator", services.ban_user, actor=w.member_a, user=w.player_1, club=w.club_a, reason="x")
-    refused("not-an-organiser", services.set_observer_policy, actor=w.player_1, club=w.club_a, policy="none")
+    refused("not-organiser", services.set_observer_policy, actor=w.player_1, club=w.club_a, policy="none")
 
 
 def test_bad_input_is_refused_clearly(world):
