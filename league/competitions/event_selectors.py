@@ -536,6 +536,7 @@ class BracketMatch:
     game_id: int | None = None
     result: str = ""
     label: str = ""  # a placement match's places ("Third place", "Places 5-6")
+    replayable: bool = False  # its game has a move (one forfeited before any has nothing to replay)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "bracket": self.bracket, "round": self.round, "bye": self.bye,
@@ -648,6 +649,10 @@ def bracket(section: Section) -> list[BracketColumn]:
             if pairing else "",
             label="Consolation final" if key[1] == "consolation" and key[2] == last[key[0], key[1]] else _match_label(match),
         ))
+    linked = [shown for column in columns.values() for shown in column.matches if shown.game_id]
+    moved = set(Game.objects.filter(pk__in=[m.game_id for m in linked], ply__gt=0).values_list("pk", flat=True))
+    for shown in linked:
+        shown.replayable = shown.game_id in moved
     return list(columns.values())
 
 
@@ -947,7 +952,8 @@ KNOCKOUT_KEY = [
     ("W, D, L", "Won, drawn and lost over the board: a pairing drawn every replay and decided by seed is a "
                 "draw, though the higher seed goes through"),
 ]
-KNOCKOUT_ORDER = "Players are listed by how far they got: those still in first, then by the round they went out in."
+KNOCKOUT_ORDER = ("Players are listed by how far they got: those still in first, by the round they have reached, "
+                  "then those knocked out, by the round they went out in; level there, by seed.")
 
 
 def byes_key(rows: list[StandingRow]) -> str:
@@ -1083,6 +1089,8 @@ class BoardView:
     # An elimination pairing drawn and played again: the drawn games (or matches), in order,
     # each as ("game" or "match", id). The board shows its latest game only; these are the others.
     drawn_before: list[tuple[str, int]] = field(default_factory=list)
+    # Its game has a move to replay: one lost before any move (a forfeit) has none.
+    replayable: bool = False
 
     @property
     def moves_first(self) -> str:
@@ -1171,7 +1179,7 @@ def boards(round_: Round, people_by_id: dict[int, Person], *, now: datetime | No
             game_id, shown, [clocks.get(p.user_id, "") if p else "" for p in shown], to_move, to_move_name,
             explain.in_words(pairing.reasons, names),
             [graced and bool(p and p.user_id in movers and clocks.get(p.user_id)) for p in shown],
-            drawn_before(pairing.flags),
+            drawn_before(pairing.flags), replayable=game is not None and game.ply > 0,
         ))
     return views
 
