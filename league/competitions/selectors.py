@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts import age
@@ -277,7 +277,12 @@ def bracket_view(section: Section, bracket: Knockout) -> list[BracketSlot]:
 
 
 def standings(section: Section) -> QuerySet[Standing]:
-    return section.standings.select_related("user").order_by("rank", "user__username")
+    """The table in order: by rank, players sharing one by seed (a knockout's players still
+    in the same round listed alphabetically read as an arbitrary order; the prizes go the
+    same way, the higher seed first), then by username (an arena's late entry has no seed)."""
+    seed = Entry.objects.filter(section_id=OuterRef("section_id"), user_id=OuterRef("user_id")).values("seed")[:1]
+    return section.standings.select_related("user").annotate(entry_seed=Subquery(seed)).order_by(
+        "rank", F("entry_seed").asc(nulls_last=True), "user__username")
 
 
 def rounds(section: Section) -> QuerySet[Round]:

@@ -16,7 +16,7 @@ from games import services as game_services
 from league import competitions as cs
 from league.competitions import event_selectors
 from league.competitions.podium import podium
-from league.models import Pairing, Section
+from league.models import Entry, Pairing, Section
 from tests.factories import players, section_with
 from tests.support import api_as as api
 
@@ -75,6 +75,20 @@ def test_a_single_elimination_table_shows_who_is_still_in_not_points_nor_everyon
     # The "is over" notices say it too, where they said "with 2 points".
     told = Notice.objects.get(recipient_id=result.table[1].user_id, cause__startswith="tournament-finished:")
     assert "You placed 2 of 8: Runner-up (lost the final)." in told.message and "point" not in told.message
+
+
+def test_players_level_on_how_far_they_got_are_listed_by_seed_not_by_name(client, make_player):
+    """Seed 1 is "p008": by name the four still in read p005 to p008, an order that means nothing."""
+    users = [make_player(username=f"p{i:03d}") for i in range(8, 0, -1)]  # registered first, seeded first
+    section = section_with(users, format="single-elimination")
+    seeds = dict(Entry.objects.filter(section=section).values_list("seed", "user__username"))
+    assert [seeds[n] for n in range(1, 9)] == [f"p{i:03d}" for i in range(8, 0, -1)]
+    _next_round(section)  # the higher seeds won: seeds 1 to 4 are in the semi-finals
+    table = event_selectors.standings(section)
+    assert [row.person.username for row in table] == [seeds[n] for n in range(1, 9)]
+    assert [row.status for row in table] == ["Still in: the semi-finals"] * 4 + ["Eliminated in the quarter-finals"] * 4
+    key = text_of(client.get(url("section", section)).content.decode())
+    assert "those still in first, by the round they have reached" in key and "level there, by seed" in key
 
 
 def test_the_third_place_match_is_told_once_played_on_the_table_and_the_podium(client, make_player):
