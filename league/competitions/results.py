@@ -66,6 +66,16 @@ def record_game_result(*, game_id: int, now: datetime | None = None) -> Pairing 
             if resigner is not None and resigner.user is not None:
                 pairing.flags = [*pairing.flags, f"{resigner.user.username} {Pairing.RESIGNED_UNPLAYED}"]
                 pairing.save(update_fields=["flags"])
+        elif not played and game.on_first_step and "show" in game.end_reason:
+            # The games' clock ended the no-show grace before the league's sweep did (an
+            # arena's short games, mostly): the same flag as forfeit_no_show's, or the
+            # pairing read as a bare forfeit ("did not show up", "Neither player showed up.").
+            absent = game.seats.select_related("user").order_by("number")
+            if game.winner_seat is not None:
+                absent = absent.exclude(number=game.winner_seat)
+            pairing.flags = [*pairing.flags, *(f"{seat.user.username} {Pairing.NO_SHOW}"
+                                               for seat in absent if seat.user is not None)]
+            pairing.save(update_fields=["flags"])
     replays = format_of(section).drawn_game_replays
     if replays is not None and first_points == second_points and played:
         if _replay_drawn(section, pairing, replays):
@@ -252,7 +262,7 @@ def forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> Pairing 
     first_lost = no_show.pk == pairing.first_id
     score(pairing, Pairing.Result.SECOND_FORFEIT_WIN if first_lost else Pairing.Result.FIRST_FORFEIT_WIN,
            0.0 if first_lost else 1.0, 1.0 if first_lost else 0.0, played=False, now=now)
-    pairing.flags = [*pairing.flags, f"{no_show.username} did not show up: forfeit"]
+    pairing.flags = [*pairing.flags, f"{no_show.username} {Pairing.NO_SHOW}"]
     pairing.save(update_fields=["flags"])
     after_result(section, pairing.round, now, scored=pairing)
     return pairing

@@ -373,6 +373,9 @@ class Pairing(models.Model):
     #: before its first move is an unplayed game, scored as a forfeit (competitions.results),
     #: and the pages say why in plain words ("won by forfeit: resigned before any move").
     RESIGNED_UNPLAYED = "resigned before any move: forfeit"
+    #: The end of a flag "<username> did not show up: forfeit": a player who never made a
+    #: move in the no-show grace, forfeited by the league's sweep or the games' own clock.
+    NO_SHOW = "did not show up: forfeit"
 
     @property
     def resigned_before_any_move(self) -> bool:

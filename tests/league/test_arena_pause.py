@@ -74,6 +74,23 @@ def test_a_no_show_is_paused_and_paired_with_nobody_until_they_are_back(make_pla
     assert {again.first_id, again.second_id} == {absent.pk, present.pk}
 
 
+def test_a_no_show_ended_by_the_games_clock_is_flagged_as_the_league_s_sweep_flags_one(make_player):
+    """The games' clock sweep ends the no-show grace before the league's (an arena's games
+    are short): the pairing said only "-+", where forfeit_no_show's says who did not show."""
+    section = arena_of(make_player)
+    (pairing,) = in_play(section)
+    assert pairing.game is not None and pairing.game.ply == 0
+    game_services.flag_expired_clocks(now=timezone.now() + timedelta(
+        seconds=section.rule_set.no_show_seconds + 5))
+    pairing.refresh_from_db()
+    game = pairing.game
+    assert game.ply == 0 and "did not show up" in game.end_reason and pairing.status == Pairing.Status.FINISHED
+    absent = game.seats.exclude(number=game.winner_seat).get().user
+    assert pairing.flags == [f"{absent.username} did not show up: forfeit"]
+    assert pairing.result in (Pairing.Result.FIRST_FORFEIT_WIN, Pairing.Result.SECOND_FORFEIT_WIN)
+    assert entry(section, absent).paused_at is not None
+
+
 def test_a_game_lost_over_the_board_pauses_nobody(make_player):
     section = arena_of(make_player)
     (pairing,) = in_play(section)
