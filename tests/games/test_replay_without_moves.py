@@ -37,3 +37,4 @@ def test_no_page_offers_a_replay_of_a_game_without_a_move(alice, bob):
         assert f"Result of game {at_once.pk}" in page
     assert 'id="replay-link"' not in viewer.get(reverse("games:game", args=[at_once.pk])).content.decode()
     assert 'id="replay-link"' in viewer.get(reverse("games:game", args=[moved.pk])).content.decode()
+
