@@ -63,10 +63,12 @@ def test_the_page_shows_record_head_to_head_clubs_and_games(client, history):
     assert "3 games against people: <strong>1</strong> won, <strong>1</strong> drawn, <strong>1</strong> lost." in page
     assert "you won 0, drew 1, lost 1." in page
     assert f'aria-label="Watch game {playing.pk}"' in page
-    assert f'aria-label="Replay game {lost.pk}"' in page
+    # Resigned before a move: its result, no replay (tests/games/test_replay_without_moves.py).
+    assert f'aria-label="Result of game {lost.pk}: no move was played"' in page
     games_part = page[page.index('id="player-games-title"'):]
-    assert games_part.count("Replay game") == 3  # the AI game and the unplayed one are left out
-    assert games_part.index(f"Replay game {lost.pk}") < games_part.index("drew")  # newest first
+    # the AI game and the unplayed one are left out; only the drawn game has moves to replay
+    assert (games_part.count("Replay game"), games_part.count("Result of game")) == (1, 2)
+    assert games_part.index(f"Result of game {lost.pk}") < games_part.index("drew")  # newest first
 
 
 def test_a_players_own_page_offers_play_and_no_head_to_head(client, history):
@@ -84,7 +86,7 @@ def test_a_childs_games_and_clubs_are_shown_only_to_whom_may_reach_them(client, 
     url = reverse("league:player", args=["kid"])
     client.force_login(stranger)
     page = client.get(url).content.decode()
-    assert "Junior Club" not in page and 'id="player-record"' not in page and "Replay game" not in page
+    assert "Junior Club" not in page and 'id="player-record"' not in page and "Result of game" not in page
     client.force_login(mate)
     page = client.get(url).content.decode()
-    assert "Junior Club" in page and "1 game against people" in page and "Replay game" in page
+    assert "Junior Club" in page and "1 game against people" in page and "Result of game" in page
