@@ -267,7 +267,11 @@
     template.innerHTML = frame.board.trim();
     const fresh = template.content.firstElementChild;
     if (!fresh || fresh.id !== "board") return;
-    const focusedId = document.activeElement && document.activeElement.id;
+    const active = document.activeElement;
+    const focusedId = active && active.id;
+    // A control without an id (a Tic Tac Two card, an action button) is found by nothing:
+    // the focus goes to the turn line too, not to <body> (the next Tab would start at the top).
+    const wasOnBoard = active && shown.contains(active);
     // The fresh board's message line is empty: the page's own takes its place, with what
     // it says and its live region (a new node may not be read out).
     const line = fresh.querySelector("#game-errors");
@@ -278,7 +282,7 @@
     afterRender();
     const el = focusedId && document.getElementById(focusedId);
     if (el && !el.disabled) el.focus();
-    else if (focusedId) {
+    else if (focusedId || wasOnBoard) {
       const status = document.getElementById("turn-status");
       if (status) status.focus();
     }
