@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q
 
 from games import sql
 from games.models import Game
@@ -111,14 +110,24 @@ def _source_of(row: ObserverPolicy) -> str:
     return "section override" if row.section_id else "club"
 
 
+_BAN = (sql.Shape(ObserverBan, "b"),)
+
+
 def active_ban(*, user: Any, game: Game, place: WatchPlace) -> ObserverBan | None:
-    """The newest ban that keeps ``user`` from watching ``game``, if any."""
-    scope = Q(game=game)
+    """The newest ban that keeps ``user`` from watching ``game``, if any. Hand-written, as
+    ``watch_place``: every signed-in observer's page and connect asks it, and the ORM's
+    query cost 1.45 ms there, this one 0.2 (docs/benchmarks-live.md, fifteenth round)."""
+    scopes, params = ["b.game_id = %s"], [game.pk]
     if place.tournament_id is not None:
-        scope |= Q(tournament_id=place.tournament_id)
+        scopes.append("b.tournament_id = %s")
+        params.append(place.tournament_id)
     if place.club_id is not None:
-        scope |= Q(club_id=place.club_id)
-    return ObserverBan.objects.filter(scope, user=user, lifted_at__isnull=True).order_by("-created_at").first()
+        scopes.append("b.club_id = %s")
+        params.append(place.club_id)
+    statement = (f"SELECT {sql.select(_BAN)} FROM {_table(ObserverBan)} b WHERE b.user_id = %s"
+                 f" AND b.lifted_at IS NULL AND ({' OR '.join(scopes)}) ORDER BY b.created_at DESC, b.id DESC LIMIT 1")
+    rows = sql.fetch(statement, [user.pk, *params], _BAN)
+    return rows[0][0] if rows else None
 
 
 def watch_gate(game: Game, user: Any, viewer: str | None = None) -> WatchRefusal | None:

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games import boards, places, selectors, services, sql
+from games import rule_sets as game_rule_sets
 from league.models import Pairing
 from tests.factories import finished_game, players, section_with
 
@@ -65,3 +66,18 @@ def test_place_of_answers_from_the_pairing(make_player):
     assert isinstance(pairing, Pairing)
     place = places.place_of(pairing.game)
     assert place is not None and place.part == section.name and place.url == _section_url(section)
+    assert place.where == f"Round 1, board {pairing.board}"
+
+
+def test_a_matchs_later_game_has_its_pairings_place(make_player):
+    """A match's games after the first are found through the match, not the pairing's game."""
+    best_of_3 = game_rule_sets.create_rule_set(name="Bo3", variant="classic", match_format="best-of", match_games=3)
+    section = section_with(players(make_player, 2), format="round-robin", rule_set=best_of_3, tournament="Bo3 Cup")
+    pairing = section.pairings.get()
+    first = pairing.match.games.get()
+    services.resign(game_id=first.pk, user=first.seats.get(number=0).user)
+    second = pairing.match.games.exclude(pk=first.pk).get()
+    assert second.pk != pairing.game_id
+    place = places.place_of(second)
+    assert place is not None and (place.event, place.part) == ("Bo3 Cup", section.name)
+    assert place.where == "Round 1, board 1" and place.url == _section_url(section)

@@ -179,6 +179,30 @@ def test_the_watch_gates_one_query_place_agrees_with_place_of_game(world, make_p
     assert watch_place(platform_game).club_id is None
 
 
+def test_the_watch_gates_ban_lookup_finds_the_newest_ban_in_force_in_each_scope(world, make_player):
+    """active_ban (hand-written SQL): a ban of the game, its tournament or its club keeps
+    the user out, the newest first; a lifted ban, another user's or another club's does not."""
+    from moderation import services
+    from moderation.watching import active_ban, watch_place
+
+    section = tournament_section(world, [world.player_1, world.player_2])
+    game = Game.objects.select_related("rule_set").get(pk=Pairing.objects.get(section=section).game_id)
+    place = watch_place(game)
+    viewer, other = make_player(username="viewer"), make_player(username="other")
+    assert active_ban(user=viewer, game=game, place=place) is None
+    services.ban_user(actor=world.organiser_b, user=viewer, club=world.club_b, reason="Elsewhere")
+    services.ban_user(actor=world.arbiter_a, user=other, game=game, reason="Not them")
+    assert active_ban(user=viewer, game=game, place=place) is None
+    for scope, reason in (({"club": world.club_a}, "Club"), ({"tournament": section.tournament}, "Tournament"),
+                          ({"game": game}, "Game")):
+        ban = services.ban_user(actor=world.organiser_a, user=viewer, reason=reason, **scope)
+        found = active_ban(user=viewer, game=game, place=place)
+        assert found is not None and (found.pk, found.reason) == (ban.pk, reason)
+    services.lift_ban(actor=world.organiser_a, ban=found)
+    found = active_ban(user=viewer, game=game, place=place)
+    assert found is not None and found.reason == "Tournament"
+
+
 @pytest.mark.parametrize("who,allowed", [("superuser", True), ("organiser_a", True), ("arbiter_a", True),
                                          ("organiser_b", False), ("member_a", False)])
 def test_the_forfeit_action_in_the_admin(client, world, who, allowed):
