@@ -71,6 +71,8 @@ def build() -> None:
     lesson = lesson_service.start_lesson(user=sam, slug="t-tic-t-tac-toe")
     paths["lesson-t-tic-t-tac-toe"] = f"/play/{lesson.pk}/"
     finished = game_services.create_game(creator=sam, variant="classic", ai_level="casual", creator_seat=0)
+    # A move first: a game without one has no replay steps, only a line saying so.
+    game_services.submit_move(game_id=finished.pk, user=sam, ply=0, move={"cell": 5})
     game_services.resign(game_id=finished.pk, user=sam)
     paths["replay"] = f"/play/{finished.pk}/replay/"
     # Rock-paper-scissors, decided: the page says what each threw.
