@@ -48,7 +48,8 @@ def test_the_api_takes_the_version_choice_with_the_one_error_shape(client, alice
     bob_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=bob).key}"}
     alice_auth = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=alice).key}"}
     refused = client.post(url, {"version": "1.0"}, content_type="application/json", **bob_auth)
-    assert refused.status_code == 400 and refused.json()["code"] and refused.json()["message"]
+    # Not bob's to choose: a refusal of who asks, 403 as every other (config.api.FORBIDDEN_CODES).
+    assert refused.status_code == 403 and refused.json()["code"] == "not-your-choice" and refused.json()["message"]
     bad = client.post(url, {"version": "3.0"}, content_type="application/json", **alice_auth)
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
     chosen = client.post(url, {"version": "1.0"}, content_type="application/json", **alice_auth)
