@@ -32,6 +32,13 @@ def test_seed_demo_is_idempotent_and_complete():
     knockout = Section.objects.get(tournament__slug="club-championship", name="Knockout")
     assert knockout.previous_stage.groups == 2 and knockout.advance == 2
     assert knockout.previous_stage.entries.count() == 6 and not knockout.entries.exists()
+    # The rated games have moves to replay (a game with none offers its result only), each won by resignation.
+    from games.models import Game
+
+    rated = Game.objects.filter(rated=True, match__isnull=True, pairing__isnull=True)
+    assert rated.count() >= 10 and not rated.filter(ply=0).exists()
+    assert set(rated.values_list("end_reason", flat=True)) and all(
+        "resign" in reason for reason in rated.values_list("end_reason", flat=True))
 
 
 def test_home_page_lists_the_demo_club(client):

@@ -125,8 +125,9 @@ DEMO_RATED_GAMES = [
 
 
 def _demo_rated_games() -> None:
-    """The rated games above, each won by resignation, then rated (the task each game
-    queues on commit finds them rated: rating is idempotent). Once only."""
+    """The rated games above, each a few moves long (so each has a replay), then won by
+    resignation, then rated (the task each game queues on commit finds them rated:
+    rating is idempotent). Once only."""
     if Game.objects.filter(rated=True, seats__user__username__in=[p[0] for p in DEMO_PEOPLE]).exists():
         return
     people = {u.username: u for u in User.objects.filter(username__in=[p[0] for p in DEMO_PEOPLE])}
@@ -134,7 +135,8 @@ def _demo_rated_games() -> None:
     for variant, winner, loser in DEMO_RATED_GAMES:
         game = game_services.create_game(creator=people[winner], opponent=people[loser], variant=variant,
                                          rated=True, notify=False)
-        game_services.accept_challenge(game_id=game.pk, user=people[loser], notify=False)
+        game = game_services.accept_challenge(game_id=game.pk, user=people[loser], notify=False)
+        game = _opening(game, plies=4)
         last = game_services.resign(game_id=game.pk, user=people[loser])
     if last is not None:
         rating_services.rate_game(game_id=last.pk)
@@ -251,6 +253,21 @@ def _date_back(section: Section, seeded_at, starts_at) -> None:
     shift(Standing.objects.filter(section=section), last)
     Section.objects.filter(pk=section.pk).update(started_at=F("started_at") + to_start, finished_at=F("finished_at") + last)
     Tournament.objects.filter(pk=section.tournament_id).update(finished_at=F("finished_at") + last)
+
+
+def _opening(game: Game, *, plies: int) -> Game:
+    """Up to ``plies`` seeded random moves, none of which ends the game (its resignation does)."""
+    variant = get_variant(game.variant)
+    users = {seat.number: seat.user for seat in game.seats.select_related("user") if seat.user is not None}
+    while game.ply < plies:
+        seat, state = game.to_move[0], variant.load(game.state)
+        moves = variant.legal_moves(state, seat)
+        random.Random(f"{game.pk}:{game.ply}").shuffle(moves)
+        move = next((m for m in moves if variant.outcome(variant.apply(state, seat, m)) is None), None)
+        if move is None:
+            break
+        game = game_services.submit_move(game_id=game.pk, user=users[seat], ply=game.ply, move=move)
+    return game
 
 
 def _play_out(game_id: int) -> None:
