@@ -1,5 +1,5 @@
-"""Hand-written SQL for the reads every move and every websocket connect make, with
-model instances out, as the ORM would give them (writes go through the ORM).
+"""Hand-written SQL (accounts.sql) for the reads every move and every websocket connect
+make, with model instances out, as the ORM would give them (writes go through the ORM).
 
 Why: on the live path Django's query compiler, not the database, was the cost. A move
 took 1.6-1.7 ms of CPU with these reads and 2.7-3.6 ms through the ORM, a player's
@@ -14,83 +14,13 @@ comes out equals what the ORM returns (tests compare them field by field).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model
-from django.db.models.sql import Query
 
 from accounts.models import Profile, User
+from accounts.sql import Shape, fetch, select, table
 
 from .models import Game, Match, Move, RuleSet, Seat
-
-
-@dataclass(frozen=True)
-class Shape:
-    """One model's part of a row: its table alias and the fields selected (all its
-    concrete fields unless named; the rest load on first use, as with ``only()``)."""
-
-    model: type[Model]
-    alias: str
-    only: tuple[str, ...] = ()
-
-    @functools.cached_property
-    def fields(self) -> list[Any]:
-        fields = self.model._meta.concrete_fields
-        return [f for f in fields if f.attname in self.only] if self.only else list(fields)
-
-    @functools.cached_property
-    def attnames(self) -> list[str]:
-        return [f.attname for f in self.fields]
-
-    @functools.cached_property
-    def pk_index(self) -> int:
-        return self.fields.index(self.model._meta.pk)
-
-    @functools.cached_property
-    def columns(self) -> list[Any]:
-        return [f.get_col(self.alias) for f in self.fields]
-
-    def select(self) -> str:
-        quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
-        return ", ".join(f"{self.alias}.{quote(f.column)}" for f in self.fields)
-
-
-def fetch(sql: str, params: Sequence[Any], shapes: Sequence[Shape]) -> list[list[Any]]:
-    """The rows of ``sql``, whose select list is each shape's ``select()`` in turn, as
-    one model instance per shape (None where a LEFT JOIN found no row)."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    # The converters the ORM itself applies (JSON text, SQLite's dates and booleans).
-    compiler = connection.ops.compiler("SQLCompiler")(Query(shapes[0].model), connection, DEFAULT_DB_ALIAS)
-    converters = compiler.get_converters([column for shape in shapes for column in shape.columns])
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    if converters:
-        rows = list(compiler.apply_converters(rows, converters))
-    out = []
-    for row in rows:
-        instances, start = [], 0
-        for shape in shapes:
-            end = start + len(shape.attnames)
-            values = row[start:end]
-            start = end
-            instances.append(
-                None if values[shape.pk_index] is None else shape.model.from_db(DEFAULT_DB_ALIAS, shape.attnames, values)
-            )
-        out.append(instances)
-    return out
-
-
-def table(model: type[Model]) -> str:
-    return connections[DEFAULT_DB_ALIAS].ops.quote_name(model._meta.db_table)
-
-
-def select(shapes: Sequence[Shape]) -> str:
-    return ", ".join(shape.select() for shape in shapes)
-
 
 _GAME = (Shape(Game, "g"), Shape(RuleSet, "r"), Shape(Match, "m"))
 _SEAT = (

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import connection
 
-from games import sql
+from accounts import sql
 from games.models import Game
 from games.observing import CLOSE_OBSERVERS_FULL, CLOSE_WATCH_REFUSED, WatchRefusal, cap_reached
 from league.models import ClubMembership, Pairing, Section, Tournament

@@ -7,7 +7,7 @@ import functools
 
 from django.urls import reverse
 
-from games import sql
+from accounts import sql
 from games.models import Game
 from games.places import Place
 from league.models import Club, Pairing, Round, Section, Tournament

@@ -39,3 +39,49 @@ def test_a_deactivated_user_is_signed_out(client, make_player):
     ann.is_active = False
     ann.save()
     assert "Log in" in client.get("/play/999999999/").content.decode()
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_the_backends_hand_written_user_equals_the_orms(make_player):
+    """get_user reads in accounts.sql: the same user and profile as select_related, the
+    profile cached (None for a user without one: no query), None for no such user or a
+    deactivated one."""
+    from accounts.backends import ProfileModelBackend
+    from accounts.models import Profile, User
+
+    backend = ProfileModelBackend()
+    ann = make_player(username="ann")
+    ann.profile.display_name = "Ann of the Club"
+    ann.profile.save()
+    expected = User.objects.select_related("profile").get(pk=ann.pk)
+    with CaptureQueriesContext(connection) as queries:
+        user = backend.get_user(ann.pk)
+        assert _fields(user) == _fields(expected) and _fields(user.profile) == _fields(expected.profile)
+        assert user.name == "Ann of the Club"
+    assert len(queries.captured_queries) == 1
+    Profile.objects.filter(user=ann).delete()
+    with CaptureQueriesContext(connection) as queries:
+        user = backend.get_user(ann.pk)
+        assert user is not None and not hasattr(user, "profile")  # cached as missing: no query
+    assert len(queries.captured_queries) == 1
+    assert backend.get_user(ann.pk + 1000) is None
+    User.objects.filter(pk=ann.pk).update(is_active=False)
+    assert backend.get_user(ann.pk) is None
+
+
+def test_the_unread_count_counts_only_the_users_unread_notices(make_player):
+    from django.utils import timezone
+
+    from accounts.models import Notice
+    from accounts.notices import notify, unread_count
+
+    ann, ben = make_player(username="ann"), make_player(username="ben")
+    for i in range(3):
+        notify(recipient=ann, kind=Notice.Kind.MODERATION, cause=f"test:{i}", message=f"Notice {i}")
+    notify(recipient=ben, kind=Notice.Kind.MODERATION, cause="test:ben", message="Ben's")
+    assert (unread_count(ann.pk), unread_count(ben.pk)) == (3, 1)
+    Notice.objects.filter(recipient=ann, cause="test:0").update(read_at=timezone.now())
+    assert unread_count(ann.pk) == 2
