@@ -172,6 +172,8 @@ AUTHENTICATION_BACKENDS = [
     # player signs in again once.
     "accounts.backends.ProfileModelBackend",
 ]
+# Django's database sessions, read in hand-written SQL (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -85,3 +85,29 @@ def test_the_unread_count_counts_only_the_users_unread_notices(make_player):
     assert (unread_count(ann.pk), unread_count(ben.pk)) == (3, 1)
     Notice.objects.filter(recipient=ann, cause="test:0").update(read_at=timezone.now())
     assert unread_count(ann.pk) == 2
+
+
+def test_the_session_store_reads_as_djangos_and_refuses_an_expired_or_unknown_key(client, make_player):
+    """accounts.sessions (hand-written read): the same session data as Django's own
+    database store in one query; an expired or unknown key reads empty and starts afresh."""
+    from datetime import timedelta
+
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from accounts.sessions import SessionStore
+
+    ann = make_player(username="ann")
+    client.force_login(ann)
+    key = client.cookies["sessionid"].value
+    with CaptureQueriesContext(connection) as queries:
+        data = SessionStore(key).load()
+    assert len(queries.captured_queries) == 1
+    assert data == DjangoStore(key).load() and data["_auth_user_id"] == str(ann.pk)
+    unknown = SessionStore("x" * 32)
+    assert unknown.load() == {} and unknown.session_key is None
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    expired = SessionStore(key)
+    assert expired.load() == {} and expired.session_key is None
+    assert "Log in" in client.get("/play/999999999/").content.decode()  # signed out by the expired session
