@@ -87,8 +87,8 @@ class ProfileModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         """The session's user with the profile, in hand-written SQL (accounts.sql): every
-        signed-in page and socket asks it, and through the ORM it cost 1.7 ms of CPU (its
-        query compiler), 0.3 ms so (docs/benchmarks-live.md, fifteenth round)."""
+        signed-in page and socket asks it, and through the ORM it cost 0.8 ms of CPU (its
+        query compiler), 0.25 ms so (docs/benchmarks-live.md, fifteenth round)."""
         rows = sql.fetch(_user_sql(), [user_id], _USER)
         if not rows:
             return None

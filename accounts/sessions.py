@@ -1,6 +1,6 @@
 """The session store (settings.SESSION_ENGINE): Django's database sessions, read in
 hand-written SQL (accounts.sql). Every signed-in page and socket reads its session
-first, and the ORM's query cost 0.66 ms of CPU there, its compiler most of it; 0.2 ms so
+first, and the ORM's query cost 0.58 ms of CPU there, its compiler most of it; 0.25 ms so
 (docs/benchmarks-live.md, fifteenth round). Writes, expiry and the async reads stay
 Django's own."""
 

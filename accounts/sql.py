@@ -2,9 +2,10 @@
 reads every page, move or websocket connect makes (writes go through the ORM).
 
 Why: on those paths Django's query compiler, not the database, was the cost (a
-select_related over five tables took 4.1 ms of CPU to compile and read, 0.2 ms so):
-figures beside each use (games/sql.py, accounts/backends.py, moderation/watching.py,
-league/competitions/places.py) and in docs/benchmarks-live.md. The SQL is plain enough
+select_related over five tables took 3.5-5.0 ms of CPU to compile and read, 0.17 ms
+so): figures beside each use (games/sql.py, accounts/backends.py, accounts/sessions.py,
+accounts/notices.py, moderation/watching.py, league/competitions/places.py) and in
+docs/benchmarks-live.md. The SQL is plain enough
 for PostgreSQL and SQLite alike; the values go through the same converters the ORM
 applies, so what comes out equals what the ORM returns (tests compare them)."""
 

@@ -116,7 +116,7 @@ _BAN = (sql.Shape(ObserverBan, "b"),)
 def active_ban(*, user: Any, game: Game, place: WatchPlace) -> ObserverBan | None:
     """The newest ban that keeps ``user`` from watching ``game``, if any. Hand-written, as
     ``watch_place``: every signed-in observer's page and connect asks it, and the ORM's
-    query cost 1.45 ms there, this one 0.2 (docs/benchmarks-live.md, fifteenth round)."""
+    query cost 0.9 ms of CPU there, this one 0.18 (docs/benchmarks-live.md, fifteenth round)."""
     scopes, params = ["b.game_id = %s"], [game.pk]
     if place.tournament_id is not None:
         scopes.append("b.tournament_id = %s")

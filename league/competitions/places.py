@@ -34,9 +34,9 @@ def _place_sql() -> str:
 
 
 def tournament_place(game: Game) -> Place | None:
-    """Hand-written (games.sql), as the other reads every page of a game's crowd makes:
-    through the ORM (select_related over five tables) this lookup cost 4.1 of a signed-in
-    observer's 15.1 ms page, 0.2 ms so (the page 11.2 ms; docs/benchmarks-live.md,
+    """Hand-written (accounts.sql), as the other reads every page of a game's crowd makes:
+    through the ORM (select_related over five tables) this lookup cost 3.5-5.0 ms of CPU,
+    a third of a signed-in observer's game page; 0.17 ms so (docs/benchmarks-live.md,
     fifteenth round)."""
     rows = sql.fetch(_place_sql(), [game.pk, game.match_id], _PLACE)
     if not rows:
