@@ -136,7 +136,7 @@ def _demo_rated_games() -> None:
         game = game_services.create_game(creator=people[winner], opponent=people[loser], variant=variant,
                                          rated=True, notify=False)
         game = game_services.accept_challenge(game_id=game.pk, user=people[loser], notify=False)
-        game = _opening(game, plies=4)
+        game = _opening(game, plies=8)
         last = game_services.resign(game_id=game.pk, user=people[loser])
     if last is not None:
         rating_services.rate_game(game_id=last.pk)
