@@ -83,11 +83,7 @@ def signed_in_pages(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        sign_in(page, username)
         return page
 
     try:
@@ -95,6 +91,15 @@ def signed_in_pages(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]
     finally:
         for context in contexts:
             context.close()
+
+
+def sign_in(page: Any, username: str) -> None:
+    """Sign in through the log-in form, as a person does (the page's context has the server as base URL)."""
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def shoot(page: Any, name: str) -> None:

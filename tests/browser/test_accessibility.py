@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser.support import BROWSER_MARKS, PASSWORD, TIMEOUT_MS
+from tests.browser.support import BROWSER_MARKS, TIMEOUT_MS, sign_in
 from tests.browser.test_rules_pages import game_against_the_computer
 
 pytestmark = BROWSER_MARKS
@@ -49,11 +49,7 @@ def new_page(browser: Any, server: str, width: int, username: str | None = None)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     if username:
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        sign_in(page, username)
     return page
 
 
