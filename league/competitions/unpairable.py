@@ -54,9 +54,15 @@ def swiss_rounds_refusal(section: Section, players: int) -> str:
     if (section.format != Section.Format.SWISS or not section.rounds or section.rounds <= players - 1
             or section.late_entry_rounds):
         return ""
-    return (f"{section.name} cannot start: a Swiss of {section.rounds} rounds needs at least {section.rounds + 1} "
-            f"players (nobody meets anyone twice), and it has {players}. Edit the section to {max(players - 1, 1)} "
-            f"rounds or fewer (or empty: the recommended number), or wait for more entries.")
+    # With fewer than two players no number of rounds helps: only more entries do.
+    remedy = (f"Edit the section to {_rounds(players - 1)} or fewer (or empty: the recommended number), or wait "
+              "for more entries." if players >= 2 else "Wait for more entries.")
+    return (f"{section.name} cannot start: a Swiss of {_rounds(section.rounds)} needs at least {section.rounds + 1} "
+            f"players (nobody meets anyone twice), and it has {players}. {remedy}")
+
+
+def _rounds(count: int) -> str:
+    return f"{count} round" if count == 1 else f"{count} rounds"
 
 
 def mark(section: Section, round_: Round, words: str, now: datetime) -> None:

@@ -190,3 +190,16 @@ def test_a_swiss_taking_late_entries_may_start_with_fewer_players_than_its_round
     section = section_with(players(make_player, 4), format="swiss", swiss_system="dutch", rounds=4,
                            late_entry_rounds=2, round_interval=timedelta(hours=1))
     assert section.status == Section.Status.RUNNING  # a fifth may still enter
+
+
+@pytest.mark.parametrize(("rounds", "field", "words"), [
+    (1, 1, "a Swiss of 1 round needs at least 2 players (nobody meets anyone twice), and it has 1. Wait for more "
+           "entries."),
+    (3, 2, "a Swiss of 3 rounds needs at least 4 players (nobody meets anyone twice), and it has 2. Edit the section "
+           "to 1 round or fewer"),
+])
+def test_the_refusal_of_too_many_rounds_counts_in_words(make_player, rounds, field, words):
+    from league.competitions.unpairable import swiss_rounds_refusal
+
+    section = section_with(players(make_player, 2), format="swiss", swiss_system="dutch", rounds=rounds, start=False)
+    assert words in swiss_rounds_refusal(section, field)
