@@ -192,6 +192,9 @@ def _whole_minutes(value: timedelta | None) -> int | None:
     return None if value is None else int(value.total_seconds()) // 60
 
 
+WHEN_PLAY_STARTS = "Empty: when play starts (round 1, or an arena's start)."
+
+
 class SectionForm(forms.Form):
     name = forms.CharField(max_length=120, initial="Open")
     variant = forms.ChoiceField(choices=(), initial="classic",
@@ -217,11 +220,11 @@ class SectionForm(forms.Form):
     arena_duration = forms.IntegerField(min_value=1, max_value=LONGEST_MINUTES, required=False,
                                         label=ARENA_DURATION.label, help_text=ARENA_DURATION.help_text)
     registration_opens_at = forms.DateTimeField(validators=[within_event_years], widget=DATETIME, required=False)
-    registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
+    registration_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text=WHEN_PLAY_STARTS,
                                                  validators=[within_event_years])
     check_in_opens_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: no check-in.",
                                             validators=[within_event_years])
-    check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text="Empty: at round 1.",
+    check_in_closes_at = forms.DateTimeField(widget=DATETIME, required=False, help_text=WHEN_PLAY_STARTS,
                                              validators=[within_event_years])
     # Format settings.
     placements = forms.TypedChoiceField(choices=PLACEMENTS.choices, initial=PLACEMENTS.default, required=False,

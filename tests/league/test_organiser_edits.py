@@ -516,6 +516,7 @@ def test_the_edit_page_says_until_when_in_the_section_s_own_words(client, organi
     assert "Its settings can change until round 1 starts." in page
     page = client.get(url("section-edit", arena)).content.decode()
     assert "Its settings can change until the arena starts." in page and "until round 1" not in page.lower()
+    assert "Empty: at round 1." not in page and "Empty: when play starts (round 1, or an arena&#x27;s start)." in page
     Section.objects.filter(pk=arena.pk).update(status=Section.Status.FINISHED, started_at=timezone.now())
     page = client.get(url("section-edit", arena)).content.decode()
     assert "Blitz arena is over: its settings are fixed." in page
