@@ -37,10 +37,6 @@ class WatchPlace:
     club_id: int | None
 
 
-def _table(model: Any) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
 def watch_place(game: Game) -> WatchPlace:
     """A tournament game's section and club, else the club owning its house-rule set."""
     family = ClubRuleSet._meta.get_field("family").get_db_prep_value(game.rule_set.family, connection)
@@ -48,10 +44,10 @@ def watch_place(game: Game) -> WatchPlace:
         # Hand-written (docs/benchmarks-live.md): the tournament pairing first, if any.
         cursor.execute(
             f"SELECT s.id, s.observer_policy, s.tournament_id, t.club_id, 0 AS rank"
-            f" FROM {_table(Pairing)} p JOIN {_table(Section)} s ON s.id = p.section_id"
-            f" JOIN {_table(Tournament)} t ON t.id = s.tournament_id"
+            f" FROM {sql.table(Pairing)} p JOIN {sql.table(Section)} s ON s.id = p.section_id"
+            f" JOIN {sql.table(Tournament)} t ON t.id = s.tournament_id"
             f" WHERE p.game_id = %s OR p.match_id = %s"
-            f" UNION ALL SELECT NULL, NULL, NULL, c.club_id, 1 FROM {_table(ClubRuleSet)} c WHERE c.family = %s"
+            f" UNION ALL SELECT NULL, NULL, NULL, c.club_id, 1 FROM {sql.table(ClubRuleSet)} c WHERE c.family = %s"
             f" ORDER BY rank LIMIT 1",
             [game.pk, game.match_id, family],
         )
@@ -100,7 +96,7 @@ def _policy_rows(game_id: int, place: WatchPlace) -> list[ObserverPolicy]:
     elif place.club_id is not None:
         scopes.append("o.club_id = %s")
         params.append(place.club_id)
-    statement = f"SELECT {sql.select(_POLICY)} FROM {_table(ObserverPolicy)} o WHERE {' OR '.join(scopes)}"
+    statement = f"SELECT {sql.select(_POLICY)} FROM {sql.table(ObserverPolicy)} o WHERE {' OR '.join(scopes)}"
     return [row for (row,) in sql.fetch(statement, params, _POLICY)]
 
 
@@ -124,7 +120,7 @@ def active_ban(*, user: Any, game: Game, place: WatchPlace) -> ObserverBan | Non
     if place.club_id is not None:
         scopes.append("b.club_id = %s")
         params.append(place.club_id)
-    statement = (f"SELECT {sql.select(_BAN)} FROM {_table(ObserverBan)} b WHERE b.user_id = %s"
+    statement = (f"SELECT {sql.select(_BAN)} FROM {sql.table(ObserverBan)} b WHERE b.user_id = %s"
                  f" AND b.lifted_at IS NULL AND ({' OR '.join(scopes)}) ORDER BY b.created_at DESC, b.id DESC LIMIT 1")
     rows = sql.fetch(statement, [user.pk, *params], _BAN)
     return rows[0][0] if rows else None
