@@ -75,7 +75,7 @@ def login_key(username: str) -> str:
 
 def default_email_notices() -> list[str]:
     """What a player away from the site would miss most: someone waiting on them."""
-    return ["challenge-received", "pairing", "your-turn", "guardian-consent"]
+    return ["challenge-received", "pairing", "your-turn", "guardian-consent", "organising"]
 
 
 class Profile(models.Model):
@@ -182,6 +182,8 @@ class Notice(models.Model):
         ARENA_PAUSED = "arena-paused", "Paused in an arena"
         TOURNAMENT_FINISHED = "tournament-finished", "Tournament over"
         MODERATION = "moderation", "Moderation"
+        # A club's organisers: a round that cannot be paired, a stage waiting on its start.
+        ORGANISING = "organising", "Your club's events"
         GUARDIAN_CONSENT = "guardian-consent", "Guardian's consent"
         JOIN_REQUEST = "join-request", "Joining a club"
 

@@ -237,7 +237,7 @@ def notify_stage_waiting(section: Section, qualifiers: int) -> None:
                f"{start:%H:%M} UTC. To start it sooner, press “Start now” on the tournament's page.")
     url = reverse("competitions:tournament", args=[tournament.club.slug, tournament.slug]) + "#org-heading"
     notify_many(NoticeSpec(
-        recipient_id=user_id, kind=Kind.MODERATION, cause=f"stage-waiting:{section.pk}", message=message, url=url,
+        recipient_id=user_id, kind=Kind.ORGANISING, cause=f"stage-waiting:{section.pk}", message=message, url=url,
         data={"tournament": tournament.pk, "section": section.pk,
               "previous_stage": previous.pk if previous else None, "starts_at": start.isoformat()},
     ) for user_id in selectors.organiser_ids(tournament.club_id))

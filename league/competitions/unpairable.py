@@ -79,7 +79,7 @@ def mark(section: Section, round_: Round, words: str, now: datetime) -> None:
             "by hand (its pairings from a TRF, then publish them from the preview)."
             if section.current_round else "Edit the section, then start it from its page.")
     notify_many([NoticeSpec(
-        recipient_id=user_id, kind=Kind.MODERATION, cause=f"round-unpairable:{round_.pk}:{zlib.crc32(words.encode())}",
+        recipient_id=user_id, kind=Kind.ORGANISING, cause=f"round-unpairable:{round_.pk}:{zlib.crc32(words.encode())}",
         message=f"{tournament.name}: {words} {what}"[:500], url=section_url(section),
         data={"tournament": tournament.pk, "section": section.pk, "round": round_.number, "at": now.isoformat()},
     ) for user_id in selectors.organiser_ids(tournament.club_id)])

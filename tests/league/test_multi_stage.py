@@ -150,6 +150,7 @@ def test_a_later_stage_waiting_for_its_time_tells_the_organisers_once(make_playe
     assert ko.status == Section.Status.REGISTRATION and Entry.objects.filter(section=ko).count() == 2
     [notice] = Notice.objects.filter(cause=f"stage-waiting:{ko.pk}")
     assert notice.recipient_id == organiser.pk  # the club's organisers, not its members nor the players
+    assert notice.kind == Notice.Kind.ORGANISING and notice.get_kind_display() == "Your club's events"
     assert notice.message.startswith("Club championship: Stage one is over and its 2 qualifiers are in Final stage,")
     assert f"{starts:%H:%M} UTC" in notice.message and "“Start now” on the tournament's page" in notice.message
     t = ko.tournament

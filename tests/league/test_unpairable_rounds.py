@@ -56,7 +56,7 @@ def test_the_scheduler_stops_trying_a_round_that_cannot_be_paired_and_tells_the_
     assert round_4.unpairable == (
         "Round 4 cannot be paired: the 3 players still in have all played each other (FIDE's rules: no two players "
         "meet twice, and no player who has had a bye or a win by forfeit has the bye again).")
-    told = Notice.objects.get(recipient=organiser, kind=Notice.Kind.MODERATION)
+    told = Notice.objects.get(recipient=organiser, kind=Notice.Kind.ORGANISING)
     assert told.message.startswith(f"{section.tournament.name}: Round 4 cannot be paired")
     assert "End" in told.message and "after round 3" in told.message
     tried = []
@@ -64,7 +64,7 @@ def test_the_scheduler_stops_trying_a_round_that_cannot_be_paired_and_tells_the_
     cs.sweep()
     cs.sweep()
     assert tried == []  # not paired again
-    assert Notice.objects.filter(recipient=organiser, kind=Notice.Kind.MODERATION).count() == 1
+    assert Notice.objects.filter(recipient=organiser, kind=Notice.Kind.ORGANISING).count() == 1
     # Everybody reads why on the section page, not "Round 4 starts <a time gone by>".
     page = text_of(client.get(url("section", section)).content.decode())
     assert "Round 4 cannot be paired: the 3 players still in have all played each other" in page
@@ -154,7 +154,7 @@ def test_a_swiss_with_more_rounds_than_its_field_can_play_does_not_start(client,
     section.refresh_from_db()
     assert section.status == Section.Status.REGISTRATION
     assert "needs at least 6 players" in Round.objects.get(section=section, number=1).unpairable
-    assert Notice.objects.filter(recipient=organiser, kind=Notice.Kind.MODERATION).count() == 1
+    assert Notice.objects.filter(recipient=organiser, kind=Notice.Kind.ORGANISING).count() == 1
     Section.objects.filter(pk=section.pk).update(rounds=2)
     cs.sweep()
     section.refresh_from_db()
