@@ -397,7 +397,9 @@ if REDIS_URL:
 else:
     # In-process layer made safe for the embedded worker thread (config.embedded).
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.embedded.EmbeddedChannelLayer"}}
-    CELERY_BROKER_URL = "memory://"
+    # A host named, though the memory transport ignores it: without one kombu warns
+    # "No hostname was supplied" on the first run's console.
+    CELERY_BROKER_URL = "memory://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05}
     # One process: its memory holds the throttles' counts.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
