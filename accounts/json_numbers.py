@@ -7,7 +7,13 @@ Python's ``json`` reads three things no client should send: an integer of more t
 frame "not valid JSON", which it is); a number past the largest float (``1e400``) is
 read as infinity; and ``NaN``, ``Infinity`` and ``-Infinity``, which are not JSON
 (RFC 8259), are read as floats. Infinity and NaN then reach fields and engines that
-expect numbers, and a frame echoing them back is not JSON either."""
+expect numbers, and a frame echoing them back is not JSON either.
+
+It also refuses an object that names a key twice (``{"type": "ping", "type": "move"}``):
+Python keeps the last silently, where a proxy, a log reader or another JSON library may
+keep the first, so the frame or body that was checked would not be the one acted on
+(an outside probe, 2026-12-01). RFC 8259 leaves such objects' meaning open; no client
+needs one."""
 
 from __future__ import annotations
 
@@ -22,6 +28,20 @@ LARGEST = f"{sys.float_info.max:.1e}".replace("e+", "e")
 
 class NumberRefused(ValueError):
     """A number (or a ``NaN``/``Infinity``) the reader refuses; the message says why."""
+
+
+class DuplicateKey(ValueError):
+    """An object names one key twice; the message says which."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]], *, where: str = "the body") -> dict[str, Any]:
+    """An object's members as a dict, refused if a key comes twice."""
+    members: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in members:
+            raise DuplicateKey(f"An object in {where} names the key {json.dumps(key)} twice: send each key once.")
+        members[key] = value
+    return members
 
 
 def whole_number(text: str, *, where: str = "the body") -> int:
@@ -49,8 +69,10 @@ def no_constant(name: str, *, where: str = "the body") -> Any:
 
 
 def readers(where: str) -> dict[str, Any]:
-    """The number readers for ``json.load``/``json.loads``, saying ``where`` the number was."""
+    """The readers for ``json.load``/``json.loads`` (numbers, and objects' keys), saying
+    ``where`` the refused number or key was."""
     return {
+        "object_pairs_hook": lambda pairs: unique_keys(pairs, where=where),
         "parse_int": lambda text: whole_number(text, where=where),
         "parse_float": lambda text: finite_number(text, where=where),
         "parse_constant": lambda name: no_constant(name, where=where),
@@ -58,5 +80,6 @@ def readers(where: str) -> dict[str, Any]:
 
 
 def loads(text: str, *, where: str) -> Any:
-    """``json.loads`` with the numbers above refused (NumberRefused, a ValueError)."""
+    """``json.loads`` with the numbers above refused (NumberRefused, a ValueError), and
+    a key named twice in one object (DuplicateKey, a ValueError)."""
     return json.loads(text, **readers(where))

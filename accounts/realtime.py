@@ -326,6 +326,9 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         except json_numbers.NumberRefused as exc:
             await self.send_error("bad-number", str(exc))
             return
+        except json_numbers.DuplicateKey as exc:  # which of the two would count is no reader's guess
+            await self.send_error("duplicate-key", str(exc))
+            return
         except ValueError:
             await self.send_error("malformed-json", "That frame is not valid JSON.")
             return

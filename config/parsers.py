@@ -56,7 +56,8 @@ class JSONReader(parsers.JSONParser):
     accounts.json_numbers refuses (the websockets' frames read the same way): an
     integer too long for Python to read (its message named
     ``sys.set_int_max_str_digits()``), a number too large to be finite (read as
-    infinity) and ``NaN`` or ``Infinity``, which are not JSON."""
+    infinity) and ``NaN`` or ``Infinity``, which are not JSON; and an object that names
+    a key twice (Python kept the last in silence)."""
 
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         # DRF's own parse, with the number readers above.
@@ -73,7 +74,7 @@ class JSONReader(parsers.JSONParser):
         except UnicodeEncodeError as exc:
             raise exceptions.ParseError("The body is not JSON the API reads: an escape makes an unpaired "
                                         "surrogate character, which is no text.") from exc
-        except json_numbers.NumberRefused as exc:
+        except (json_numbers.NumberRefused, json_numbers.DuplicateKey) as exc:
             raise exceptions.ParseError(str(exc)) from exc
         except json.JSONDecodeError as exc:
             # In words, where DRF's said "JSON parse error - Expecting value: line 1 column

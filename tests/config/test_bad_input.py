@@ -277,5 +277,24 @@ def test_a_lone_surrogate_in_a_body_is_a_400_and_changes_nothing(api_world, meth
     assert (Game.objects.count(), RuleSet.objects.count()) == before
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("patch", "/api/v1/accounts/me/", '{"display_name": "Ann", "display_name": "Bob"}'),
+        ("post", "/api/v1/games/", '{"variant": "classic", "options": {"a": 1, "a": 2}, "variant": "classic"}'),
+    ],
+)
+def test_a_body_that_names_a_key_twice_is_a_400_and_changes_nothing(api_world, method, path, body):
+    """Python kept the last of the two in silence; a proxy or log reader may keep the first."""
+    from games.models import Game
+
+    owner = api_world["owner"]
+    before = (Game.objects.count(), owner.name)
+    response = getattr(client(owner), method)(path, body, content_type="application/json")
+    assert "twice" in assert_error_shape(response, 400)["message"]
+    owner.profile.refresh_from_db()
+    assert (Game.objects.count(), owner.name) == before
+
+
 def test_options_on_the_api_docs_is_not_a_500(api_world):
     assert client().options("/api/docs/").status_code == 405

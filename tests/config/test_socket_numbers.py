@@ -93,3 +93,21 @@ async def test_text_that_is_not_json_is_still_malformed_json():
         await ws.send_to(text_data=text)
         assert (await ws.receive_json_from(timeout=5))["code"] == "malformed-json", text
     await ws.disconnect()
+
+
+async def test_a_frame_that_names_a_key_twice_is_refused_and_plays_nothing(make_player):
+    """``{"type": "ping", "type": "move", ...}`` was a move: Python keeps the last of two
+    keys in silence, where a proxy or log reader may keep the first. Refused, nested
+    objects' keys too, and the game is not touched."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    sock, _ = await Socket.open(game_id, p0)
+    for frame in ('{"type": "ping", "type": "move", "ply": 0, "move": {"cell": 5}}',
+                  '{"type": "move", "ply": 0, "move": {"cell": 1, "cell": 5}}'):
+        await sock.send_text(frame)
+        error = await sock.recv_type("error")
+        assert error["code"] == "duplicate-key", frame
+        assert "names the key" in error["message"] and "twice" in error["message"]
+    await sock.send({"type": "sync"})
+    assert (await sock.recv_type("state"))["ply"] == 0  # nothing was played
+    await sock.close()
