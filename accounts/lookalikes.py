@@ -30,6 +30,31 @@ MIXED_SCRIPTS = (
 )
 
 
+#: Characters that draw nothing though Unicode files them as letters, marks or symbols:
+#: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the Braille blank (U+2800), the
+#: combining grapheme joiner (U+034F) and Khmer's inherent vowels (U+17B4, U+17B5). A
+#: username or display name of Hangul fillers passed every check and showed as blank
+#: (an outside probe, 2026-12-01).
+DRAWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+
+
+def draws_nothing(text: str) -> list[str]:
+    """The characters of ``text`` that show as nothing (``DRAWS_NOTHING``), in order."""
+    return [char for char in text if char in DRAWS_NOTHING]
+
+
+def _variation_selector(char: str) -> bool:
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F
+
+
+def as_seen(name: str) -> str:
+    """``name`` without its variation selectors (U+FE00-FE0F and the like), which choose
+    a glyph's style (an emoji's colour) and add nothing to read: "Sam" with a U+FE0F
+    after it reads as "Sam". Only for comparing names."""
+    return "".join(char for char in name if not _variation_selector(char))
+
+
 def look_alike(name: str) -> bool:
     """Whether ``name`` mixes scripts in a way that makes it look like another name."""
     scripts = {categories.aliases_categories(char)[0] for char in name} - _SHARED

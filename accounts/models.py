@@ -30,6 +30,10 @@ class UsernameValidator(UnicodeUsernameValidator):
 
     def __call__(self, value: str) -> None:
         super().__call__(value)
+        blank = lookalikes.draws_nothing(str(value))
+        if blank:  # \w takes the Hangul fillers (letters to Unicode), which show as nothing
+            raise ValidationError(f"This username holds a character that shows as nothing (U+{ord(blank[0]):04X}): "
+                                  "letters, digits and @/./+/-/_ only.", code="invalid")
         if lookalikes.look_alike(str(value)):  # "organiser" spelt with a Cyrillic "o" (U+043E)
             raise ValidationError(f"This username {lookalikes.MIXED_SCRIPTS}", code="invalid")
 

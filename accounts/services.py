@@ -500,14 +500,17 @@ _JOINERS = frozenset({"\u200c", "\u200d"})
 
 def checked_display_name(name: str, *, user: User | None) -> str:
     """``name`` as stored (NFKC, single spaces, at most 60 characters), or refused when
-    it is empty or holds invisible characters (control, format), mixes scripts'
+    it is empty or holds invisible characters (control, format, or a letter that draws
+    nothing: accounts.lookalikes.DRAWS_NOTHING), mixes scripts'
     look-alike letters (accounts.lookalikes), or is another player's username or display
-    name in any case: a name others see must not pass one player off as another
+    name in any case, also once variation selectors are set aside (``as_seen``): a name
+    others see must not pass one player off as another
     (docs/accounts.md, "Names")."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())[:60]
     if not name:
         raise ServiceError("invalid-display-name", "A display name cannot be empty.")
-    hidden = [char for char in name if unicodedata.category(char) in _UNSEEN and char not in _JOINERS]
+    hidden = [char for char in name
+              if (unicodedata.category(char) in _UNSEEN and char not in _JOINERS) or char in lookalikes.DRAWS_NOTHING]
     if hidden:
         raise ServiceError("display-name-invisible", f"A display name cannot hold invisible or control characters "
                                                      f"(here U+{ord(hidden[0]):04X}): letters, digits, spaces and "
@@ -516,7 +519,9 @@ def checked_display_name(name: str, *, user: User | None) -> str:
         raise ServiceError("invalid-display-name", "A display name needs at least one letter or digit.")
     if lookalikes.look_alike(name):
         raise ServiceError("display-name-look-alike", f"{name!r} {lookalikes.MIXED_SCRIPTS}")
-    others_named = Q(username__iexact=name) | Q(profile__display_name__iexact=name)
+    seen = lookalikes.as_seen(name)  # "Sam" and "Sam" + U+FE0F read alike
+    others_named = (Q(username__iexact=name) | Q(profile__display_name__iexact=name)
+                    | Q(username__iexact=seen) | Q(profile__display_name__iexact=seen))
     others = User.objects.filter(others_named)
     if (others.exclude(pk=user.pk) if user else others).exists():
         raise ServiceError("display-name-taken",

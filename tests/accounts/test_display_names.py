@@ -129,3 +129,41 @@ def test_a_name_of_symbols_alone_is_still_a_name_but_not_of_marks_alone(make_pla
     with pytest.raises(ServiceError) as refused:
         services.update_profile(user=player, display_name="\u0301\u0301")  # combining accents with nothing under them
     assert refused.value.code == "invalid-display-name"
+
+
+@pytest.mark.parametrize("name", ["\u115f\u115f", "\u3164", "\uffa0\uffa0", "\u2800\u2800", "Sam\u3164", "M\u034fei"])
+def test_letters_and_symbols_that_draw_nothing_are_refused(make_player, name):
+    """The Hangul fillers, the Braille blank and the combining grapheme joiner: letters,
+    symbols or marks to Unicode, blank on the page (an outside probe's display name)."""
+    player = make_player(username="anyone", display_name="Anyone")
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=player, display_name=name)
+    assert refused.value.code == "display-name-invisible"
+    player.profile.refresh_from_db()
+    assert player.profile.display_name == "Anyone"
+
+
+@pytest.mark.parametrize("name", ["Olga the Organiser\ufe0f", "olga\ufe0e", "Ol\ufe0fga the Organiser"])
+def test_another_players_name_with_a_variation_selector_is_refused(olga, make_player, name):
+    """A variation selector (U+FE0F: an emoji's colour) adds nothing to read: "Olga" and
+    "Olga" + U+FE0F are one name on the page."""
+    sam = make_player(username="sam", display_name="Sam")
+    with pytest.raises(ServiceError) as refused:
+        services.update_profile(user=sam, display_name=name)
+    assert refused.value.code == "display-name-taken"
+    sam.profile.refresh_from_db()
+    assert sam.profile.display_name == "Sam"
+
+
+def test_an_emoji_with_its_variation_selector_is_still_a_name(make_player):
+    player = make_player(username="anyone")
+    assert services.update_profile(user=player, display_name="Kim \u2764\ufe0f").display_name == "Kim \u2764\ufe0f"
+
+
+@pytest.mark.parametrize("username", ["\u115f\u115f", "sam\u3164", "\uffa0x"])
+def test_a_username_that_draws_nothing_is_refused_at_sign_up(client, username):
+    response = APIClient().post("/api/v1/accounts/signup/", signup_data(username=username), format="json")
+    assert response.status_code == 400 and "shows as nothing" in str(response.json())
+    page = client.post(reverse("accounts:signup"), signup_data(username=username, display_name="Blank"))
+    assert page.status_code == 200 and "shows as nothing" in page.content.decode()
+    assert not User.objects.exists()
