@@ -129,6 +129,7 @@ def board_context(
             and _user_id(game, seat) == match["choose_version"]["chooser_id"]
         ),
         "open_words": _open_words(game, seat, seats) if payload["status"] == Game.Status.OPEN else "",
+        "waiting_for": _waiting_for(payload, seats),
         "rematch": shared.rematch.get(seat) if seat is not None else None,
         "rating_note": shared.rating_note,
         # A tournament game's way back to its section once it is over (games.places).
@@ -147,6 +148,14 @@ def _open_words(game: Game, seat: int | None, seats: list[dict[str, Any]]) -> st
     if seat is not None and names.get(1 - seat):
         return f"Waiting for {names[1 - seat]} to accept."
     return "Waiting for an opponent to accept."
+
+
+def _waiting_for(payload: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    """Who the game waits for, for "Waiting for ... to move.": both names, joined by
+    "and", when both seats are to move (Tactic-Toe's plans, a rock-paper-scissors throw);
+    an observer read "Waiting for Lucía Kofi to move."."""
+    names = [s["name"] or "the other player" for s in seats if s["seat"] in payload["to_move"]]
+    return " and ".join(names) or "the other player"
 
 
 def _moves_with_movers(moves: list[dict[str, Any]], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:

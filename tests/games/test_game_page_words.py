@@ -187,3 +187,23 @@ def test_the_fairness_proof_is_behind_a_plain_question(alice, bob):
     outside = html.replace(proof, "")
     for jargon in ("Seed hash", "commitment", "nonce", game.seed_hash):
         assert jargon not in outside, jargon
+
+
+# -- Whose turn, to a watcher: both names when both plan ---------------------------------
+
+
+def test_a_watcher_reads_both_names_joined_when_both_players_plan(alice, bob, carol):
+    """A watcher of a Tactic-Toe game read "Waiting for Lucía Kofi to move." (both seats
+    plan at once: the names ran together)."""
+    game = started("tactic-toe", alice, bob)
+    x, o = user_of(game, 0), user_of(game, 1)
+    status = re.compile(r'<p id="turn-status"[^>]*>(.*?)</p>', re.S)
+
+    def said(html: str) -> str:
+        found = status.search(html)
+        assert found is not None
+        return " ".join(found.group(1).split())
+
+    assert said(page(game, carol)) == f"Waiting for {x.name} and {o.name} to move."
+    services.submit_move(game_id=game.pk, user=x, ply=0, move={"plan": [1, 2, 4]})
+    assert said(page(game, carol)) == f"Waiting for {o.name} to move."
