@@ -9,7 +9,11 @@ usernames with)."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from confusable_homoglyphs import categories, confusables
+
+from .errors import ServiceError
 
 #: Scripts that every script shares (digits, spaces, punctuation) or borrows (accents).
 _SHARED = frozenset({"COMMON", "INHERITED"})
@@ -36,6 +40,32 @@ MIXED_SCRIPTS = (
 #: username or display name of Hangul fillers passed every check and showed as blank
 #: (an outside probe, 2026-12-01).
 DRAWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+
+
+#: Unicode's control, format, private-use, surrogate and unassigned characters: nothing a
+#: reader sees, but a right-to-left override (U+202E) turns the text after a name around
+#: on the page and a zero-width space makes an empty-looking name (an outside probe).
+_UNSEEN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+#: The zero-width non-joiner and joiner: part of how Persian, Indic scripts and emoji write.
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
+def hidden_characters(text: str) -> list[str]:
+    """The characters of ``text`` that a reader cannot see (above, and ``DRAWS_NOTHING``),
+    in order: what a name others read may not hold."""
+    return [char for char in text
+            if (unicodedata.category(char) in _UNSEEN and char not in _JOINERS) or char in DRAWS_NOTHING]
+
+
+def refuse_hidden(name: str, *, what: str) -> None:
+    """ServiceError ``bad-name`` when an event's ``name`` (a tournament's, a section's, a
+    league's, a season's) holds a character nobody sees: a right-to-left override in a
+    tournament's name turned the rest of its line around on every page that listed it
+    (an outside probe, 2026-12-01)."""
+    hidden = hidden_characters(name)
+    if hidden:
+        raise ServiceError("bad-name", f"A {what}'s name cannot hold invisible or control characters "
+                                       f"(here U+{ord(hidden[0]):04X}): letters, digits, spaces and punctuation only.")
 
 
 def draws_nothing(text: str) -> list[str]:

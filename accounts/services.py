@@ -490,14 +490,6 @@ def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> No
     _send_consent_request(consent, url_base)
 
 
-#: Unicode's control, format, private-use, surrogate and unassigned characters: nothing a
-#: reader sees, but a right-to-left override (U+202E) turns the text after a name around
-#: on the page and a zero-width space makes an empty-looking name (an outside probe).
-_UNSEEN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
-#: The zero-width non-joiner and joiner: part of how Persian, Indic scripts and emoji write.
-_JOINERS = frozenset({"\u200c", "\u200d"})
-
-
 def checked_display_name(name: str, *, user: User | None) -> str:
     """``name`` as stored (NFKC, single spaces, at most 60 characters), or refused when
     it is empty or holds invisible characters (control, format, or a letter that draws
@@ -509,8 +501,7 @@ def checked_display_name(name: str, *, user: User | None) -> str:
     name = " ".join(unicodedata.normalize("NFKC", name).split())[:60]
     if not name:
         raise ServiceError("invalid-display-name", "A display name cannot be empty.")
-    hidden = [char for char in name
-              if (unicodedata.category(char) in _UNSEEN and char not in _JOINERS) or char in lookalikes.DRAWS_NOTHING]
+    hidden = lookalikes.hidden_characters(name)
     if hidden:
         raise ServiceError("display-name-invisible", f"A display name cannot hold invisible or control characters "
                                                      f"(here U+{ord(hidden[0]):04X}): letters, digits, spaces and "

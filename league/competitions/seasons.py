@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
+from accounts import lookalikes
 from accounts.errors import ServiceError
 from accounts.models import User
 from league.models import Club, League, Season
@@ -51,6 +52,7 @@ def _check_name(name: str, *, what: str, taken: Iterable[str]) -> str:
         raise ServiceError("bad-name", f"A {what} needs a name.")
     if len(name) > MOST_NAME:
         raise ServiceError("bad-name", f"A {what}'s name is at most {MOST_NAME} characters.")
+    lookalikes.refuse_hidden(name, what=what)
     if name.casefold() in {other.casefold() for other in taken}:
         raise ServiceError("name-taken", f"There is already a {what} called {name} here: choose another name.")
     return name

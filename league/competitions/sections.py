@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
-from accounts import age
+from accounts import age, lookalikes
 from accounts.errors import ServiceError
 from accounts.models import User
 from games.models import RuleSet
@@ -78,6 +78,7 @@ def check_tournament(*, club: Club, name: str, description: str, rating_period: 
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A tournament needs a name.")
+    lookalikes.refuse_hidden(name, what="tournament")
     if len(description or "") > MOST_DESCRIPTION:
         raise ServiceError("bad-description", f"A description is at most {MOST_DESCRIPTION:,} characters.")
     if rating_period not in Tournament.RatingPeriod.values:
@@ -160,6 +161,7 @@ def create_section(
     name = (name or "").strip()
     if not name:
         raise ServiceError("bad-name", "A section needs a name.")
+    lookalikes.refuse_hidden(name, what="section")
     if tournament.sections.filter(name__iexact=name).exists():  # two alike read as one on every page
         raise ServiceError("bad-name", f"This tournament already has a section called {name!r}: give another name.")
     for setting, value in own_defaults(format).items():  # a Swiss's pairing system, unless given
@@ -218,6 +220,7 @@ def update_section(section: Section, *, now: datetime, **changes: Any) -> dict[s
         changes["name"] = (changes["name"] or "").strip()
         if not changes["name"]:
             raise ServiceError("bad-name", "A section needs a name.")
+        lookalikes.refuse_hidden(changes["name"], what="section")
         if section.tournament.sections.exclude(pk=section.pk).filter(name__iexact=changes["name"]).exists():
             raise ServiceError("bad-name", f"This tournament already has a section called {changes['name']!r}: "
                                            "give another name.")

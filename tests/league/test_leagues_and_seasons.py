@@ -64,6 +64,7 @@ def test_league_slugs_are_unique_in_the_club_and_never_a_route(club, organiser, 
 def test_league_refusals_change_nothing(club, organiser, junior):
     _refused("bad-name", seasons.create_league, by=organiser, club=club, name="   ")
     _refused("bad-name", seasons.create_league, by=organiser, club=club, name="x" * 121)
+    _refused("bad-name", seasons.create_league, by=organiser, club=club, name="Junior \u202eeugael")  # nobody sees it
     error = _refused("name-taken", seasons.create_league, by=organiser, club=club, name=" junior LEAGUE ")
     assert "already a league called junior LEAGUE" in error.message
     _refused("bad-description", seasons.create_league, by=organiser, club=club, name="Open", description="x" * 10_001)

@@ -605,3 +605,22 @@ def test_a_deleted_tournaments_observer_bans_stay_in_the_audit_log(organiser, cl
     assert [(e.details["ban_reason"], e.details["lifted_at"] is None, e.club_id) for e in ended] == [
         ("Again", True, club.pk), ("Heckled at the last one", False, club.pk)]
     assert {e.details["user"] for e in ended} == {stranger.get_username()}
+
+
+@pytest.mark.parametrize("name", ["Winter \u202enepo", "Open\u200b", "\u3164\u3164", "Rapid\u0007"])
+def test_an_event_name_with_characters_nobody_sees_is_refused_and_changes_nothing(organiser, club, tournament,
+                                                                                  section, name):
+    """A right-to-left override in a tournament's name turned the rest of its line around
+    on every page that listed it; a zero-width space or a Hangul filler made a name that
+    reads as another, or as nothing (an outside probe)."""
+    count = Tournament.objects.count(), Section.objects.count()
+    refused(lambda: event_services.create_tournament(by=organiser, club=club, name=name,
+                                                     starts_at=timezone.now() + timedelta(days=3)), "bad-name")
+    refused(lambda: event_services.edit_tournament(by=organiser, tournament=tournament, name=name), "bad-name")
+    refused(lambda: event_services.create_section(by=organiser, tournament=tournament, name=name,
+                                                  format="round-robin", variant="classic"), "bad-name")
+    refused(lambda: event_services.edit_section(by=organiser, section=section, name=name), "bad-name")
+    tournament.refresh_from_db()
+    section.refresh_from_db()
+    assert (tournament.name, section.name) == ("Winter open", "Open")
+    assert (Tournament.objects.count(), Section.objects.count()) == count
