@@ -335,3 +335,14 @@ def _demo_debug(**env_vars: str) -> str:
 def test_the_demo_runs_with_debug_off_unless_asked():
     assert _demo_debug() == "False"
     assert _demo_debug(DJANGO_DEBUG="1") == "True"
+
+
+def test_every_form_that_htmx_posts_also_posts_without_script():
+    """A form with ``hx-post`` and no ``method="post"`` is sent as a GET when htmx is not
+    there (script off, still loading, blocked): nothing is saved, and the CSRF token goes
+    into the address bar and the server's log. The profile's name form did this (an
+    outside probe, 2026-12-01)."""
+    forms = [(path.relative_to(ROOT), tag) for path in sorted((ROOT / "templates").rglob("*.html"))
+             for tag in re.findall(r"<form\b[^>]*>", path.read_text()) if "hx-post" in tag]
+    assert forms
+    assert [(str(path), tag) for path, tag in forms if 'method="post"' not in tag] == []
