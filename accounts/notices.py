@@ -11,7 +11,7 @@ inbox page and the API are here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,6 +35,19 @@ Kind = Notice.Kind
 #: opened (a GuardianConsent), so no one else is offered them or e-mailed them (an adult's
 #: profile offered "Guardian's consent", ticked by default).
 GUARDIAN_KINDS = frozenset({Kind.GUARDIAN_CONSENT.value})
+
+#: Kinds that concern some players only, each with its test (``test(user)``: whether
+#: ``user`` can receive that kind), registered by an app above accounts from its
+#: AppConfig.ready (league: "organising", for a club's owners and organisers). The
+#: profile offers such a kind only to whom its test passes: every new player's profile
+#: offered "Your club's events", ticked, which reads as news of their club's tournaments.
+_audiences: dict[str, Callable[[User], bool]] = {}
+
+
+def register_audience(kind: str, test: Callable[[User], bool]) -> None:
+    """Offer ``kind``'s e-mail choice only to a user for whom ``test(user)`` is True."""
+    _audiences[kind] = test
+
 
 #: The e-mail task's registered name (accounts/tasks.py).
 EMAIL_TASK = "accounts.email_notice"
@@ -102,9 +115,11 @@ def _email_kinds(user_ids: set[int]) -> dict[int, set[str]]:
 
 def email_choices(user: User) -> list[tuple[str, str]]:
     """The kinds ``user`` may choose to have e-mailed (value, label): the guardian's only
-    to a player who has one."""
+    to a player who has one, a kind with an audience (``register_audience``) only to
+    its audience."""
     has_guardian = GuardianConsent.objects.filter(user=user).exists()
-    return [(value, label) for value, label in Kind.choices if has_guardian or value not in GUARDIAN_KINDS]
+    return [(value, label) for value, label in Kind.choices
+            if (has_guardian or value not in GUARDIAN_KINDS) and (value not in _audiences or _audiences[value](user))]
 
 
 # -- after commit: the live hint and the e-mail -------------------------------------

@@ -8,6 +8,7 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, as Django asks of signal wiring: models must be loaded first.
+        from accounts.notices import Kind, register_audience
         from accounts.players import register_voucher
         from games.places import register_place
         from games.services import register_gate
@@ -21,4 +22,5 @@ class LeagueConfig(AppConfig):
         register_gate("rematch", "league", signals.no_rematch_for_competition_games)
         register_gate("abort", "league", signals.no_abort_for_competition_games)
         register_voucher("club", signals.share_a_club)
+        register_audience(Kind.ORGANISING.value, signals.organises_a_club)
         register_place("league", tournament_place)

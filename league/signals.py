@@ -13,7 +13,7 @@ from accounts import dispatch
 from accounts.models import User
 from games.models import Game
 
-from .models import ClubMembership, Pairing
+from .models import ORGANISER_ROLES, ClubMembership, Pairing
 from .tasks import rate_game, record_game_result
 
 
@@ -37,6 +37,12 @@ def share_a_club(viewer: User, person: User) -> bool:
     """A voucher (accounts.players.register_voucher): a child may be reached by the members
     of a club they belong to."""
     return ClubMembership.objects.filter(user=viewer.pk, club__memberships__user=person.pk).exists()
+
+
+def organises_a_club(user: User) -> bool:
+    """An audience (accounts.notices.register_audience) for "Your club's events": the
+    notices of a club's owners and organisers."""
+    return ClubMembership.objects.filter(user=user.pk, role__in=ORGANISER_ROLES).exists()
 
 
 def _competition_game(game: Game) -> bool:

@@ -22,8 +22,8 @@ from accounts.models import Notice
 from games import rule_sets
 from games import services as game_services
 from league import competitions as cs
-from league.models import Pairing, Section
-from tests.factories import PASSWORD, players, section_with
+from league.models import ClubMembership, Pairing, Section
+from tests.factories import PASSWORD, ClubFactory, MembershipFactory, players, section_with
 from tests.league.support import eager_tasks, one_move, run_decided
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -376,6 +376,23 @@ def test_the_guardians_choice_is_offered_only_to_a_player_with_a_guardian(client
     login(client, kid)
     assert guardian_choice_shown(client)
     assert notices.set_email_notices(user=kid, kinds=["guardian-consent"]).email_notices == ["guardian-consent"]
+
+
+def test_your_clubs_events_is_offered_only_to_a_clubs_organisers(client, make_player):
+    """Every new player's profile offered "Your club's events", ticked: a newcomer read it
+    as news of their club's tournaments, but it carries only what an event needs of its
+    organisers (a round that cannot be paired, a stage waiting on its start)."""
+    def shown() -> bool:
+        return 'value="organising"' in client.get(reverse("accounts:profile")).content.decode()
+
+    player = make_player(username="newcomer")
+    login(client, player)
+    assert not shown()
+    with pytest.raises(ServiceError):
+        notices.set_email_notices(user=player, kinds=["organising"])
+    MembershipFactory(club=ClubFactory(), user=player, role=ClubMembership.Role.ORGANISER)
+    assert shown()
+    assert notices.set_email_notices(user=player, kinds=[]).email_notices == []
 
 
 def test_no_guardians_notice_is_e_mailed_to_a_player_without_a_guardian(make_player):
