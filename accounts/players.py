@@ -35,9 +35,20 @@ def listed_players() -> QuerySet[User]:
     ).select_related("profile")
 
 
+def refuse_overlong(name: str) -> None:
+    """No player is named with more than ``MAX_QUERY_LENGTH`` characters (a username's
+    most): refused before the lookup, whose ``iexact`` is a LIKE pattern that SQLite
+    refuses past 50,000 characters ("pattern too complex": a 500 on the lobby's form, the
+    API's ``opponent`` and the organiser's "Enter a player", an outside probe)."""
+    if len(name) > MAX_QUERY_LENGTH:
+        raise ServiceError("no-such-player", f"There is no such player: a name is at most {MAX_QUERY_LENGTH} "
+                                             "characters.")
+
+
 def by_username(name: str) -> User:
     """The open account called ``name`` (any case), to challenge by name: a closed one
     (consent pending, deactivated) is "no such player", as if it did not exist."""
+    refuse_overlong(name)
     found = User.objects.filter(username__iexact=name, is_active=True).first()
     if found is None:
         raise ServiceError("no-such-player", f"There is no player called {name!r}.")
@@ -60,6 +71,7 @@ def by_name_shown(text: str) -> User:
     name = name.removeprefix("@").strip()
     if not name:
         raise ServiceError("no-such-player", "Type the name of the player to challenge.")
+    refuse_overlong(name)
     found = User.objects.filter(username__iexact=name, is_active=True).first()
     if found is not None:
         return found

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import players
 from accounts.errors import ServiceError
 from accounts.http import PlayerRequest, Request
 from accounts.models import User
@@ -525,11 +526,12 @@ def section_players(request: PlayerRequest, club_slug: str, tournament_slug: str
     the messages at the top of the page."""
     the_section = _organised_section(request, club_slug, tournament_slug, section_slug)
     action, username = request.POST.get("action"), request.POST.get("username", "").strip()
-    player = User.objects.filter(username__iexact=username).first() if username else None
     beside = f"{IN_PLACE} {'withdraw-player' if action == 'withdraw' else 'enter-player'}"
     try:
         if not username:
             raise ServiceError("no-player", "Give the player's username.")
+        players.refuse_overlong(username)  # before the lookup: SQLite refuses a LIKE that long
+        player = User.objects.filter(username__iexact=username).first()
         if action == "enter":
             if player is None:  # the same words as a player of another club: no name is confirmed
                 raise ServiceError("not-member", f"{username} is not a member of {the_section.tournament.club.name}: "

@@ -298,3 +298,33 @@ def test_a_body_that_names_a_key_twice_is_a_400_and_changes_nothing(api_world, m
 
 def test_options_on_the_api_docs_is_not_a_500(api_world):
     assert client().options("/api/docs/").status_code == 405
+
+
+LONG_NAME = "x" * 60_000  # past SQLite's 50,000-character LIKE pattern: a 500 there before
+
+
+def test_a_name_longer_than_any_username_is_no_player_everywhere_a_name_is_typed(api_world):
+    """The API's opponent, the lobby's "A player:" field and the organiser's "Enter a
+    player": each looked the name up with ``iexact`` (a LIKE on SQLite), which SQLite
+    refuses past 50,000 characters ("pattern too complex"), a 500 (an outside probe)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.models import Game
+    from league.models import Entry
+
+    owner, section = api_world["owner"], api_world["section"]
+    before = (Game.objects.count(), Entry.objects.count())
+    response = client(owner).post("/api/v1/games/", {"variant": "classic", "opponent": LONG_NAME}, format="json")
+    assert 400 <= response.status_code < 500
+    assert "at most 150 characters" in assert_error_shape(response, response.status_code)["message"]
+    pages = Client(raise_request_exception=False)
+    pages.force_login(owner)
+    page = pages.post(reverse("games:create"), {"variant": "classic", "opponent": "user", "username": LONG_NAME})
+    assert page.status_code == 400 and "at most 150 characters" in page.content.decode()
+    tournament = section.tournament
+    url = reverse("competitions:section-players", args=[tournament.club.slug, tournament.slug, section.slug])
+    for action in ("enter", "withdraw"):
+        page = pages.post(url, {"action": action, "username": LONG_NAME}, follow=True)
+        assert page.status_code == 200 and "at most 150 characters" in page.content.decode()
+    assert (Game.objects.count(), Entry.objects.count()) == before
