@@ -158,7 +158,9 @@ def lobby_queryset(
     if variant:
         games = games.filter(variant=variant)
     if player:
-        games = games.filter(seats__user__username__iexact=player)
+        # No username is longer (and SQLite refuses a case-blind LIKE past 50,000 characters).
+        too_long = len(player) > players.MAX_QUERY_LENGTH
+        games = games.none() if too_long else games.filter(seats__user__username__iexact=player)
     # Open challenges first, then games in play, then the recent ones.
     order = Case(
         When(status=Game.Status.OPEN, then=Value(0)),

@@ -328,3 +328,10 @@ def test_a_name_longer_than_any_username_is_no_player_everywhere_a_name_is_typed
         page = pages.post(url, {"action": action, "username": LONG_NAME}, follow=True)
         assert page.status_code == 200 and "at most 150 characters" in page.content.decode()
     assert (Game.objects.count(), Entry.objects.count()) == before
+
+
+def test_a_player_filter_longer_than_any_username_is_an_empty_list(api_world):
+    """``?player=`` looked the name up case-blind (a LIKE on SQLite): a 500 past 50,000
+    characters. A text filter that matches nothing is an empty list."""
+    response = client(api_world["owner"]).get("/api/v1/games/", {"player": LONG_NAME})
+    assert response.status_code == 200 and response.json()["results"] == []
