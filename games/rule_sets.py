@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 
+from accounts import lookalikes
 from accounts.errors import ServiceError
 from accounts.models import User
 
@@ -82,6 +83,7 @@ def create_rule_set(
 ) -> RuleSet:
     """A new set, kept by ``created_by`` (None: the platform's; games/ownership.py).
     ``is_standard`` only from standard_rule_set."""
+    lookalikes.refuse_hidden(name, what="house-rule set")  # shown in lobbies, forms and game pages
     _check_match_fields(variant, match_format, match_games, next_first)
     _check_play_fields(decider, seconds_per_move, seconds_per_game, no_show_seconds)
     return RuleSet.objects.create(
@@ -155,6 +157,7 @@ def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **chan
     if unknown:
         raise ServiceError("bad-field", f"A rule set has no field {sorted(unknown)[0]!r}.")
     fields.update(changes)
+    lookalikes.refuse_hidden(fields["name"], what="house-rule set")
     if fields["variant"] != current.variant:
         # Games, sections and the standard set of each variant rely on it.
         raise ServiceError("variant-fixed", "A rule set keeps its variant; create a new set for another one.")

@@ -165,6 +165,19 @@ class TestRuleSets:
         assert not RuleSet.objects.filter(name="Instant").exists()
         assert RuleSet.objects.get(family=mine["family"]).no_show_seconds == 300  # no new version
 
+    @pytest.mark.parametrize("name", ["Blitz\u202e zitlB", "\u200b", "\u3164\u3164"])
+    def test_a_rule_sets_name_holds_no_hidden_character(self, alice, name):
+        """Any player names a set, and lobbies, forms and game pages show it: a right-to-left
+        override turned the rest of their line around (attacker probe)."""
+        client = client_for(alice)
+        assert_error(client.post("/api/v1/rule-sets/", {"name": name, "variant": "classic"}, format="json"),
+                     400, "bad-name")
+        assert not RuleSet.objects.filter(name=name).exists()
+        mine = client.post("/api/v1/rule-sets/", {"name": "Mine", "variant": "classic"}, format="json").json()
+        assert_error(client.post(f"/api/v1/rule-sets/{mine['id']}/revise/", {"name": name}, format="json"),
+                     400, "bad-name")
+        assert RuleSet.objects.filter(family=mine["family"]).count() == 1  # no new version
+
     def test_creating_needs_authentication(self):
         response = APIClient().post("/api/v1/rule-sets/", {"name": "x", "variant": "classic"}, format="json")
         assert_error(response, 401, "not_authenticated")
