@@ -236,7 +236,7 @@ def consent_reason(screened: ScreenedAnswer, now: datetime | None = None) -> str
     return (
         "An earlier sign-up from this browser or device, or with this username or e-mail, gave a date of birth "
         f"that needs a parent's or guardian's consent, and that answer is kept {until}: a different "
-        f"date is not taken before then. {mistake}"
+        f"date of birth or country is not taken before then. {mistake}"
     )
 
 

@@ -182,6 +182,15 @@ class TestTheRefusalSaysUntilWhenAndWhatToDo:
         screened = services.ScreenedAnswer(years_ago(15), "DE", decision, True, now + timedelta(hours=5))
         assert "kept until about 5 hours from now" in services.consent_reason(screened, now)
 
+    def test_another_country_is_said_to_be_held_too(self):
+        """A 15-year-old refused in Germany (16) tried again as living in the UK (13), the
+        same date, and read "a different date is not taken": they had changed the country."""
+        client = api_client()
+        assert client.post(API, facts(), format="json").status_code == 400
+        again = client.post(API, facts(country="GB"), format="json")
+        assert again.status_code == 400 and again.json()["code"] == "guardian-consent-required"
+        assert "a different date of birth or country is not taken before then" in again.json()["message"]
+
     def test_a_first_answer_says_nothing_of_an_earlier_one(self):
         message = api_client().post(API, facts(), format="json").json()["message"]
         assert "earlier sign-up" not in message and "kept until" not in message
