@@ -84,3 +84,16 @@ class OncePerOutage(logging.Filter):
         record.exc_info, record.exc_text = None, None
         self.last_logged, self.held_back = record.created, 0
         return True
+
+
+class DropNotices(logging.Filter):
+    """Drops the records whose message holds one of ``fragments``: library notices meant
+    for the platform's developers, with nothing in them for an operator to act on."""
+
+    def __init__(self, fragments: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.fragments = tuple(fragments)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(fragment in message for fragment in self.fragments)

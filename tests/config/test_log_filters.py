@@ -113,3 +113,26 @@ def test_beat_with_redis_away_logs_a_line_an_outage_not_a_traceback_each_due_tas
     assert lines[0].getMessage().startswith(
         "Message Error: Couldn't apply scheduled task flag-expired-clocks: Error 111 connecting to 127.0.0.1:6399.")
     assert "\n" not in lines[0].getMessage() and "Traceback" not in caplog.text
+
+
+def test_a_worker_losing_the_broker_logs_no_notice_about_celery_6(caplog):
+    """At every loss of the broker a Celery worker warned, nine lines quoting Celery's own
+    source, that Celery 6 will cancel running late-acknowledged tasks: an operator reading
+    the log of a Redis outage took it for a traceback (a chaos probe). The platform has
+    chosen (CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS), so it is dropped;
+    other warnings Celery sends through Python's warnings still show."""
+    import warnings
+
+    from celery.exceptions import CPendingDeprecationWarning
+    from celery.worker.consumer.consumer import CANCEL_TASKS_BY_DEFAULT
+
+    logging.captureWarnings(True)  # as a worker does (celery.app.log)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.warn(CANCEL_TASKS_BY_DEFAULT, CPendingDeprecationWarning, stacklevel=1)
+            warnings.warn("another notice", CPendingDeprecationWarning, stacklevel=1)
+    finally:
+        logging.captureWarnings(False)
+    lines = [r.getMessage() for r in caplog.records if r.name == "py.warnings"]
+    assert len(lines) == 1 and "another notice" in lines[0], lines
