@@ -466,6 +466,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 SUSPICIOUS_REQUEST_LOGGERS = [f"django.security.{name}" for name in (
     "SuspiciousOperation", "DisallowedHost", "DisallowedRedirect", "TooManyFieldsSent", "TooManyFilesSent",
     "RequestDataTooBig", "SuspiciousFileOperation", "SuspiciousMultipartForm", "SuspiciousSession")]
+#: The components /healthz checks (config/health.py), each with its own outage in the log.
+HEALTH_COMPONENTS = ("database", "channel_layer", "broker", "database_workers")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -488,6 +490,11 @@ LOGGING = {
         # lost" and each reconnect attempt are still logged.
         "celery_notices": {"()": "config.log_filters.DropNotices",
                            "fragments": ["In Celery 5.1 we introduced an optional breaking change"]},
+        # /healthz logged a warning for each component down at every probe: a load balancer
+        # asking every 2 s made 60 lines a minute of a Redis outage (a chaos probe). One
+        # line when a component goes down, then one a minute, for each component.
+        **{f"health_{name}": {"()": "config.log_filters.OncePerOutage", "prefixes": [f"health check: {name} is down"]}
+           for name in HEALTH_COMPONENTS},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
@@ -500,5 +507,6 @@ LOGGING = {
         **{name: {"filters": ["client_faults"]} for name in SUSPICIOUS_REQUEST_LOGGERS},
         "channels_redis.pubsub": {"filters": ["redis_outage"]},
         "py.warnings": {"filters": ["celery_notices"]},  # Celery sends Python's warnings there
+        "config.health": {"filters": [f"health_{name}" for name in HEALTH_COMPONENTS]},
     },
 }
