@@ -127,7 +127,7 @@ def create_game(
         if notify and not players.may_reach(creator, opponent):  # a person's challenge, not a pairing's
             raise ServiceError(
                 "clubmates-only",
-                f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them.",
+                f"Only members of {opponent.name}'s clubs may challenge them.",  # not why: that is theirs
             )
         waiting = notify and Game.objects.filter(status=Game.Status.OPEN, created_by=creator,
                                                  seats__user=opponent).count()
@@ -197,8 +197,8 @@ def accept_challenge(*, game_id: int, user: User, notify: bool = True) -> Game:
     if empty:
         maker = User.objects.filter(pk=game.created_by_id).first() if game.created_by_id else None
         if maker is not None and not players.may_reach(user, maker):
-            raise ServiceError("clubmates-only", f"{maker.name} plays with a guardian's consent: only members of "
-                                                 "their clubs may take their open challenges.")
+            raise ServiceError("clubmates-only", f"Only members of {maker.name}'s clubs may take their open "
+                                                 "challenges.")
         seat = empty[0]
         seat.user = user
         seat.save(update_fields=["user"])
@@ -325,8 +325,8 @@ def rematch_reach_refusal(asker: User | None, opponent: User | None) -> str | No
     still ask for it, and the other then accepts (docs/accounts.md, "Finding players")."""
     if opponent is None or players.may_reach(asker, opponent):  # an AI seat: no challenge
         return None
-    return (f"{opponent.name} plays with a guardian's consent: only members of their clubs may challenge them, "
-            "a rematch too. They may ask for one themselves.")
+    return (f"Only members of {opponent.name}'s clubs may challenge them, a rematch too. They may ask for one "
+            "themselves.")
 
 
 def _announce_to_rematched(game: Game) -> None:
