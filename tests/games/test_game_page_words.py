@@ -207,3 +207,12 @@ def test_a_watcher_reads_both_names_joined_when_both_players_plan(alice, bob, ca
     assert said(page(game, carol)) == f"Waiting for {x.name} and {o.name} to move."
     services.submit_move(game_id=game.pk, user=x, ply=0, move={"plan": [1, 2, 4]})
     assert said(page(game, carol)) == f"Waiting for {o.name} to move."
+
+
+def test_the_move_list_says_it_is_another_way_to_play_not_an_action_count(alice, bob):
+    """'Action (33 legal)' above 'swap 6<>9' told a newcomer nothing (newcomer probe):
+    the list is the keyboard's and the unsure player's way to the same moves as the board."""
+    game = started("tic-tac-two", alice, bob)
+    html = pushed_board(game.pk, user_of(game, game.to_move[0]))
+    label = re.search(r'<label for="action-select">(.*?)</label>', html)
+    assert label is not None and re.fullmatch(r"Or pick your move from the list \(\d+ legal\)", label.group(1))
