@@ -12,6 +12,7 @@ urlpatterns = [
     # A refused form (a typo, a taken name) is not counted: the sign-ups made are.
     path("signup/", throttle_posts("signup", refund_if=lambda response: response.status_code != 302)(views.signup),
          name="signup"),
+    path("signup/sent/", views.consent_requested, name="consent-requested"),
     path(
         "login/",
         # A log-in that succeeds (a redirect onwards) is not counted: failed ones are.

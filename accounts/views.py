@@ -4,6 +4,7 @@ player search."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -79,6 +80,10 @@ def _browser_id(request: HttpRequest) -> tuple[str, bool]:
     return (known, False) if known else (secrets.token_urlsafe(24), True)
 
 
+#: The session's note of a sign-up waiting for a guardian, for the page after the redirect.
+CONSENT_REQUESTED = "consent_requested"
+
+
 def _keep_session(request: HttpRequest) -> None:
     """Give the browser a session before the answer, so the answer is remembered under it."""
     request.session["signup_started"] = True
@@ -131,10 +136,13 @@ def signup(request: HttpRequest) -> HttpResponse:
                 _show_guardian_if_needed(request, form, browser_id, context)
         else:
             if registration.needs_guardian_consent:
-                response = render(request, "accounts/consent_requested.html", {
-                    "registration": registration,
-                    "link_expires": services.consent_link_expires(registration.consent)
-                    if registration.consent else None})
+                # Shown after a redirect: a refresh of "Almost there" asked to send the form again.
+                consent = registration.consent
+                request.session[CONSENT_REQUESTED] = {
+                    "guardian_name": consent.guardian_name if consent else "",
+                    "link_expires": services.consent_link_expires(consent).isoformat() if consent else None,
+                }
+                response = redirect("accounts:consent-requested")
             else:
                 login(request, registration.user, backend="accounts.backends.ProfileModelBackend")
                 messages.success(request, format_html(
@@ -154,6 +162,18 @@ def signup(request: HttpRequest) -> HttpResponse:
             secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
         )
     return response
+
+
+@require_GET
+def consent_requested(request: HttpRequest) -> HttpResponse:
+    """"Almost there": the sign-up that waits for a guardian's consent, told once it is made."""
+    told = request.session.get(CONSENT_REQUESTED)
+    if told is None:
+        return redirect("accounts:signup")
+    expires = told["link_expires"]
+    return render(request, "accounts/consent_requested.html", {
+        "guardian_name": told["guardian_name"],
+        "link_expires": datetime.fromisoformat(expires) if expires else None})
 
 
 def _show_guardian_if_needed(request: HttpRequest, form: SignUpForm, browser_id: str,

@@ -142,7 +142,8 @@ class TestChildSignupForm:
         assert 'value="Greta Example"' in page and 'value="greta@example.com"' in page
         assert "Ask for consent" in page
         # Typed again, the consent is asked for with what was kept.
-        response = client.post(SIGNUP, child(guardian_name="Greta Example", guardian_email="greta@example.com"))
+        response = client.post(SIGNUP, child(guardian_name="Greta Example", guardian_email="greta@example.com"),
+                               follow=True)
         assert "e-mailed" in response.content.decode()
         assert GuardianConsent.objects.get(user__username="kid").guardian_email == "greta@example.com"
 
@@ -269,9 +270,17 @@ class TestTheChildsWayIn:
         assert "where the next person on this device could read it" in page
 
     def test_almost_there_offers_a_way_forward(self, client):
-        page = client.post(SIGNUP, child(guardian_name="Greta", guardian_email="greta@example.com")).content.decode()
+        sent = client.post(SIGNUP, child(guardian_name="Greta", guardian_email="greta@example.com"))
+        # Post/redirect/get: a refresh of the page shows it again, never sends the form again.
+        assert sent.status_code == 302 and sent.url == "/accounts/signup/sent/"
+        page = client.get(sent.url).content.decode()
+        assert "Almost there" in client.get(sent.url).content.decode()  # refreshed
         expires = timezone.localtime(services.consent_link_expires(GuardianConsent.objects.get()))
         assert "Almost there" in page and f"the link works until {expires.day} {expires:%B %Y}" in page
         main = page.split('<main id="main"', 1)[1].split("</main>", 1)[0]
         for href in ('href="/rules/"', 'href="/learn/"', 'href="/"', 'href="/accounts/login/"'):
             assert href in main
+
+
+def test_almost_there_without_a_sign_up_goes_to_the_sign_up(client):
+    assert client.get("/accounts/signup/sent/").url == SIGNUP

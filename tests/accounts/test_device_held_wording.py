@@ -38,7 +38,7 @@ def parent_signs_up() -> str:
 def test_a_parent_after_their_childs_pending_sign_up_is_told_what_frees_the_device():
     child = facts(username="tom", email="", date_of_birth="2016-06-01", country="GB",
                   guardian_name="Dana", guardian_email="dana@example.com")
-    assert "e-mailed Dana" in browser().post(PAGE, child).content.decode()
+    assert "e-mailed Dana" in browser().post(PAGE, child, follow=True).content.decode()
 
     page = parent_signs_up()
     words = notice(page)

@@ -60,6 +60,7 @@ class TestSignupPage:
                 guardian_name="Greta",
                 guardian_email="greta@example.com",
             ),
+            follow=True,
         )
         assert "e-mailed" in response.content.decode()
         user = User.objects.get(username="newplayer")
