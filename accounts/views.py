@@ -103,7 +103,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                "reason": GUARDIAN_REASON if guardian_shown else "",
                # Sent back after a post: the password box is empty, and says so.
                "retype_password": request.method == "POST"}
-    response = None
+    response: HttpResponse | None = None
     browser_id, new_browser = _browser_id(request)
     if request.method == "POST" and not form.is_valid():
         _show_guardian_if_needed(request, form, browser_id, context)
