@@ -466,6 +466,10 @@ def end_early_refusal(section: Section) -> Refusal | None:
 
 
 def resume_refusal(section: Section) -> Refusal | None:
+    """A paused section not over may be resumed: games in play go on during a pause, so
+    its last round may end it while paused, and then nothing is left to resume."""
+    if section.status in (Section.Status.FINISHED, Section.Status.CANCELLED):
+        return Refusal("section-over", "This section is over.")
     if section.paused_at is None:
         return Refusal("not-paused", f"{section.name} is not paused.")
     return None

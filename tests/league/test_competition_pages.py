@@ -551,6 +551,24 @@ def test_a_paused_section_says_so_on_its_page_and_in_the_api(client, club, organ
     assert client.get(f"/api/v1/sections/{section.pk}/").json()["paused_at"] is None
 
 
+def test_a_section_that_ended_while_paused_no_longer_says_it_is_paused(client, club, organiser, make_player):
+    """Games in play go on during a pause, so the last round can end the section while it
+    is paused (organiser probe: a knockout's final and third-place match were lost on the
+    first-move clock). Its page then said "the next round waits until the event resumes"
+    under "This section is over", and offered "Resume in the console"."""
+    section = make_section(club, organiser, format="round-robin", players=[make_player(), make_player()])
+    event_services.start_section(by=organiser, section=section)
+    cs.pause_section(section_id=section.pk)
+    play_to_the_end(section)
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED and section.paused_at is not None
+    client.force_login(organiser)
+    page = text_of(client.get(url("section", section)).content.decode())
+    assert "section is over" in page
+    assert "Paused by the organisers" not in page
+    assert "Resume in the console" not in page
+
+
 def _confirm_of(page: str, button: str) -> str | None:
     """The data-confirm question of the button labelled ``button`` (None: it acts at once)."""
     found = re.search(rf'<button(?P<attrs>[^>]*)>{re.escape(button)}</button>', page)
