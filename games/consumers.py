@@ -167,6 +167,7 @@ class GameConsumer(SafeJsonConsumer):
     board_mode: bool  # opened with ?board=html: board frames instead of JSON payloads
     last_ply: int  # the newest ply this socket has been sent
     last_status: str  # and the game's status in the frame that brought it
+    acked_ply: int  # the newest ply an ack told this socket: no older update follows it
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -175,6 +176,7 @@ class GameConsumer(SafeJsonConsumer):
         self.board_mode = parse_qs(self.scope.get("query_string", b"").decode()).get("board") == ["html"]
         self.last_ply = -1
         self.last_status = ""
+        self.acked_ply = -1
         self.groups_joined: list[str] = []
         self.observing = False
         await self.accept()
@@ -253,17 +255,25 @@ class GameConsumer(SafeJsonConsumer):
     async def on_move(self, content: dict[str, Any]) -> None:
         ply = await self._call(_play, ply=content.get("ply"), move=content.get("move"), stale_state=True)
         if ply is not None:
-            await self.send_json({"type": "ack", "ply": ply})
+            await self._ack(ply)
 
     async def on_resign(self, content: dict[str, Any]) -> None:
         ply = await self._call(_resign)
         if ply is not None:
-            await self.send_json({"type": "ack", "ply": ply, "for": "resign"})
+            await self._ack(ply, "resign")
 
     async def on_claim_timeout(self, content: dict[str, Any]) -> None:
         ply = await self._call(_claim_timeout)
         if ply is not None:
-            await self.send_json({"type": "ack", "ply": ply, "for": "claim-timeout"})
+            await self._ack(ply, "claim-timeout")
+
+    async def _ack(self, ply: int, what: str | None = None) -> None:
+        # The ack can overtake an update still on its way through the layer (the game's
+        # start): that one is older than what the player was just told, so it is dropped.
+        # Not last_ply: the update for this ply is still to come, and resync must not
+        # take the socket for up to date without it.
+        self.acked_ply = max(self.acked_ply, ply)
+        await self.send_json({"type": "ack", "ply": ply} | ({"for": what} if what else {}))
 
     async def on_note(self, content: dict[str, Any]) -> None:
         text = await self._call(_save_note, text=content.get("text"))
@@ -304,8 +314,8 @@ class GameConsumer(SafeJsonConsumer):
     async def game_update(self, event: dict[str, Any]) -> None:
         """A stored change: forward only this viewer's frame in this socket's mode
         (encoded, and its board rendered, once for all: games/boards.py)."""
-        if event["ply"] < self.last_ply:
-            return  # an older broadcast overtaken by a newer one: never go backwards
+        if event["ply"] < max(self.last_ply, self.acked_ply):
+            return  # an older broadcast overtaken by a newer one, or by an ack: never go backwards
         if (self.seat is None or self.last_status == Game.Status.OPEN) and self.user.is_authenticated:
             await self._seat_again(event)
         self.last_ply = event["ply"]

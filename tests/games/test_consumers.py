@@ -1038,3 +1038,36 @@ async def test_the_sweep_drops_rows_whose_socket_is_gone_and_keeps_live_ones(mak
     for sock in (s0, watcher):
         await sock.close()
     assert await observer_rows(game_id) == 0
+
+
+async def test_an_update_older_than_the_players_ack_is_not_sent_after_it(make_player, monkeypatch):
+    """A bot was sent ``ack`` ply 1, then the game's start ``update`` (ply 0), which had
+    been on its way through the layer: its board went a move back (bot author's probe).
+    The update for the acked ply itself still goes out, and resync still waits for it."""
+    from games import consumers
+
+    p0, _ = await players(make_player)
+    consumer = consumers.GameConsumer()
+    consumer.game_id, consumer.user, consumer.seat, consumer.board_mode = 1, p0, 0, False
+    consumer.last_ply, consumer.last_status, consumer.acked_ply = 0, "active", -1
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:  # what the server would write to the socket
+        sent.append(json.loads(message["text"]))
+
+    async def stored(service: Any, **kwargs: Any) -> int:
+        return 1  # the move made ply 1
+
+    consumer.base_send = send
+    monkeypatch.setattr(consumers.database, "run", stored)
+
+    def update(ply: int) -> dict[str, Any]:
+        frame = json.dumps({"type": "update", "ply": ply})
+        return {"type": "game.update", "ply": ply, "status": "active",
+                "frames": {"0": frame, "1": frame, "observer": frame}}
+
+    await consumer.on_move({"type": "move", "ply": 0, "move": {"cell": 5}})
+    await consumer.game_update(update(0))  # the start, overtaken by the ack
+    await consumer.game_update(update(1))  # the move's own
+    assert sent == [{"type": "ack", "ply": 1}, {"type": "update", "ply": 1}]
+    assert consumer.seen_version() == consumers.resync.version(1, "active")
