@@ -174,6 +174,11 @@ def _seed_path_text(data: Mapping[str, Any]) -> str:
     after = data.get("next")
     if data["stage"] == "third-place match":
         return said + "; the winner places third."
+    if after is None and data["stage"].startswith("match for places "):  # the last match for two places
+        best = data["stage"].removeprefix("match for places ").split("-")[0]
+        return f"{said}; the winner takes place {best}."
+    if after is None and data["stage"] == "consolation match":
+        return said + "; the winner wins the consolation bracket."
     if after is None:
         return said + "; the winner takes the title."
     return f"{said}; the winner meets {after}."

@@ -144,6 +144,22 @@ def test_seed_path_of_a_knockout():
         "Seed 1 v seed 4, winners' semi-final; the winner meets the winner of seed 2 v seed 3")
 
 
+def test_only_the_final_takes_the_title():
+    """A bracket's last match for places or of the consolation bracket has no next match
+    either: 'Seed 5 v seed 6, match for places 5-6; the winner takes the title' (organiser
+    probe) promised the title to the fifth place."""
+    said = {}
+    for bracket in (SingleElimination(8, placements="all", consolation=False), SingleElimination(8, consolation=True)):
+        while bracket.playable():
+            for match in bracket.playable():
+                said[explain.stage_name(bracket, match)] = explain.text(explain.seed_path(bracket, match).as_dict(), {})
+                bracket.record(match.id, match.players[0])
+    assert [stage for stage, text in said.items() if "takes the title" in text] == ["final"]
+    assert said["match for places 5-6"].endswith("; the winner takes place 5.")
+    assert said["match for places 7-8"].endswith("; the winner takes place 7.")
+    assert said["consolation match"].endswith("; the winner wins the consolation bracket.")
+
+
 def test_a_round_robin_board_and_bye_say_their_berger_round():
     board = explain.Reason("berger", (7, 9), {"round": 3, "group": "A", "seeds": [1, 4]}).as_dict()
     assert explain.text(board, {7: "Ana", 9: "Ben"}) == (
