@@ -104,9 +104,13 @@ def withdraw(*, section: Section, user: User, reason: str = "", now: datetime | 
         Pairing.objects.select_for_update()
         .filter(Q(first=user) | Q(second=user), section=section).exclude(status=Pairing.Status.FINISHED)
     ):
-        # Scored as a forfeit below, so unrated like every forfeit, even with moves played.
-        stop_games(pairing, user, rated=False, reason=f"{user.name} withdrew from the section.")
         first_lost = pairing.first_id == user.pk
+        # The opponent is told why their game ended: "aborted" alone (a game without a move
+        # is called off) read as if the pairing did not count, though they win it by forfeit.
+        opponent = pairing.second if first_lost else pairing.first
+        reason = f"{user.name} withdrew from the section" + (f": {opponent.name} wins by forfeit." if opponent else ".")
+        # Scored as a forfeit below, so unrated like every forfeit, even with moves played.
+        stop_games(pairing, user, rated=False, reason=reason)
         if pairing.is_bye:
             score(pairing, Pairing.Result.DOUBLE_FORFEIT, 0.0, None, played=False, now=now)
         else:

@@ -52,7 +52,22 @@ def test_a_withdrawal_mid_game_names_the_player_by_their_display_name(make_playe
 
     cs.withdraw(section=section, user=jonas)
     game.refresh_from_db()
-    assert game.end_reason == "Jonas Berg withdrew from the section."
+    opponent = pairing.second if pairing.first_id == jonas.pk else pairing.first
+    assert game.end_reason == f"Jonas Berg withdrew from the section: {opponent.name} wins by forfeit."
+
+
+def test_a_withdrawal_before_the_first_move_tells_the_opponent_they_win_by_forfeit(make_player):
+    """A game without a move is called off, and its notice said only "Your game ... with
+    Lucía was aborted. Lucía withdrew from the section." though the opponent wins the
+    pairing by forfeit (organiser probe)."""
+    lucia = make_player(username="lucia", display_name="Lucía")
+    section = section_with([lucia, *players(make_player, 3)], format="single-elimination")
+    pairing = Pairing.objects.get(Q(first=lucia) | Q(second=lucia), section=section, round__number=1)
+    opponent = pairing.second if pairing.first_id == lucia.pk else pairing.first
+    cs.withdraw(section=section, user=lucia)
+    game = Game.objects.get(pk=pairing.game_id)
+    assert game.status == Game.Status.ABORTED
+    assert game.end_reason == f"Lucía withdrew from the section: {opponent.name} wins by forfeit."
 
 
 def test_the_organisers_withdrawal_and_its_refusal_name_the_player_by_their_display_name(client, club, organiser,
