@@ -103,7 +103,7 @@ def _worker_main(conn: Connection, parent_pid: int, started: Any) -> None:
         conn.send("ready")
     except OSError:
         return  # the server stopped while we started (Django's setup takes seconds): nobody to serve
-    started.set()  # for /healthz, read from a page thread: "ready" is read only by the event loop
+    started.value = 1  # for /healthz, read from a page thread: "ready" is read only by the event loop
 
     def hand(group: str, message: dict[str, Any]) -> None:
         conn.send_bytes(pickle.dumps(("send", (group, message))))
@@ -157,7 +157,10 @@ class CannotCross(Exception):
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
-    started: Any  # a multiprocessing Event, set by the worker once it takes calls
+    # A byte of shared memory, 1 once the worker takes calls. Not a multiprocessing Event:
+    # its semaphores, never freed as a server process exits, made every stop warn of
+    # "leaked semaphore objects" (a chaos probe).
+    started: Any
     ready: bool = False
     busy: asyncio.Future[Any] | None = None
     sending: asyncio.Task[None] | None = None  # the last live message of its call, being sent
@@ -196,7 +199,7 @@ class Workers:
     def _spawn(self) -> None:
         context = multiprocessing.get_context("spawn")  # not fork: the server has threads and sockets
         ours, theirs = context.Pipe()
-        started = context.Event()
+        started = context.RawValue("b", 0)
         process = context.Process(target=_worker_main, args=(theirs, os.getpid(), started), daemon=True,
                                   name="game-db")
         process.start()
@@ -321,7 +324,7 @@ class Workers:
 
     def ready_count(self) -> int:
         """How many workers can take a call now (any thread may ask)."""
-        return sum(1 for worker in list(self.workers) if worker.started.is_set() and worker.process.is_alive())
+        return sum(1 for worker in list(self.workers) if worker.started.value and worker.process.is_alive())
 
     def stop(self) -> None:
         """Close every worker's pipe (it reads the end and exits) and wait for them."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -56,10 +55,8 @@ def _pool(*started: bool) -> workers.Workers:
     """A pool of workers as /healthz sees them: each started (it takes calls) or not."""
     pool = workers.Workers(len(started))
     for done in started:
-        event = threading.Event()
-        if done:
-            event.set()
-        pool.workers.append(workers._Worker(cast(Any, SimpleNamespace(is_alive=lambda: True)), cast(Any, None), event))
+        ready = SimpleNamespace(value=int(done))
+        pool.workers.append(workers._Worker(cast(Any, SimpleNamespace(is_alive=lambda: True)), cast(Any, None), ready))
     return pool
 
 
@@ -117,6 +114,28 @@ def test_a_server_is_not_ready_before_its_database_workers_are(tmp_path):
                     return json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
 
             assert asyncio.run(first_frame())["code"] == "no-such-game"  # a worker looked
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_a_server_stopped_as_usual_logs_no_leaked_semaphores(tmp_path):
+    """A chaos probe: every server stop logged "resource_tracker: There appear to be 10
+    leaked semaphore objects", which reads as a fault at each deploy. Each database
+    worker's readiness was a multiprocessing Event; it is a byte of shared memory now."""
+    port = free_port()
+    with scratch_database(tmp_path) as env:
+        env["LIVE_DB_PROCESSES"] = "2"
+        with running(uvicorn_command(port), env=env, log_dir=tmp_path) as processes:
+            wait_for_port(port, process=processes[0])
+            deadline = time.monotonic() + 120  # a guard against a hang, not a measure
+            while (status := _healthz(port)[0]) != 200 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert status == 200
+        # running() stopped it with SIGTERM, as a deploy does; the resource tracker, a
+        # process of its own, writes its warning as it sees the server gone.
+    time.sleep(2)
+    log = (tmp_path / "process-0.log").read_text()
+    assert "Finished server process" in log and "leaked" not in log, log
 
 
 def _healthz(port: int) -> tuple[int, dict]:

@@ -361,10 +361,11 @@ def test_a_worker_whose_server_stopped_while_it_started_leaves_without_a_traceba
 
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
-    started = context.Event()  # kept: the child unpickles it after start() returns
+    started = context.RawValue("b", 0)  # kept: the child unpickles it after start() returns
     process = context.Process(target=workers._worker_main, args=(theirs, os.getpid(), started), daemon=True)
     process.start()
     theirs.close()
     ours.close()  # the server is gone before the worker is ready
     process.join(60)
     assert process.exitcode == 0
+
