@@ -58,8 +58,8 @@ def hidden_characters(text: str) -> list[str]:
 
 
 def refuse_hidden(name: str, *, what: str) -> None:
-    """ServiceError ``bad-name`` when an event's ``name`` (a tournament's, a section's, a
-    league's, a season's) holds a character nobody sees: a right-to-left override in a
+    """ServiceError ``bad-name`` when a ``name`` others read (a tournament's, a section's,
+    a league's, a season's, a house-rule set's) holds a character nobody sees: a right-to-left override in a
     tournament's name turned the rest of its line around on every page that listed it
     (an outside probe, 2026-12-01)."""
     hidden = hidden_characters(name)
