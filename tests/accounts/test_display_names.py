@@ -27,8 +27,13 @@ def olga(make_player):
     return make_player(username="olga", display_name="Olga the Organiser")
 
 
-@pytest.mark.parametrize("taken", ["Olga the Organiser", "olga THE organiser", "  Olga   the\tOrganiser ",
-                                   fullwidth("OLGA") + " the Organiser", "OLGA", fullwidth("olga")])
+@pytest.mark.parametrize("taken", [
+    "Olga the Organiser", "olga THE organiser", "  Olga   the\tOrganiser ", fullwidth("OLGA") + " the Organiser",
+    "OLGA", fullwidth("olga"),
+    # A variation selector (U+FE0F: an emoji's colour) adds nothing to read: "Olga" and
+    # "Olga" + U+FE0F are one name on the page.
+    "Olga the Organiser\ufe0f", "olga\ufe0e", "Ol\ufe0fga the Organiser",
+])
 def test_another_players_name_is_refused_on_the_profile(olga, make_player, taken):
     sam = make_player(username="sam", display_name="Sam")
     with pytest.raises(ServiceError) as refused:
@@ -141,18 +146,6 @@ def test_letters_and_symbols_that_draw_nothing_are_refused(make_player, name):
     assert refused.value.code == "display-name-invisible"
     player.profile.refresh_from_db()
     assert player.profile.display_name == "Anyone"
-
-
-@pytest.mark.parametrize("name", ["Olga the Organiser\ufe0f", "olga\ufe0e", "Ol\ufe0fga the Organiser"])
-def test_another_players_name_with_a_variation_selector_is_refused(olga, make_player, name):
-    """A variation selector (U+FE0F: an emoji's colour) adds nothing to read: "Olga" and
-    "Olga" + U+FE0F are one name on the page."""
-    sam = make_player(username="sam", display_name="Sam")
-    with pytest.raises(ServiceError) as refused:
-        services.update_profile(user=sam, display_name=name)
-    assert refused.value.code == "display-name-taken"
-    sam.profile.refresh_from_db()
-    assert sam.profile.display_name == "Sam"
 
 
 def test_an_emoji_with_its_variation_selector_is_still_a_name(make_player):
