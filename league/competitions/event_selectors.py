@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db.models import Count, Min, Prefetch, Q, QuerySet
 from django.utils import dateformat, timezone
@@ -592,6 +592,48 @@ def _round_title(bracket: str, number: int, last: int, double: bool) -> str:
     return f"{prefix}round {number}".capitalize() if double else f"Round {number}"
 
 
+def _event_rounds(matches: list[Match], paired: dict[int, int], seeds: int) -> dict[int, int | None]:
+    """match id -> the event's round it is (or will be) played in: its pairing's round once
+    paired, else the round after its two players are known (every playable match is paired
+    in the next round); None for a walkover (a bye: never played). A placement match's
+    round in its own bracket is not the event's (with 6 players the match for places 5-6 is
+    the bracket's round 3, played in round 2, beside the semi-finals). For placement
+    columns: a consolation bracket's "first-loss" places are not foreseen."""
+    memo: dict[int, int | None] = {}
+    ready: dict[int, int | None] = {}  # match id -> when its players go on (None: an empty place)
+
+    def side(kind: str, ref: int) -> int | None:
+        if kind == "seed":
+            return 0 if ref <= seeds else None
+        if kind not in ("winner", "loser", "first-loss"):
+            return None
+        played = when(ref)
+        if played is None:  # a walkover: its winner goes on with nobody to beat, its loser is nobody
+            return ready.get(ref) if kind == "winner" else None
+        return played
+
+    def when(match_id: int) -> int | None:
+        if match_id not in memo:
+            match = matches[match_id]
+            sides = [side(kind, ref) for kind, ref in match.sources]
+            known = [r for r in sides if r is not None]
+            ready[match_id] = max(known, default=None)
+            played = not match.void and (match_id in paired or (not match.walkover and len(known) == 2))
+            memo[match_id] = (paired.get(match_id) or max(known) + 1) if played else None
+        return memo[match_id]
+
+    return {match.id: when(match.id) for match in matches}
+
+
+def _placement_title(rounds: list[int | None]) -> str:
+    """A placement column by the event's rounds it is played in ("Round 2"), "Byes" when
+    it holds only walkovers."""
+    played = sorted({r for r in rounds if r is not None})
+    if not played:
+        return "Byes"
+    return f"Round {played[0]}" if len(played) == 1 else f"Rounds {played[0]}-{played[-1]}"
+
+
 def bracket_is_drawn(section: Section) -> bool:
     return format_of(section).has_bracket and section.entries.filter(seed__isnull=False).count() >= 2
 
@@ -607,7 +649,9 @@ def bracket(section: Section) -> list[BracketColumn]:
     if played is None:
         return []
     who = people(section)
-    pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False)}
+    pairings = {p.pk: p for p in section.pairings.filter(bracket_match__isnull=False).select_related("round")}
+    event_round = _event_rounds(played.matches, {cast(int, p.bracket_match): p.round.number for p in pairings.values()},
+                                len(core.seeded_users(section)))
     slots = core.bracket_view(section, played)
     double = fmt.has_losers_bracket
     blocks = {slot.match_id: _block_of(played.matches[slot.match_id]) for slot in slots}
@@ -617,6 +661,8 @@ def bracket(section: Section) -> list[BracketColumn]:
     final_round = last["", "winners"]
     columns: dict[tuple[str, str, int], BracketColumn] = {}
     order = {"winners": 0, "losers": 1, "final": 3, "reset": 4}
+    rounds_in: defaultdict[tuple[str, str, int], list[int | None]] = defaultdict(list)
+
     def drawn_order(slot: core.BracketSlot) -> tuple:
         places = played.matches[slot.match_id].places or (0, 0)  # 5-6 above 7-8
         return blocks[slot.match_id], order.get(slot.bracket, 9), slot.round, places, slot.match_id
@@ -628,9 +674,10 @@ def bracket(section: Section) -> list[BracketColumn]:
         key = ("", "winners", final_round) if match.places == (3, 4) and not block else (block, slot.bracket, slot.round)
         column = columns.get(key)
         if column is None:
-            # A placement block's columns hold several finals (5-6, 7-8): titled by the event's round.
-            title = f"Round {key[2]}" if key[1] == "placement" else _round_title(key[1], key[2], last[key[0], key[1]], double)
+            title = "" if key[1] == "placement" else _round_title(key[1], key[2], last[key[0], key[1]], double)
             column = columns[key] = BracketColumn(title, key[1], key[2], block)
+        if key[1] == "placement":
+            rounds_in[key].append(event_round[slot.match_id])
         bye = slot.walkover and slot.decided
         sides = []
         for user_id, known in zip(slot.players, match.ready, strict=True):
@@ -649,6 +696,10 @@ def bracket(section: Section) -> list[BracketColumn]:
             if pairing else "",
             label="Consolation final" if key[1] == "consolation" and key[2] == last[key[0], key[1]] else _match_label(match),
         ))
+    # A placement block's columns hold several finals (5-6, 7-8): titled by the event's round
+    # they are played in, the number the rounds list and the notices use.
+    for key, rounds in rounds_in.items():
+        columns[key].title = _placement_title(rounds)
     linked = [shown for column in columns.values() for shown in column.matches if shown.game_id]
     moved = set(Game.objects.filter(pk__in=[m.game_id for m in linked], ply__gt=0).values_list("pk", flat=True))
     for shown in linked:
@@ -679,6 +730,7 @@ class CrosstableRow:
     #: (round number, points) of each round the player sat out (an odd field's bye): its
     #: points are in ``points`` and in no cell, so the page shows them in a column of their own
     byes: list[tuple[int, float]] = field(default_factory=list)
+    withdrawn: bool = False  # left mid-event: the row's empty cells are forfeits to come, not games
 
     @property
     def bye(self) -> str:
@@ -703,6 +755,7 @@ def crosstable(section: Section) -> list[CrosstableRow]:
     results = core.section_results(section)
     against = results.against
     table = {row.user_id: row for row in core.standings(section)}
+    gone = withdrawn_ids(section)
     rows = []
     for seed in sorted(seeds):
         user_id = seeds[seed]
@@ -711,7 +764,8 @@ def crosstable(section: Section) -> list[CrosstableRow]:
                  for other in (seeds[s] for s in sorted(seeds))]
         standing = table.get(user_id)
         rows.append(CrosstableRow(who[user_id], seed, cells, standing.points if standing else 0.0,
-                                  standing.rank if standing else None, results.byes.get(user_id, [])))
+                                  standing.rank if standing else None, results.byes.get(user_id, []),
+                                  withdrawn=user_id in gone))
     return rows
 
 
@@ -760,6 +814,7 @@ class RoundCrosstableRow:
     rank: int
     points: float
     cells: list[RoundCell]  # one per round started, in order
+    withdrawn: bool = False  # left mid-event: not paired in the rounds after
 
 
 def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
@@ -774,6 +829,7 @@ def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
     table = list(core.standings(section))
     number = {user_id: seed for seed, user_id in core.seeded_users(section).items()}
     who = people(section)
+    gone = withdrawn_ids(section)
     sides: dict[int, dict[int, PairingPlayer]] = defaultdict(dict)
     for side in PairingPlayer.objects.filter(round__section=section, round__number__lte=section.current_round) \
             .select_related("round", "pairing"):
@@ -793,7 +849,8 @@ def round_crosstable(section: Section) -> list[RoundCrosstableRow]:
         RoundCrosstableRow(number.get(row.user_id), who.get(row.user_id) or Person(row.user_id, row.user.username,
                                                                                row.user.name, None),
                            row.rank, row.points,
-                           [cell(sides[row.user_id].get(n)) for n in range(1, section.current_round + 1)])
+                           [cell(sides[row.user_id].get(n)) for n in range(1, section.current_round + 1)],
+                           withdrawn=row.user_id in gone)
         for row in table
     ]
 
@@ -853,6 +910,9 @@ class StandingRow:
     #: The rounds won by forfeit: points with no game over the board, so in no W column
     #: (an arena's 6 points beside 0 wins and 2 draws read as a wrong sum)
     forfeit_wins: list[int] = field(default_factory=list)
+    #: A table ranked by points: withdrawn after the start, in words ("withdrew in round 3:
+    #: not paired again"), else "": the row read as a player still in (organiser probe)
+    withdrawn_note: str = ""
 
     @property
     def forfeit_note(self) -> str:
@@ -893,6 +953,26 @@ def forfeit_wins(section: Section) -> dict[int, list[int]]:
         if winner is not None:
             won[winner].append(number)
     return won
+
+
+def withdrawn_ids(section: Section) -> set[int]:
+    """The players withdrawn after the start (seeded): those before it are in no table."""
+    return set(section.entries.filter(status=Entry.Status.WITHDRAWN, seed__isnull=False)
+               .values_list("user_id", flat=True))
+
+
+def withdrawn_notes(section: Section) -> dict[int, str]:
+    """user id -> "withdrew in round 3: not paired again" for each player withdrawn after
+    the start (the round: the last one started by then), with what the format does with
+    their rounds still to come (``after_withdrawal``)."""
+    started = list(section.round_set.filter(started_at__isnull=False).values_list("number", "started_at"))
+    after = format_of(section).after_withdrawal
+    notes = {}
+    for user_id, when in section.entries.filter(status=Entry.Status.WITHDRAWN, seed__isnull=False).values_list(
+            "user_id", "withdrawn_at"):
+        number = max((n for n, at in started if when is None or (at is not None and at <= when)), default=None)
+        notes[user_id] = f"withdrew{f' in round {number}' if number else ''}: {after}"
+    return notes
 
 
 def scored_byes(section: Section) -> dict[int, list[tuple[int, float]]]:
@@ -975,6 +1055,11 @@ PAUSED_MEANING = ("Not paired until they press “I'm back” (after a game lost
                   "they keep their points and place")
 
 
+#: The standings' mark of a player withdrawn mid-event, said in the key.
+WITHDREW_MEANING = ("Left the section after it started: the games they played count, and they keep their "
+                    "points and place in the table")
+
+
 def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knockout: bool = False,
                   rows: list[StandingRow] | None = None, tie_order: str = "", points: str = "") -> StandingsKey:
     """The key of a standings table with these tie-break columns (tiebreak_columns);
@@ -992,6 +1077,8 @@ def standings_key(columns: list[TiebreakColumn], *, streaks: bool = False, knock
                      "and a draw 2, until a draw or a loss ends the streak")] if streaks else []
     if any(row.paused for row in rows or ()):
         entries.append(("paused", PAUSED_MEANING))
+    if any(row.withdrawn_note for row in rows or ()):
+        entries.append(("withdrew", WITHDREW_MEANING))
     entries += [(column.label, _meaning_in_key(column)) for column in columns]
     entries.append(("Games", GAMES_MEANING))
     if won_column:
@@ -1025,7 +1112,8 @@ def knockout_progress(section: Section) -> dict[int, Progress] | None:
     # A withdrawal knocks a player out by forfeit: "Eliminated in the semi-finals" alone read
     # as a lost game to those who never saw one played.
     for user_id in section.entries.filter(status=Entry.Status.WITHDRAWN).values_list("user_id", flat=True):
-        notes[user_id].append("withdrew")
+        if "withdrew" not in progress.get(user_id, Progress("", False, None)).words:  # said with what it forfeits
+            notes[user_id].append("withdrew")
     return {user_id: replace(p, words="; ".join([p.words, *notes[user_id]])) if notes.get(user_id) else p
             for user_id, p in progress.items()}
 
@@ -1043,6 +1131,7 @@ def standings(section: Section) -> list[StandingRow]:
     names = [column.name for column in tiebreak_columns(section)]
     byes = scored_byes(section) if progress is None else {}  # a knockout's table shows no points
     forfeits = forfeit_wins(section) if progress is None else {}
+    withdrawn = withdrawn_notes(section) if progress is None else {}  # a knockout's Standing says it
     rows = []
     for row in core.standings(section):
         mine = progress.get(row.user_id) if progress is not None else None
@@ -1052,7 +1141,8 @@ def standings(section: Section) -> list[StandingRow]:
             row.points, [row.tiebreaks.get(name, 0.0) for name in names], row.played, row.wins,
             row.draws, row.losses, ratings.get(row.user_id), row.final, on_fire=row.user_id in on_fire,
             paused=paused.get(row.user_id), status=mine.words if mine else "", place=place, still_in=bool(mine and mine.still_in),
-            byes=byes.get(row.user_id, []), forfeit_wins=forfeits.get(row.user_id, [])))
+            byes=byes.get(row.user_id, []), forfeit_wins=forfeits.get(row.user_id, []),
+            withdrawn_note=withdrawn.get(row.user_id, "")))
     return rows
 
 

@@ -119,6 +119,9 @@ def _section_context(request: HttpRequest, section: Section) -> dict:
         "pairing_system": event_selectors.pairing_system(section),
         "bracket": event_selectors.bracket(section),
         "crosstable": crosstable, "crosstable_byes": event_selectors.crosstable_has_byes(crosstable),
+        "crosstable_withdrawn": any(r.withdrawn for r in crosstable),
+        # Said before the console's form asks for a reason: a knockout's played results stand.
+        "correction_refused": fmt.correction_refusal[1] if fmt.correction_refusal else "",
         "round_crosstable": event_selectors.round_crosstable(section),  # a Swiss's, by round
         "standings": standings,
         "tiebreak_columns": tiebreak_columns, "standings_key": event_selectors.standings_key(

@@ -146,6 +146,12 @@ class SectionFormat(Protocol):
         ...
 
     @property
+    def after_withdrawal(self) -> str:
+        """What a withdrawal mid-event means for the player's rounds still to come, in
+        words for the standings ("not paired again")."""
+        ...
+
+    @property
     def correction_refusal(self) -> Refusal | None:
         """Why a played result cannot be corrected (None: it can)."""
         ...
@@ -239,6 +245,7 @@ class FormatBase:
     before_start = ""
     drawn_game_replays: int | None = None
     withdrawal_eliminates = False
+    after_withdrawal = "not paired again"
     correction_refusal: Refusal | None = None
     repair_refusal: Refusal | None = None
     pairs_on_scores = False

@@ -13,7 +13,7 @@ from league.formats import explain
 from league.formats.bracket import Knockout, Match
 from league.formats.double_elimination import DoubleElimination
 from league.formats.single_elimination import SingleElimination
-from league.models import Pairing, Round, Section
+from league.models import Entry, Pairing, Round, Section
 
 from .base import Board, FormatBase, Progress, Ranked, Stats
 from .section_settings import CONSOLATION, GRAND_FINAL, PLACEMENTS
@@ -132,12 +132,13 @@ class EliminationFormat(FormatBase, ABC):
         # its losers are then counted against everyone else (earlier, a loser's place would
         # count players still to lose in that round as ahead of them).
         open_rounds = {(m.bracket, m.round) for m in matches if not m.decided}
+        withdrawn = set(section.entries.filter(status=Entry.Status.WITHDRAWN).values_list("user_id", flat=True))
         out: dict[int, Progress] = {}
         for seed, user_id in seeds.items():
             mine = [m for m in matches if seed in m.players]
             pending = [m for m in mine if not m.decided]
             lost = [m for m in mine if m.decided and m.loser == seed]
-            words, still_in = self._words(bracket, seed, pending, lost)
+            words, still_in = self._words(bracket, seed, pending, lost, user_id in withdrawn)
             placing = [m for m in pending if m.bracket != "consolation"]
             exit_round = next(((m.bracket, m.round) for m in reversed(lost) if m.bracket != "consolation"), None)
             decided = not placing and (exit_round is None or exit_round not in open_rounds)
@@ -146,8 +147,10 @@ class EliminationFormat(FormatBase, ABC):
         return out
 
     @abstractmethod
-    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
-        """(the player's progress in words, still in?) from their undecided and lost matches."""
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match],
+               withdrawn: bool) -> tuple[str, bool]:
+        """(the player's progress in words, still in?) from their undecided and lost matches;
+        ``withdrawn``: they left, so a match still to come is theirs to forfeit."""
 
     def _places(self, section: Section) -> dict[int, int]:
         """Final places from the bracket: later exits rank higher; exits in the same round
@@ -192,7 +195,8 @@ class SingleEliminationFormat(EliminationFormat):
     def new_bracket(self, section: Section, players: int) -> SingleElimination:
         return SingleElimination(players, placements=section.placements, consolation=section.consolation)
 
-    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match],
+               withdrawn: bool) -> tuple[str, bool]:
         rounds = cast(SingleElimination, bracket).rounds
         if bracket.champion == seed:
             return "Winner", False
@@ -202,13 +206,17 @@ class SingleEliminationFormat(EliminationFormat):
             return (f"Still in: {_round_words(main.round, rounds)}" if main else "Still in"), True
         words = "Runner-up (lost the final)" if out.round == rounds else \
             f"Eliminated in {_round_words(out.round, rounds)}"
+        # Withdrawn, a placement or consolation match still to come is forfeited, not played:
+        # "plays for places 5 to 8; withdrew" read as a match to wait for (organiser probe).
+        plays = "withdrew: forfeits" if withdrawn else "plays"
         for match in pending:
             if match.bracket == "placement" and match.places is not None:
                 low, high = match.places
-                words += "; plays for third place" if (low, high) == (3, 4) else f"; plays for places {low} to {high}"
+                words += (f"; {plays} the third-place match" if withdrawn else "; plays for third place") \
+                    if (low, high) == (3, 4) else f"; {plays} {'the match ' if withdrawn else ''}for places {low} to {high}"
                 break
             if match.bracket == "consolation":
-                words += "; plays in the consolation bracket"
+                words += "; withdrew: forfeits the consolation bracket" if withdrawn else "; plays in the consolation bracket"
                 break
         else:
             words += _placement_result(bracket, seed)
@@ -248,7 +256,8 @@ class DoubleEliminationFormat(EliminationFormat):
     def new_bracket(self, section: Section, players: int) -> Knockout:
         return DoubleElimination(players, grand_final=section.grand_final)
 
-    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match]) -> tuple[str, bool]:
+    def _words(self, bracket: Knockout, seed: int, pending: list[Match], lost: list[Match],
+               withdrawn: bool) -> tuple[str, bool]:
         if bracket.champion == seed:
             return "Winner", False
         if pending:

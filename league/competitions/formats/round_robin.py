@@ -21,6 +21,8 @@ class RoundRobinFormat(FormatBase):
     settings = (CYCLES, BYE_POINTS, GROUPS)
     default_tiebreaks = ("direct-encounter", "wins", "sonneborn-berger")  # FIDE C.07's for a round robin
     has_crosstable = True
+    # The Berger table pairs them on: each game still to come is scored as their forfeit.
+    after_withdrawal = "their games still to play are lost by forfeit"
     before_start = "The crosstable and its Berger pairings are set when the section starts."
 
     def describe(self, section: Section) -> str:
