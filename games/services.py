@@ -141,10 +141,17 @@ def create_game(
     if rule_set is None:
         if variant is None:
             raise ServiceError("bad-request", "Choose a variant or a house-rule set.")
+        standard = rule_sets.standard_rule_set(variant)
+        # Inline options change the house rules, never the clock: a set without one let a
+        # challenge to a person (rated too) skip untimed-needs-ai with "options": {}.
         rule_set = (
-            rule_sets.standard_rule_set(variant)
+            standard
             if options is None
-            else rule_sets.create_rule_set(name=f"Custom {variant}", variant=variant, options=options, created_by=creator)
+            else rule_sets.create_rule_set(
+                name=f"Custom {variant}", variant=variant, options=options, created_by=creator,
+                seconds_per_move=standard.seconds_per_move, seconds_per_game=standard.seconds_per_game,
+                no_show_seconds=standard.no_show_seconds,
+            )
         )
     elif options is not None:
         raise ServiceError("bad-request", "Give a house-rule set or options, not both.")

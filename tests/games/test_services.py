@@ -148,6 +148,19 @@ class TestClassicGame:
         assert err.value.code == "bad-options" and "X" in err.value.message
         assert not Game.objects.exists()
 
+    @pytest.mark.parametrize("variant, options", [("tactic-toe", {}), ("classic", {"first": "O"}),
+                                                  ("nine-square", {"x_player": "player-one"})])
+    def test_inline_house_rules_keep_the_standard_clock(self, players, variant, options):
+        # "options": {} made a clockless copy: a rated game against a person with no clock,
+        # which untimed-needs-ai refuses (rules probe).
+        alice, bob = players
+        game = services.create_game(creator=alice, variant=variant, opponent=bob, options=options, rated=True)
+        standard = rule_sets.standard_rule_set(variant)
+        assert game.rule_set.pk != standard.pk and game.rule_set.name == f"Custom {variant}"
+        clock = ("seconds_per_move", "seconds_per_game", "no_show_seconds")
+        assert [getattr(game.rule_set, f) for f in clock] == [getattr(standard, f) for f in clock]
+        assert standard.seconds_per_move or standard.seconds_per_game
+
     def test_resign_and_abort(self, players):
         alice, bob = players
         game = started(services.create_game(creator=alice, variant="classic", opponent=bob), bob)
