@@ -409,7 +409,10 @@ def _send_consent_request(consent: GuardianConsent, url_base: str) -> None:
 def consent_for_token(*, token: str) -> GuardianConsent:
     try:
         data = signing.loads(token, salt=CONSENT_SALT, max_age=CONSENT_MAX_AGE)
-        return GuardianConsent.objects.select_related("user__profile").get(pk=data["consent"])
+        pk = data["consent"]
+        if isinstance(pk, bool) or not isinstance(pk, int):  # text was a 500, null "the account was deleted"
+            raise TypeError(pk)
+        return GuardianConsent.objects.select_related("user__profile").get(pk=pk)
     except GuardianConsent.DoesNotExist as exc:  # a true link whose account is gone: declined, or deleted
         raise ServiceError(
             "invalid-consent-link",

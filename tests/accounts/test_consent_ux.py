@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -284,3 +284,14 @@ class TestTheChildsWayIn:
 
 def test_almost_there_without_a_sign_up_goes_to_the_sign_up(client):
     assert client.get("/accounts/signup/sent/").url == SIGNUP
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("payload", [{"consent": "x"}, {"consent": [1]}, {"consent": None}, {"consent": True}, ["x"]])
+def test_a_signed_link_naming_no_consent_is_refused_in_words(client, payload):
+    """A link signed right but holding no consent id answered 500 for text, and for null
+    that the account had been deleted (rules probe)."""
+    token = signing.dumps(payload, salt=services.CONSENT_SALT)
+    response = client.get(f"/accounts/consent/{token}/")
+    assert response.status_code == 400
+    assert "not valid or has expired" in response.content.decode()
