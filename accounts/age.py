@@ -26,11 +26,16 @@ from datetime import date
 EU_MEMBERS = frozenset(
     ["AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "IE", "IT", "LV", "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE"]
 )
+#: Parts of member states that are in the EU but have an ISO code of their own: the
+#: outermost regions (TFEU Art. 349: French Guiana, Guadeloupe, Martinique, Mayotte,
+#: Réunion, Saint-Martin) and Åland. Their people are the member's citizens; without
+#: them a 14-year-old chose "Réunion" and signed up without a guardian (rules probe).
+EU_TERRITORIES = frozenset(["GF", "GP", "MQ", "YT", "RE", "MF", "AX"])
 EU_SERVICE_AGE = 16
 
 #: Digital-consent ages outside the EU; countries not listed use DEFAULT_CONSENT_AGE.
 CONSENT_AGE_BY_COUNTRY: dict[str, int] = {
-    **{code: EU_SERVICE_AGE for code in EU_MEMBERS},
+    **{code: EU_SERVICE_AGE for code in EU_MEMBERS | EU_TERRITORIES},
     "GB": 13,  # UK GDPR / Data Protection Act 2018, s.9
     "US": 13,  # COPPA
     "CA": 13,
@@ -99,7 +104,7 @@ def service_access(birth_date: date, country: str | None, today: date) -> Access
     needed = consent_age(country)
     if age >= needed:
         return AccessDecision(True, False, age, needed)
-    where = "in the European Union" if (country or "").upper() in EU_MEMBERS else "where you live"
+    where = "in the European Union" if (country or "").upper() in EU_MEMBERS | EU_TERRITORIES else "where you live"
     reason = (
         f"People under {needed} {where} need a parent's or guardian's consent to use the platform. "
         "Ask them to confirm it for you."

@@ -60,6 +60,14 @@ class TestServiceAccess:
         assert not age.service_access(born_years_ago(16, +1), country, TODAY).allowed
         assert age.service_access(born_years_ago(16), country, TODAY).allowed
 
+    @pytest.mark.parametrize("country", ["RE", "GP", "MQ", "GF", "YT", "MF", "AX"])
+    def test_the_eus_regions_with_a_code_of_their_own_use_sixteen_too(self, country):
+        """Réunion or Åland is the EU (a French or Finnish citizen's home): choosing it made
+        a 15-year-old need no guardian, at the default 13 (rules probe)."""
+        decision = age.service_access(born_years_ago(16, +1), country, TODAY)
+        assert not decision.allowed and "European Union" in decision.reason
+        assert age.service_access(born_years_ago(16), country, TODAY).allowed
+
     def test_fifteen_year_old_from_the_uk_is_accepted(self):
         assert age.service_access(born_years_ago(15), "GB", TODAY).allowed
 
