@@ -19,7 +19,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.apps import AdminConfig
-from django.contrib.admin.options import BaseModelAdmin, InlineModelAdmin
+from django.contrib.admin.options import BaseModelAdmin, IncorrectLookupParameters, InlineModelAdmin
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -85,6 +86,34 @@ def with_numbers_in_words(inline: type[InlineModelAdmin]) -> type[InlineModelAdm
                 {"__module__": inline.__module__, "__qualname__": inline.__qualname__})
 
 
+class BoundedDatesChangeList(ChangeList):
+    """Django's changelist, with a date hierarchy's year that no date can hold (``9999``
+    whose next year is past ``datetime``'s last, a number past 64 bits) taken as any
+    other bad filter: the list again with "?e=1". Django catches only the ValueError of
+    the first day's date, so these were a 500 (OverflowError, or the next year's
+    ValueError)."""
+
+    def get_filters(self, request: HttpRequest) -> Any:
+        try:
+            return super().get_filters(request)
+        except (OverflowError, ValueError) as err:
+            raise IncorrectLookupParameters(err) from err
+
+
+_BOUNDED: dict[type[ChangeList], type[ChangeList]] = {}
+
+
+def with_bounded_dates(changelist: type[ChangeList]) -> type[ChangeList]:
+    """``changelist`` with ``BoundedDatesChangeList`` first, made once per class (an admin
+    may name its own changelist class)."""
+    if issubclass(changelist, BoundedDatesChangeList):
+        return changelist
+    if changelist not in _BOUNDED:
+        _BOUNDED[changelist] = type(changelist.__name__, (BoundedDatesChangeList, changelist),
+                                    {"__module__": changelist.__module__})
+    return _BOUNDED[changelist]
+
+
 class CheckedSelectionAdmin(NumbersInWords, admin.ModelAdmin):
     """Put before every admin registered on the console (``ConsoleSite.register``): an
     action's selection (``_selected_action``) is checked before Django filters by it.
@@ -93,6 +122,9 @@ class CheckedSelectionAdmin(NumbersInWords, admin.ModelAdmin):
     error: OverflowError on SQLite). Such a selection now gets the admin's warning, back on the
     list, and nothing is changed, as an empty selection does. Its number fields, and its
     inlines', say their range in words (``NumbersInWords``)."""
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return with_bounded_dates(super().get_changelist(request, **kwargs))
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
         return [with_numbers_in_words(inline) for inline in super().get_inlines(request, obj)]
