@@ -207,7 +207,15 @@ def guardian_consent(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "accounts/consent.html", {"error": err.message}, status=400)
     contact = services.contact_address()
     if request.method == "POST":
-        declined = request.POST.get("answer") == "decline"
+        answer = request.POST.get("answer")
+        if answer not in ("consent", "decline"):
+            # Consent is the button pressed, never an empty or unknown answer (a form
+            # replayed by a script, a crawler's POST): nothing changes.
+            return render(request, "accounts/consent.html",
+                          {"consent": consent, "contact": contact,
+                           "answer_error": "Choose one of the two buttons: I give my consent, or I do not consent."},
+                          status=400)
+        declined = answer == "decline"
         try:
             if declined:
                 consent = services.decline_guardian_consent(token=token)

@@ -202,13 +202,23 @@ class TestGuardianDeclines:
         assert response.status_code == 400 and "already gave your consent" in response.content.decode()
         assert User.objects.get(username="kid").is_active
 
+    @pytest.mark.parametrize("answer", [None, "", "maybe", "yes"])
+    def test_only_the_consent_button_consents(self, client, answer):
+        """Found by an outside probe: any answer but "decline" opened the account."""
+        link = consent_link(client)
+        response = client.post(link, {} if answer is None else {"answer": answer})
+        assert response.status_code == 400
+        assert "Choose one of the two buttons" in response.content.decode()
+        assert not User.objects.get(username="kid").is_active
+        assert not GuardianConsent.objects.get().is_granted
+
     def test_withdrawing_closes_the_account(self, client):
         link = consent_link(client)
-        client.post(link)
+        client.post(link, {"answer": "consent"})
         consent = GuardianConsent.objects.get()
         services.withdraw_guardian_consent(consent=consent)
         assert not User.objects.get(username="kid").is_active
-        assert client.post(link).status_code == 400  # the link opens nothing again
+        assert client.post(link, {"answer": "consent"}).status_code == 400  # the link opens nothing again
 
 
 # -- 4. the first page after an adult's sign-up ----------------------------------------------

@@ -69,7 +69,7 @@ class TestSignupPage:
         link = re.search(r"http://testserver(/accounts/consent/\S+/)", mail.outbox[0].body).group(1)
         assert "I give my consent" in client.get(link).content.decode()
         assert not User.objects.get(pk=user.pk).is_active  # looking is not consenting
-        client.post(link)
+        client.post(link, {"answer": "consent"})
         assert User.objects.get(pk=user.pk).is_active
         assert GuardianConsent.objects.get(user=user).is_granted
 

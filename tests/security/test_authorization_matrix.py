@@ -632,10 +632,12 @@ CASES: list[Case] = [
     # The guardian's link is the capability (the guardian has no account): whoever holds it.
     Case(("accounts:guardian-consent", "POST"), "the-link", "page",
          lambda w: reverse("accounts:guardian-consent", args=[w.consent_token]), EVERYONE,
-         expect_changed("accounts.user", lambda w, a: w.child.pk, is_active=True)),
+         expect_changed("accounts.user", lambda w, a: w.child.pk, is_active=True),
+         data=lambda w: {"answer": "consent"}),
     Case(("accounts:guardian-consent", "POST"), "forged-link", "page",
          lambda w: reverse("accounts:guardian-consent", args=[w.consent_token[:-4] + "AAAA"]), NOBODY,
-         expect_changed("accounts.user", lambda w, a: w.child.pk, is_active=True)),
+         expect_changed("accounts.user", lambda w, a: w.child.pk, is_active=True),
+         data=lambda w: {"answer": "consent"}),
     # Notices: a player's own only (the matrix's second has the challenge's notice).
     Case(("api-notices-read", "POST"), "own-notice", "api",
          lambda w: f"/api/v1/accounts/notices/{w.second_notice.pk}/read/", frozenset({"second"}),
