@@ -111,6 +111,9 @@ def scratch_database(tmp_path: Path) -> Iterator[dict[str, str]]:
             env["REDIS_URL"] = stack.enter_context(empty_redis_db(env["REDIS_URL"]))
             env.pop("CELERY_BROKER_URL", None)
             _restore_redis(env["REDIS_URL"], template.redis)
+            # Pub/sub channels span Redis's databases, and every scratch copy has the
+            # same games: two tests' servers at once (pytest-xdist) would hear each other.
+            env.setdefault("CHANNEL_PREFIX", f"ttt-{uuid.uuid4().hex[:8]}")
         yield stack.enter_context(_scratch_database(tmp_path, env, template.database))
 
 

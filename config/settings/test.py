@@ -45,3 +45,7 @@ REST_FRAMEWORK = {
 WEBSOCKET_FRAMES_PER_SECOND = 10_000.0
 WEBSOCKET_FRAME_BURST = 10_000
 CACHES["default"]["KEY_PREFIX"] = f"test-{_RUN}"  # noqa: F405
+# Redis's pub/sub channels are shared by all its databases: a prefix of this run's own
+# keeps two runs (pytest-xdist's workers, whose games have the same ids) apart.
+if "prefix" in CHANNEL_LAYERS["default"].get("CONFIG", {}):  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"ttt-test-{_RUN}"  # noqa: F405

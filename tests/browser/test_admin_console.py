@@ -11,7 +11,6 @@ import json
 import re
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -71,7 +70,6 @@ def platform(tmp_path_factory) -> Iterator[dict]:
     port = free_port()
     with scratch_database(tmp_path) as env:
         # Redis pub/sub ignores database numbers: a prefix of our own keeps groups apart.
-        env["CHANNEL_PREFIX"] = f"ttt-admin-{uuid.uuid4().hex[:8]}"
         made = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP % {"password": PASSWORD}],
                               cwd=ROOT, env=env, check=True, capture_output=True, text=True)
         ids = json.loads(made.stdout.strip().splitlines()[-1])

@@ -259,7 +259,7 @@ def test_a_socket_opened_during_an_outage_plays_and_hears_live_updates_once_redi
                 first = next(s["user"] for s in accepted["seats"] if s["seat"] == accepted["to_move"][0])
                 second = "ben" if first == "ann" else "ann"
                 path = f"/ws/games/{game['id']}/"
-                group = f"ttt__group__game-{game['id']}"
+                group = f"{env['CHANNEL_PREFIX']}__group__game-{game['id']}"
 
                 async def play():
                     async with await open_socket(ports[0], path, tokens[first]) as one:
@@ -279,8 +279,12 @@ def test_a_socket_opened_during_an_outage_plays_and_hears_live_updates_once_redi
                             wait_for_port(redis_port, process=redis_servers[1])
                             # Both servers subscribe the game again (the first by redis-py's
                             # reconnect, the second by the layer's catch-up) ...
-                            while _redis(redis_port, "pubsub", "numsub", group).stdout.split()[-1:] != ["2"]:
+                            for _ in range(150):
+                                if _redis(redis_port, "pubsub", "numsub", group).stdout.split()[-1:] == ["2"]:
+                                    break
                                 await asyncio.sleep(0.2)
+                            else:
+                                raise AssertionError(f"{group} was not subscribed by both servers again in 30 s")
                             # ... and send again once the quiet after Redis' last failure ends.
                             await asyncio.sleep(QUIET_SECONDS)
                             await one.send(json.dumps({"type": "move", "ply": 2, "move": {"cell": 9}}))

@@ -167,7 +167,6 @@ async def play_moves(
 def test_one_game_across_two_server_processes_sharing_redis(tmp_path: Path, db_processes: int) -> None:
     ports = [free_port(), free_port()]
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"  # alone on the shared Redis
         env["LIVE_DB_PROCESSES"] = str(db_processes)  # games/workers.py
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         commands = [server_command(port) for port in ports]
@@ -220,7 +219,6 @@ def test_a_server_killed_between_a_moves_commit_and_its_broadcast_costs_the_oppo
     (games/resync.py) finds them behind the database."""
     ports = [free_port(), free_port()]
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
         env["LIVE_DB_PROCESSES"] = str(db_processes)
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         game_id, tokens = setup["game"], setup["tokens"]
@@ -280,7 +278,6 @@ async def next_game_frame(client: Player, *, timeout: float) -> dict[str, Any]:
 def test_the_game_goes_on_after_the_server_is_stopped_and_started_again(tmp_path: Path) -> None:
     port = free_port()
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         game_id, tokens = setup["game"], setup["tokens"]
         one, two = Player(port, game_id, tokens[0]), Player(port, game_id, tokens[1])
@@ -351,7 +348,6 @@ def test_a_game_against_the_ai_on_the_whole_platform(tmp_path: Path) -> None:
     AI's move reaches the human's socket."""
     port = free_port()
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
         env["LIVE_DB_PROCESSES"] = "2"
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + AI_SETUP)
         with running(*platform_commands(port), env=env, log_dir=tmp_path) as processes:
@@ -413,7 +409,6 @@ def one_worker_server(tmp_path: Path) -> Iterator[SimpleNamespace]:
     classic game between two players with tokens, and an event loop for their clients."""
     port = free_port()
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
         env["LIVE_DB_PROCESSES"] = "1"
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         loop = asyncio.new_event_loop()
@@ -561,7 +556,6 @@ def test_observer_rows_of_a_killed_server_are_swept_and_live_ones_kept(tmp_path:
     socket open on the server that replaced it."""
     port = free_port()
     with scratch_database(tmp_path) as env:
-        env["CHANNEL_PREFIX"] = f"e2e{uuid.uuid4().hex[:8]}"
         setup = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)
         game_id = setup["game"]
         loop = asyncio.new_event_loop()

@@ -112,7 +112,7 @@ def _leftover_subscriptions(redis_url: str, prefix: str, games: list[int]) -> di
 def test_1500_observer_sockets_opened_and_closed_leave_no_row_or_subscription(tmp_path: Path) -> None:
     port = free_port()
     with scratch_database(tmp_path) as env:
-        prefix = env["CHANNEL_PREFIX"] = f"churn{uuid.uuid4().hex[:8]}"
+        prefix = env["CHANNEL_PREFIX"]  # scratch_database gives each its own
         games = manage_shell(env, f"prefix = {uuid.uuid4().hex[:6]!r}\n" + SETUP)["games"]
         loop = asyncio.new_event_loop()
         try:
