@@ -39,7 +39,8 @@ from league.admin.competitions import (
     SectionAdmin,
     TournamentAdmin,
 )
-from league.competitions import corrections
+from league.competitions import corrections, refusals
+from league.competitions.refusals import Refusal
 from league.models import ORGANISER_ROLES, Club, Entry, Pairing, Round, Section, Tournament
 
 from . import operations, permissions, selectors, services
@@ -85,11 +86,23 @@ def confirm_with_reason(
     run: Callable[[Any, str], Any],
     reason_required: bool = True,
     note: Callable[[Any], str] | None = None,
+    refusal: Callable[[Any], Refusal | None] | None = None,
 ) -> HttpResponse | None:
     """An admin action's confirmation step: list what is selected, ask for a reason,
     and run ``run(obj, reason)`` for each once confirmed. A refusal (ServiceError) of
     one object is reported and the others still go through. ``note(obj)``: what the
-    action does to ``obj`` beyond itself, said under it before the confirmation."""
+    action does to ``obj`` beyond itself, said under it before the confirmation.
+    ``refusal(obj)``: why the service would refuse ``obj``, said at once, before any
+    reason is asked; such objects are left out (none left: back to the list)."""
+    if refusal is not None:
+        refused = [(obj, found) for obj in queryset if (found := refusal(obj)) is not None]
+        if refused:
+            if request.POST.get("confirm") != "yes":
+                for obj, found in refused:
+                    modeladmin.message_user(request, f"{obj}: {found.reason}", messages.ERROR)
+            queryset = queryset.exclude(pk__in=[obj.pk for obj, _ in refused])
+            if not queryset.exists():
+                return None
     form = ReasonForm(request.POST if request.POST.get("confirm") == "yes" else None, required=reason_required)
     if form.is_bound and form.is_valid():
         done = 0
@@ -547,7 +560,7 @@ def _correction_action(name: str, description: str, result: str) -> Any:
 
         return confirm_with_reason(
             modeladmin, request, queryset.select_related("round", "section", "game", "first", "second"),
-            title=description, button="Confirm", run=run, note=note,
+            title=description, button="Confirm", run=run, note=note, refusal=refusals.correction_refusal,
         )
 
     action.__name__ = name

@@ -119,15 +119,9 @@ def correct_result(*, pairing_id: int, result: str, reason: str, requested_by: U
         raise ServiceError("reason-required", "A correction needs a reason.")
     section = _section_of_pairing(pairing_id)
     pairing = Pairing.objects.select_for_update(of=("self",)).select_related("round", "game", "first", "second").get(pk=pairing_id)
-    if pairing.status != Pairing.Status.FINISHED:
-        raise ServiceError("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
-    if pairing.is_bye:
-        raise ServiceError("bye", "A bye has no game to correct.")
-    refusal = format_of(section).correction_refusal
-    if refusal is not None:
+    pairing.section = section
+    if (refusal := refusals.correction_refusal(pairing)) is not None:
         raise ServiceError(*refusal)
-    if pairing.match_id:
-        raise ServiceError("match-result", "A match's result comes from its games.")
     finished = section.status == Section.Status.FINISHED
     before = {user_id: (rank, points) for user_id, rank, points in
               section.standings.values_list("user_id", "rank", "points")} if finished else {}

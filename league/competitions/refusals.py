@@ -465,6 +465,21 @@ def end_early_refusal(section: Section) -> Refusal | None:
     return None
 
 
+def correction_refusal(pairing: Pairing) -> Refusal | None:
+    """Only a finished single game of a format paired on results may be corrected: the
+    console asks for its reason only when the correction can be made."""
+    if pairing.status != Pairing.Status.FINISHED:
+        return Refusal("no-result-yet", "This pairing has no result to correct yet; adjudicate it instead.")
+    if pairing.is_bye:
+        return Refusal("bye", "A bye has no game to correct.")
+    refusal = format_of(pairing.section).correction_refusal
+    if refusal is not None:
+        return Refusal(*refusal)
+    if pairing.match_id:
+        return Refusal("match-result", "A match's result comes from its games.")
+    return None
+
+
 def resume_refusal(section: Section) -> Refusal | None:
     """A paused section not over may be resumed: games in play go on during a pause, so
     its last round may end it while paused, and then nothing is left to resume."""

@@ -98,3 +98,22 @@ def test_a_round_robins_later_rounds_keep_their_berger_pairings(world, make_play
 ])
 def test_rounds_in_words(numbers, words):
     assert corrections.rounds_words(numbers) == words
+
+
+def test_a_knockouts_result_is_refused_before_any_reason_is_asked(client, world, make_player):
+    """Found by an organiser probe: the console asked for a reason, then refused the
+    correction of a bracket's result (bracket-result). Now it says why at once."""
+    players = [world.player_1, world.player_2, world.member_a, make_player()]
+    section = section_with(players, format="single-elimination", club=world.club_a, tournament="Cup",
+                           rule_set=world.rules_a, starts_in=3600)
+    pairing = Pairing.objects.filter(section=section, round__number=1).order_by("board").first()
+    competitions.adjudicate_pairing(pairing_id=pairing.pk, result="1-0", reason="played over the board")
+    client.force_login(world.organiser_a)
+
+    response = correct(client, pairing, confirm=False)
+    assert response.status_code == 302  # back to the list: no confirmation page, no reason asked
+    said = [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)]
+    assert said == [("error", f"{pairing}: A bracket's result stands once played: who went through is settled.")]
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.FIRST_WON
+    assert not AuditEntry.objects.filter(action="result.correct").exists()
