@@ -17,6 +17,11 @@ class UserAdmin(BaseUserAdmin):
     inlines = [ProfileInline]
     list_display = ("username", "email", "is_active", "is_staff", "date_joined")
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            services.close_account_sockets(user_id=obj.pk)  # "Active" unticked: the sockets go too
+
 
 @admin.register(GuardianConsent)
 class GuardianConsentAdmin(admin.ModelAdmin):

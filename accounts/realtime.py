@@ -33,6 +33,10 @@ CLOSE_BAD_TOKEN = 4401
 #: "Try again later" (RFC 6455): the channel layer (Redis) is unreachable, or a database
 #: worker died holding the socket's call (games/workers.py).
 CLOSE_TRY_AGAIN_LATER = 1013
+#: The account was closed (deactivated in the console, consent withdrawn) while its
+#: sockets were open: gone, retrying will not change it (games' 4410, a kick or ban).
+CLOSE_ACCOUNT_CLOSED = 4410
+ACCOUNT_CLOSED_MESSAGE = "This account was closed: sign in again once it is open."
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +44,12 @@ logger = logging.getLogger(__name__)
 def user_group(user_id: int) -> str:
     """The group of a user's notifications sockets: any app sends it ``user.notice``."""
     return f"user-{user_id}"
+
+
+def account_group(user_id: int) -> str:
+    """The group of a signed-in user's game sockets: only ``account.closed`` is sent to it
+    (``user_group`` carries notices, which a game socket has no handler for)."""
+    return f"account-{user_id}"
 
 
 #: Schemes a browser sends by itself, to an HTTP authentication in front of the site (a
@@ -363,3 +373,9 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
+        """The socket's account was closed (accounts.services.close_account_sockets): a
+        socket signed in at connect would otherwise go on moving and resigning for it."""
+        await self.send_error("account-closed", event["message"])
+        await self.close(code=CLOSE_ACCOUNT_CLOSED)

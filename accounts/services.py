@@ -23,6 +23,7 @@ from django.utils.crypto import salted_hmac
 from rest_framework.authtoken.models import Token
 
 from . import age, lookalikes, notices
+from .broadcast import send_to_groups
 from .errors import ServiceError
 from .limits import client_ip  # the same client address as every abuse limit
 from .models import AgeScreenAnswer, GuardianConsent, Profile, User, login_key
@@ -480,8 +481,20 @@ def withdraw_guardian_consent(*, consent: GuardianConsent) -> GuardianConsent:
     GuardianConsent.objects.filter(pk=consent.pk, revoked_at__isnull=True).update(revoked_at=now)
     User.objects.filter(pk=consent.user_id).update(is_active=False)
     Token.objects.filter(user_id=consent.user_id).delete()
+    close_account_sockets(user_id=consent.user_id)
     consent.revoked_at = consent.revoked_at or now
     return consent
+
+
+def close_account_sockets(*, user_id: int) -> None:
+    """Close the account's open sockets (game and notifications) once the transaction
+    that closed it commits: a page or token is refused from then on, but a socket keeps
+    the user it signed in with at connect (docs/security.md, "Closing an account")."""
+    # Imported here: realtime imports Channels' consumer stack, which services need not load.
+    from .realtime import ACCOUNT_CLOSED_MESSAGE, account_group, user_group
+
+    message = {"type": "account.closed", "message": ACCOUNT_CLOSED_MESSAGE}
+    transaction.on_commit(lambda: send_to_groups([(user_group(user_id), message), (account_group(user_id), message)]))
 
 
 def send_consent_request_again(*, consent: GuardianConsent, url_base: str) -> None:

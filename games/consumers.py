@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.broadcast import LOCAL_CHANNELS, SERVING
 from accounts.errors import ServiceError
-from accounts.realtime import SafeJsonConsumer, socket_address
+from accounts.realtime import SafeJsonConsumer, account_group, socket_address
 
 from . import boards, database, observing, resync, selectors, services, sql
 from .models import Game, PrivateNote  # reads only: services write
@@ -185,6 +185,8 @@ class GameConsumer(SafeJsonConsumer):
         # Join before reading the state: a move committed in between reaches us as an
         # update, so nothing falls between the state frame and the first update.
         await self._join(game_group(self.game_id))
+        if self.user.is_authenticated:  # closed with the account (accounts.services.close_account_sockets)
+            await self._join(account_group(self.user.pk))
         state, refusal = await database.run(
             _open, game_id=self.game_id, user=self.user, channel_name=self.channel_name, board_mode=self.board_mode,
             address=socket_address(self.scope),
