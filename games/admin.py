@@ -252,10 +252,11 @@ class RuleSetForm(forms.ModelForm):
             self.add_error(self._option_at_fault(options), err.message)
             return data
         # Everything else the services check (match format, clocks), with their messages.
+        at = {"bad-name": "name"}  # a name's refusal beside the name
         if self.instance.pk is None:
-            refusal_on_form(self, lambda: rule_sets.create_rule_set(**self.service_fields()))
+            refusal_on_form(self, lambda: rule_sets.create_rule_set(**self.service_fields()), at)
         else:
-            refusal_on_form(self, lambda: rule_sets.revise_rule_set(rule_set=self.instance, **self.service_fields()))
+            refusal_on_form(self, lambda: rule_sets.revise_rule_set(rule_set=self.instance, **self.service_fields()), at)
         return data
 
     def _option_at_fault(self, options: dict[str, Any]) -> str | None:

@@ -83,7 +83,7 @@ def create_rule_set(
 ) -> RuleSet:
     """A new set, kept by ``created_by`` (None: the platform's; games/ownership.py).
     ``is_standard`` only from standard_rule_set."""
-    lookalikes.refuse_hidden(name, what="house-rule set")  # shown in lobbies, forms and game pages
+    _check_name(name)
     _check_match_fields(variant, match_format, match_games, next_first)
     _check_play_fields(decider, seconds_per_move, seconds_per_game, no_show_seconds)
     return RuleSet.objects.create(
@@ -101,6 +101,15 @@ def create_rule_set(
         is_standard=is_standard,
         for_lessons=for_lessons,
     )
+
+
+def _check_name(name: str) -> None:
+    """A set's name is shown in lobbies, forms and game pages: nothing hidden in it, and
+    no letter of another script passing for a Latin one ("A h\u043euse" with a Cyrillic
+    "\u043e" listed beside the club's "A house": an outside probe, 2026-12-01)."""
+    lookalikes.refuse_hidden(name, what="house-rule set")
+    if lookalikes.look_alike(name):
+        raise ServiceError("bad-name", f"A house-rule set's name {lookalikes.MIXED_SCRIPTS}")
 
 
 def _check_play_fields(
@@ -157,7 +166,7 @@ def revise_rule_set(*, rule_set: RuleSet, created_by: User | None = None, **chan
     if unknown:
         raise ServiceError("bad-field", f"A rule set has no field {sorted(unknown)[0]!r}.")
     fields.update(changes)
-    lookalikes.refuse_hidden(fields["name"], what="house-rule set")
+    _check_name(fields["name"])
     if fields["variant"] != current.variant:
         # Games, sections and the standard set of each variant rely on it.
         raise ServiceError("variant-fixed", "A rule set keeps its variant; create a new set for another one.")

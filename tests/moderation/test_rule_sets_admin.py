@@ -157,3 +157,21 @@ def test_a_no_show_grace_under_the_minimum_is_refused_in_the_console(client, wor
     assert response.status_code == 200
     assert any("at least 30 seconds" in error for error in errors(response)), errors(response)
     assert RuleSet.objects.count() == before
+
+
+@pytest.mark.parametrize("name", ["A h\u043euse", "\u0421lassic night"])  # a Cyrillic o, a Cyrillic Es
+def test_a_name_passing_a_cyrillic_letter_off_as_latin_is_refused(client, world, name):
+    """An outside probe named a set "A house" (its "o" Cyrillic) beside the club's "A house": the lobby listed
+    two sets that read the same. Refused on the form, on add and on edit, nothing saved."""
+    client.force_login(world.organiser_a)
+    before = RuleSet.objects.count()
+    response = client.post(ADD + "?variant=classic", form_data(name=name, club=world.club_a.pk))
+    assert response.status_code == 200
+    assert any("different scripts that look alike" in e for e in errors(response)), errors(response)
+    assert re.search(r'<ul class="errorlist" id="id_name_error">', response.content.decode())
+    response = client.post(f"/admin/games/ruleset/{world.rules_a.pk}/change/", form_data(name=name))
+    assert response.status_code == 200
+    assert any("different scripts that look alike" in e for e in errors(response)), errors(response)
+    assert RuleSet.objects.count() == before
+    assert not AuditEntry.objects.filter(action__in=["rules.create", "rules.revise"]).exclude(
+        target_repr__startswith=world.rules_a.name).filter(details__name=name).exists()
