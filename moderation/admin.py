@@ -123,6 +123,7 @@ def confirm_with_reason(
         "form": form,
         "action": request.POST.get("action", ""),
         "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
+        "select_across": "1" if request.POST.get("select_across") == "1" else "0",
         "opts": modeladmin.model._meta,
     }
     return TemplateResponse(request, "admin/moderation/confirm_action.html", context)
@@ -233,11 +234,21 @@ class ModeratedObserverAdmin(ClubScopedMixin, ObserverAdmin):
         )
 
     def _ban(self, request: HttpRequest, queryset: QuerySet[Observer], scope: str) -> HttpResponse | None:
-        return confirm_with_reason(
-            self, request, queryset, title=f"Ban observers from the {scope}", button="Ban",
-            run=lambda observer, reason: services.ban_observer(
-                actor=signed_in_user(request), user=observer.user, game=observer.game, scope=scope, reason=reason),
-        )
+        banned: set[int | None] = set()  # users this action banned
+
+        def ban(observer: Observer, reason: str) -> None:
+            try:
+                services.ban_observer(actor=signed_in_user(request), user=observer.user, game=observer.game,
+                                      scope=scope, reason=reason)
+            except ServiceError as err:
+                # A viewer's several tabs are several rows: the first one's ban covers the rest.
+                if err.code == "already-banned" and observer.user_id in banned:
+                    return
+                raise
+            banned.add(observer.user_id)
+
+        return confirm_with_reason(self, request, queryset, title=f"Ban observers from the {scope}", button="Ban",
+                                   run=ban)
 
     @admin.action(description="Ban from this game (and kick)", permissions=["change"])
     def ban_from_game(self, request: HttpRequest, queryset: QuerySet[Observer]) -> HttpResponse | None:

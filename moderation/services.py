@@ -266,6 +266,15 @@ def ban_user(
     require_moderator(actor, owner)
     if owner is not None and user.has_perm("league.moderate_club", owner):
         raise ServiceError("cannot-ban-moderator", "The club's own organisers and arbiters cannot be banned here.")
+    # One ban in force per person and scope: a form saved twice (a double click) made two,
+    # and lifting one left the viewer refused by the other. The user's row is locked so
+    # that two saves at once find each other's.
+    User.objects.select_for_update().filter(pk=user.pk).exists()
+    standing = ObserverBan.objects.filter(user=user, club=club, tournament=tournament, game=game,
+                                          lifted_at__isnull=True).first()
+    if standing is not None:
+        raise ServiceError("already-banned", f"{user.get_username()} is already banned from watching "
+                                             f"{standing.scope_label}: {standing.reason}")
     ban = ObserverBan.objects.create(user=user, club=club, tournament=tournament, game=game, reason=reason,
                                      banned_by=actor)
     record(actor=actor, action="observer.ban", target=ban, club=owner, reason=reason,
