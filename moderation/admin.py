@@ -299,7 +299,8 @@ class ObserverPolicyForm(ActorForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if _one_scope(self, ("club", "section", "game")) and not self.errors:
-            refusal_on_form(self, lambda: set_policy(self.actor, data), fields={"bad-cap": "cap"})
+            refusal_on_form(self, lambda: set_policy(self.actor, data),
+                            fields={"bad-cap": "cap", "bad-invited": "invited"})
         return data
 
 

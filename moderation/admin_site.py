@@ -57,6 +57,20 @@ def is_possible_key(model: type[Model], text: str) -> bool:
     return True
 
 
+class CheckedKeysField(forms.ModelMultipleChoiceField):
+    """A many-to-many box (a policy's invited users, typed as ids) that refuses a key no
+    row could have before the query: a 20-digit id was a 500 (OverflowError on SQLite,
+    the database's own error on PostgreSQL), where "abc" was refused in words."""
+
+    def clean(self, value: Any) -> Any:
+        if self.queryset is not None and self.to_field_name in (None, "pk") and isinstance(value, list | tuple):
+            for key in value:
+                if not is_possible_key(self.queryset.model, str(key)):
+                    raise ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value",
+                                          params={"pk": key})
+        return super().clean(value)
+
+
 class NumbersInWords(BaseModelAdmin):
     """Number fields that say their name and range when they refuse a number
     (``formfield_for_dbfield``): every model admin on the console has it
@@ -68,6 +82,8 @@ class NumbersInWords(BaseModelAdmin):
         for a number past the column the database's limit (9223372036854775807 on
         SQLite, whatever the column). A form with a narrower range of its own (a rule
         set's clocks, an observer cap) holds its field to that in its ``__init__``."""
+        if db_field.many_to_many:
+            kwargs.setdefault("form_class", CheckedKeysField)
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
         bounds = COLUMN_RANGES.get(db_field.get_internal_type())
         if bounds is not None and isinstance(field, forms.IntegerField):

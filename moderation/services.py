@@ -159,6 +159,12 @@ def set_observer_policy(
     require_organiser(actor, owner)
     if policy not in WatchPolicy.values:
         raise ServiceError("bad-policy", f"An observer policy is one of: {', '.join(WatchPolicy.values)}.")
+    invited = list(invited)
+    if invited and policy != WatchPolicy.INVITED:
+        # The list is read only by "invited": kept beside another policy, it looked in
+        # force and was not (an outside probe saved "anyone" with an invited user).
+        raise ServiceError("bad-invited", f"Only the policy “{WatchPolicy.INVITED.label}” has invited users: "
+                                          f"clear the list, or choose that policy.")
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)
                             or not OBSERVER_CAP_LEAST <= cap <= OBSERVER_CAP_MOST):
         raise ServiceError("bad-cap", OBSERVER_CAP_REFUSAL)
@@ -167,7 +173,7 @@ def set_observer_policy(
         row = ObserverPolicy(club=club, section=section, game=game)
     row.policy, row.cap, row.updated_by = policy, cap, actor
     row.save()
-    row.invited.set(list(invited))
+    row.invited.set(invited)
     record(actor=actor, action="observers.policy", target=row, club=owner,
            details={"policy": policy, "cap": cap, "invited": sorted(u.pk for u in row.invited.all())})
     return row
