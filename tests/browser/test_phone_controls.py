@@ -33,10 +33,28 @@ def fits(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
-def live(page) -> None:
+def open_live(page, path: str) -> None:
+    """The game page, live, with the board its socket's state frame pushed already shown:
+    that frame replaces the board, and a board measured or photographed before it came
+    was gone from the page under a loaded machine ("Element is not attached")."""
     from playwright.sync_api import expect
 
+    frames: list[str] = []
+
+    def socket_opened(socket) -> None:
+        if "/ws/games/" in socket.url:
+            socket.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    page.on("websocket", socket_opened)
+    page.goto(path)
     expect(page.locator("#connection")).to_have_text("Live")
+    for _ in range(100):
+        if any('"type": "state"' in frame or '"type":"state"' in frame for frame in frames):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"no state frame within 10 s on {path}")
+    page.remove_listener("websocket", socket_opened)
     page.wait_for_load_state("networkidle")
 
 
@@ -59,8 +77,7 @@ def test_tic_tac_two_arrows_are_solid_44_px_tap_targets(world, browser, width):
     base_url, made = world
     with signed_in_pages(browser, base_url) as open_as:
         page = open_as("sam", {"width": width, "height": 860})
-        page.goto(f"/play/{made['tic_tac_two'][WIDTHS.index(width)]}/")
-        live(page)
+        open_live(page, f"/play/{made['tic_tac_two'][WIDTHS.index(width)]}/")
         expect(page.locator("#turn-status")).to_contain_text("Your move")
 
         # Shift: sixteen arrows round the grid, each at least 44 x 44, inside the window.
@@ -113,16 +130,14 @@ def test_nine_square_open_challenge_shows_no_die_and_strokes_show(world, browser
     base_url, made = world
     with signed_in_pages(browser, base_url) as open_as:
         page = open_as("mei", {"width": width, "height": 860})  # who could accept it
-        page.goto(f"/play/{made['nine_open']}/")
-        live(page)
+        open_live(page, f"/play/{made['nine_open']}/")
         expect(page.locator("#die-pending")).to_be_visible()
         expect(page.locator("#die-pending")).to_contain_text("the first roll comes when the game starts")
         expect(page.locator("#board .die")).to_have_count(0)
         fits(page)
         page.screenshot(path=str(SHOTS / f"phone-controls-nine-open-{width}.png"), full_page=True)
 
-        page.goto(f"/play/{made['nine_finished']}/")
-        live(page)
+        open_live(page, f"/play/{made['nine_finished']}/")
         drawn = page.evaluate(
             """() => [...document.querySelectorAll('.nine .strikes line')].map(l => {
                 const style = getComputedStyle(l), svg = l.closest('svg');
