@@ -380,7 +380,8 @@ class RuleSetAdmin(VariantNameColumn, admin.ModelAdmin):
         if obj.pk is None:
             return "1 (new)"
         if obj.is_current:
-            return f"{obj.version}: saving makes version {obj.version + 1}; games keep the version they started with."
+            return f"{obj.version}: saving makes version {obj.version + 1}; games keep the version they started with, " \
+                   "sections not started yet move to the new one."
         return f"{obj.version} (an older version, kept for the games played under it)"
 
     @admin.display(description="The rules in words")

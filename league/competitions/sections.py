@@ -487,3 +487,11 @@ def locked_section(section_id: int) -> Section:
     if section is None:
         raise ServiceError("no-such-section", "There is no such section.")
     return section
+
+
+def follow_rule_set_revision(before: RuleSet, after: RuleSet, actor: Any, keeper: Any) -> None:
+    """A revised house-rule set (games.ownership's recorder, in the revision's transaction):
+    the sections not started yet play the new version, as the organiser who edited the
+    rules before the event means; a section in play, or over, keeps the version its games
+    started under (an outside probe found an edit made before the start silently ignored)."""
+    Section.objects.filter(rule_set__family=before.family, status=Section.Status.REGISTRATION).update(rule_set=after)
