@@ -30,7 +30,14 @@ def world(tmp_path_factory) -> Iterator[tuple[str, dict]]:
 
 
 def fits(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
+    """No sideways scroll; else the message names what sticks out past the right edge."""
+    sticking_out = page.evaluate(
+        """() => document.documentElement.scrollWidth <= window.innerWidth ? [] :
+            [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(0, 8).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`
+                                  + ` "${(e.textContent || '').trim().slice(0, 60)}"`)"""
+    )
+    assert not sticking_out, (page.url, page.evaluate("document.documentElement.scrollWidth"), sticking_out)
 
 
 def open_live(page, path: str) -> None:
