@@ -539,11 +539,13 @@ class ModeratedRoundAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, RoundAdmin):
         )
 
 
-def _pairing_action(name: str, description: str, call: Callable[..., Any], **kwargs: Any) -> Any:
+def _pairing_action(name: str, description: str, call: Callable[..., Any],
+                    refusal: Callable[[Pairing], Refusal | None] | None = None, **kwargs: Any) -> Any:
     def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Pairing]) -> Any:
         return confirm_with_reason(
-            modeladmin, request, queryset, title=description, button="Confirm",
+            modeladmin, request, queryset.select_related("section"), title=description, button="Confirm",
             run=lambda pairing, reason: call(actor=signed_in_user(request), pairing_id=pairing.pk, reason=reason, **kwargs),
+            refusal=refusal,
         )
 
     action.__name__ = name
@@ -585,12 +587,14 @@ class ModeratedPairingAdmin(ClubScopedMixin, ReadOnlyFieldsMixin, PairingAdmin):
     actions = [
         _pairing_action("forfeit_first", "Forfeit: the first player loses", operations.forfeit, loser="first"),
         _pairing_action("forfeit_second", "Forfeit: the second player loses", operations.forfeit, loser="second"),
-        _pairing_action("forfeit_both", "Forfeit: both lose", operations.forfeit, loser="both"),
+        _pairing_action("forfeit_both", "Forfeit: both lose", operations.forfeit, loser="both",
+                        refusal=refusals.tie_refusal),
         _pairing_action("adjudicate_first", "Adjudicate: the first player wins (1-0)", operations.adjudicate,
                         result="1-0"),
         _pairing_action("adjudicate_second", "Adjudicate: the second player wins (0-1)", operations.adjudicate,
                         result="0-1"),
-        _pairing_action("adjudicate_draw", "Adjudicate: a draw", operations.adjudicate, result="draw"),
+        _pairing_action("adjudicate_draw", "Adjudicate: a draw", operations.adjudicate, result="draw",
+                        refusal=refusals.tie_refusal),
         _correction_action("correct_first", "Correct the result: the first player won (1-0)", "1-0"),
         _correction_action("correct_second", "Correct the result: the second player won (0-1)", "0-1"),
         _correction_action("correct_draw", "Correct the result: a draw", "draw"),

@@ -70,6 +70,8 @@ def forfeit_pairing(*, pairing_id: int, loser: str, reason: str = "", now: datet
         raise ServiceError("bad-loser", "The forfeit is lost by the first player, the second, or both.")
     now = now or timezone.now()
     pairing, section = _open_pairing(pairing_id)
+    if loser == "both" and (refusal := refusals.tie_refusal(pairing)) is not None:
+        raise ServiceError(*refusal)
     forfeiting = pairing.second if loser == "second" else pairing.first
     assert forfeiting is not None  # _open_pairing refuses a bye: two players
     stop_games(pairing, forfeiting, rated=False,
@@ -90,6 +92,8 @@ def adjudicate_pairing(*, pairing_id: int, result: str, reason: str = "", now: d
         raise ServiceError("bad-result", 'An adjudicated result is "1-0", "0-1" or "draw".')
     now = now or timezone.now()
     pairing, section = _open_pairing(pairing_id)
+    if result == "draw" and (refusal := refusals.tie_refusal(pairing)) is not None:
+        raise ServiceError(*refusal)
     games = games_of(pairing)
     in_play = [g for g in games if g.status == Game.Status.ACTIVE]
     if result == "draw" and in_play:

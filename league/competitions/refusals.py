@@ -480,6 +480,15 @@ def correction_refusal(pairing: Pairing) -> Refusal | None:
     return None
 
 
+def tie_refusal(pairing: Pairing) -> Refusal | None:
+    """An arbiter's draw or double forfeit, refused where a pairing must send one player on
+    (a knockout: both players absent, the lower seed is the one to forfeit)."""
+    if format_of(pairing.section).sends_one_through:
+        return Refusal("one-goes-through", "A knockout match sends one player through: forfeit it to one of them "
+                                           "or adjudicate a win (with both absent, the higher seed goes through).")
+    return None
+
+
 def resume_refusal(section: Section) -> Refusal | None:
     """A paused section not over may be resumed: games in play go on during a pause, so
     its last round may end it while paused, and then nothing is left to resume."""

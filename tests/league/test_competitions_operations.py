@@ -198,6 +198,41 @@ def test_games_correct_result_refuses_a_game_in_play_and_a_match_game(make_playe
     assert err.value.code == "bad-seat"
 
 
+def test_a_knockout_match_is_never_decided_as_a_draw_or_a_double_forfeit(make_player):
+    """An arbiter's 'both lose' in a knockout used to send the lower seed, who had not
+    withdrawn, on to the next round (the bracket read 0-0 as the second player's win)."""
+    section = section_with(players(make_player, 4), format="single-elimination")
+    pairing = section.pairings.order_by("board").first()
+    refused("one-goes-through", cs.forfeit_pairing, pairing_id=pairing.pk, loser="both")
+    refused("one-goes-through", cs.adjudicate_pairing, pairing_id=pairing.pk, result="draw")
+    cs.forfeit_pairing(pairing_id=pairing.pk, loser="second", reason="Both absent: the lower seed forfeits")
+    pairing.refresh_from_db()
+    assert pairing.result == Pairing.Result.FIRST_FORFEIT_WIN
+
+
+def test_both_players_of_a_knockout_match_withdrawn_send_the_higher_seed_on_to_forfeit(make_player):
+    """Seeds 1 and 4 win round 1, then both withdraw: their semi-final is a double
+    forfeit, the higher seed goes through (as after every replay drawn) and forfeits the
+    final."""
+    section = section_with(players(make_player, 8), format="single-elimination")
+    seeds = dict(Entry.objects.filter(section=section).values_list("seed", "user"))
+    first_round = {p.first_id: p for p in section.pairings.filter(round__number=1)}  # the higher seed first
+    for seed in (1, 4):
+        cs.adjudicate_pairing(pairing_id=first_round[seeds[seed]].pk, result="1-0")
+        cs.withdraw(section=section, user=Entry.objects.get(section=section, seed=seed).user, reason="Ill")
+    for seed in (2, 3):
+        cs.adjudicate_pairing(pairing_id=first_round[seeds[seed]].pk, result="1-0")
+    both_out = section.pairings.get(round__number=2, first_id=seeds[1])
+    assert both_out.second_id == seeds[4] and both_out.result == Pairing.Result.DOUBLE_FORFEIT
+    other = section.pairings.get(round__number=2, first_id=seeds[2])
+    cs.adjudicate_pairing(pairing_id=other.pk, result="1-0")
+    final = section.pairings.get(round__number=3)
+    assert (final.first_id, final.second_id) == (seeds[1], seeds[2])
+    assert final.result == Pairing.Result.SECOND_FORFEIT_WIN
+    section.refresh_from_db()
+    assert section.status == Section.Status.FINISHED
+
+
 # -- slugs the routes use ------------------------------------------------------------------------
 
 

@@ -117,3 +117,23 @@ def test_a_knockouts_result_is_refused_before_any_reason_is_asked(client, world,
     pairing.refresh_from_db()
     assert pairing.result == Pairing.Result.FIRST_WON
     assert not AuditEntry.objects.filter(action="result.correct").exists()
+
+
+@pytest.mark.parametrize("action", ["forfeit_both", "adjudicate_draw"])
+def test_a_knockouts_tie_is_refused_before_any_reason_is_asked(client, world, make_player, action):
+    """A knockout match sends one player through: 'both lose' and 'a draw' are refused
+    at once, and nothing changes (refusals.tie_refusal)."""
+    players = [world.player_1, world.player_2, world.member_a, make_player()]
+    section = section_with(players, format="single-elimination", club=world.club_a, tournament="Cup",
+                           rule_set=world.rules_a, starts_in=3600)
+    pairing = Pairing.objects.filter(section=section, round__number=1).order_by("board").first()
+    client.force_login(world.organiser_a)
+
+    response = client.post(LIST, {"action": action, "index": "0", helpers.ACTION_CHECKBOX_NAME: [str(pairing.pk)]})
+    assert response.status_code == 302  # back to the list: no confirmation page, no reason asked
+    said = [(m.level_tag, str(m)) for m in get_messages(response.wsgi_request)]
+    assert said == [("error", f"{pairing}: A knockout match sends one player through: forfeit it to one of them "
+                              "or adjudicate a win (with both absent, the higher seed goes through).")]
+    pairing.refresh_from_db()
+    assert pairing.status == Pairing.Status.IN_PLAY
+    assert not AuditEntry.objects.filter(action__in=("game.forfeit", "game.adjudicate")).exists()

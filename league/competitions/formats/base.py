@@ -162,6 +162,12 @@ class SectionFormat(Protocol):
         ...
 
     @property
+    def sends_one_through(self) -> bool:
+        """Every pairing sends exactly one player on (a knockout): an arbiter's draw or
+        double forfeit would leave the bracket without a winner (refusals.tie_refusal)."""
+        ...
+
+    @property
     def pairs_on_scores(self) -> bool:
         """A round's pairings follow the scores so far (Swiss, arena): a corrected result
         leaves the rounds paired since on the old scores (league/competitions/corrections.py)."""
@@ -248,6 +254,7 @@ class FormatBase:
     after_withdrawal = "not paired again"
     correction_refusal: Refusal | None = None
     repair_refusal: Refusal | None = None
+    sends_one_through = False
     pairs_on_scores = False
 
     @property

@@ -40,6 +40,7 @@ class EliminationFormat(FormatBase, ABC):
     #: A drawn game is replayed (first move swapped) this many times; then the higher seed goes through.
     drawn_game_replays = 4
     withdrawal_eliminates = True
+    sends_one_through = True
     correction_refusal = ("bracket-result", "A bracket's result stands once played: who went through is settled.")
 
     @abstractmethod
@@ -57,7 +58,9 @@ class EliminationFormat(FormatBase, ABC):
             .values_list("bracket_match", "first_id", "second_id", "first_points", "second_points")
         )
         for match_id, first, second, first_points, second_points in decided:
-            winner = first if (first_points or 0) > (second_points or 0) else second
+            # 0-0 (both withdrawn, or neither showed up): the higher seed, the pairing's
+            # first, goes through, as after every replay drawn; withdrawn, they forfeit next.
+            winner = first if (first_points or 0) >= (second_points or 0) else second
             bracket.record(cast(int, match_id), seed_of[winner])  # a bracket pairing: its match is set
         return bracket
 
