@@ -31,11 +31,18 @@ EU_MEMBERS = frozenset(
 #: Réunion, Saint-Martin) and Åland. Their people are the member's citizens; without
 #: them a 14-year-old chose "Réunion" and signed up without a guardian (rules probe).
 EU_TERRITORIES = frozenset(["GF", "GP", "MQ", "YT", "RE", "MF", "AX"])
+#: The overseas countries and territories (TFEU Annex II) outside the EU whose people
+#: are citizens of a member state, so of the Union: the rule is about citizens
+#: (French Polynesia, New Caledonia, Wallis and Futuna, Saint-Pierre-et-Miquelon,
+#: Saint-Barthélemy, the French Southern Lands, Aruba, Curaçao, Sint Maarten, the
+#: Caribbean Netherlands, Greenland). Not the Faroes: Danish nationals living there are
+#: not nationals of a member state under the Treaties (Denmark's accession protocol).
+EU_CITIZENS_TERRITORIES = frozenset(["PF", "NC", "WF", "PM", "BL", "TF", "AW", "CW", "SX", "BQ", "GL"])
 EU_SERVICE_AGE = 16
 
 #: Digital-consent ages outside the EU; countries not listed use DEFAULT_CONSENT_AGE.
 CONSENT_AGE_BY_COUNTRY: dict[str, int] = {
-    **{code: EU_SERVICE_AGE for code in EU_MEMBERS | EU_TERRITORIES},
+    **{code: EU_SERVICE_AGE for code in EU_MEMBERS | EU_TERRITORIES | EU_CITIZENS_TERRITORIES},
     "GB": 13,  # UK GDPR / Data Protection Act 2018, s.9
     "US": 13,  # COPPA
     "CA": 13,
@@ -104,7 +111,9 @@ def service_access(birth_date: date, country: str | None, today: date) -> Access
     needed = consent_age(country)
     if age >= needed:
         return AccessDecision(True, False, age, needed)
-    where = "in the European Union" if (country or "").upper() in EU_MEMBERS | EU_TERRITORIES else "where you live"
+    code = (country or "").upper()
+    where = "in the European Union" if code in EU_MEMBERS | EU_TERRITORIES else \
+        "who are citizens of the European Union" if code in EU_CITIZENS_TERRITORIES else "where you live"
     reason = (
         f"People under {needed} {where} need a parent's or guardian's consent to use the platform. "
         "Ask them to confirm it for you."

@@ -68,6 +68,17 @@ class TestServiceAccess:
         assert not decision.allowed and "European Union" in decision.reason
         assert age.service_access(born_years_ago(16), country, TODAY).allowed
 
+    @pytest.mark.parametrize("country", sorted(age.EU_CITIZENS_TERRITORIES))
+    def test_territories_whose_people_are_eu_citizens_use_sixteen(self, country):
+        """French Polynesia or Aruba is outside the EU, but its people are French or Dutch
+        citizens, and the rule is about citizens: a 15-year-old there needed no guardian."""
+        decision = age.service_access(born_years_ago(16, +1), country, TODAY)
+        assert not decision.allowed and "citizens of the European Union" in decision.reason
+        assert age.service_access(born_years_ago(16), country, TODAY).allowed
+
+    def test_the_faroes_keep_the_default_their_people_are_not_eu_citizens(self):
+        assert age.service_access(born_years_ago(13), "FO", TODAY).allowed
+
     def test_fifteen_year_old_from_the_uk_is_accepted(self):
         assert age.service_access(born_years_ago(15), "GB", TODAY).allowed
 
