@@ -106,6 +106,14 @@ def shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def scroll_to(page: Any, selector: str) -> None:
+    """Scroll ``selector`` into view in one script step. On a game page the socket swaps
+    the board in anew at any moment, and Playwright's scroll_into_view_if_needed fails
+    when the element it found is replaced while it waits for it to be stable."""
+    page.wait_for_selector(selector, state="attached")
+    page.evaluate("(s) => document.querySelector(s).scrollIntoView({block: 'center'})", selector)
+
+
 def wait_live(*pages: Any) -> None:
     from playwright.sync_api import expect
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from games.lessons import BY_SLUG, LESSONS, next_lesson, same_move
-from tests.browser.support import BROWSER_MARKS, LAPTOP, expect_refusal_beside, wait_live
+from tests.browser.support import BROWSER_MARKS, LAPTOP, expect_refusal_beside, scroll_to, wait_live
 
 pytestmark = BROWSER_MARKS
 
@@ -149,7 +149,7 @@ def test_on_a_touch_phone_the_page_stays_on_the_board_after_each_move(sign_in):
     start(page, lesson.slug)
     total = len(lesson.steps)
     wait_for_step(page, 1, total)
-    page.locator("#sq-5").scroll_into_view_if_needed()
+    scroll_to(page, "#sq-5")
     page.evaluate("window.scrollBy(0, 200)")
     before = page.evaluate("window.scrollY")
     page.locator("#sq-5").tap()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.support import BROWSER_MARKS, SHOTS, platform_with_world, signed_in_pages
+from tests.browser.support import BROWSER_MARKS, SHOTS, platform_with_world, scroll_to, signed_in_pages
 
 pytestmark = BROWSER_MARKS
 
@@ -103,7 +103,7 @@ def test_tic_tac_two_arrows_are_solid_44_px_tap_targets(world, browser, width):
         expect(page.locator("#sq-2")).to_have_attribute("aria-label", re.compile(r"^Square 2, X"))
 
         # Topple (not a special action: still open after the Shift), X's Wall right of 6.
-        page.locator(".t2-field").scroll_into_view_if_needed()
+        scroll_to(page, ".t2-field")
         page.click("#use-topple")
         # Each topple arrow: a solid face beside the Wall, and a tap area 44 px deep into
         # the square it falls onto, as long as the square.
