@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels_redis.pubsub import RedisPubSubChannelLayer
@@ -220,6 +220,12 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
     check costs ~0.2 µs a frame (timeit, this machine), nothing beside a move's
     milliseconds (docs/benchmarks-live.md)."""
 
+    #: The frames this socket takes: each type, with the fields it may carry beside
+    #: "type". Another type is refused (unknown-type), and so is another field
+    #: (unknown-field, as the REST API refuses a body's): a misspelt field was read as
+    #: absent, and a move was played with anything at all beside it.
+    frame_fields: ClassVar[dict[str, frozenset[str]]] = {"ping": frozenset()}
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handshake_read = self.accepted = False
@@ -347,6 +353,17 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self.send_error("malformed-frame", 'A frame is a JSON object with a "type".')
+            return
+        kind = content["type"]
+        fields = self.frame_fields.get(kind)
+        if fields is None:
+            await self.send_error("unknown-type", f"Unknown frame type {kind!r}.")
+            return
+        unknown = sorted(key for key in content if key != "type" and key not in fields)
+        if unknown:
+            takes = " and ".join(f'"{name}"' for name in sorted(fields))
+            await self.send_error("unknown-field", f'A "{kind}" frame has no field "{unknown[0]}": it takes '
+                                  + (f'{takes} beside "type".' if takes else '"type" alone.'), field=unknown[0])
             return
         await self.receive_json(content)
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -240,12 +240,18 @@ class GameConsumer(SafeJsonConsumer):
 
     # -- client frames -------------------------------------------------------------
 
+    frame_fields: ClassVar[dict[str, frozenset[str]]] = {
+        "sync": frozenset(),
+        "ping": frozenset(),
+        "move": frozenset({"ply", "move"}),
+        "resign": frozenset(),
+        "claim-timeout": frozenset(),
+        "note": frozenset({"text"}),
+    }
+
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        handler = self.handlers.get(content["type"])
-        if handler is None:
-            await self.send_error("unknown-type", f"Unknown frame type {content['type']!r}.")
-            return
-        await handler(self, content)
+        # A type of frame_fields (SafeJsonConsumer.receive checked): on_sync, on_claim_timeout...
+        await getattr(self, "on_" + content["type"].replace("-", "_"))(content)
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self._send_state()
@@ -285,15 +291,6 @@ class GameConsumer(SafeJsonConsumer):
             # for every player's socket. No other socket ever sends it on (game_note).
             # Redis away: the note is stored, and the other tabs read it with their state.
             await send_hint(game_group(self.game_id), {"type": "game.note", "author": self.user.pk, "text": text})
-
-    handlers: dict[str, Callable[[GameConsumer, dict[str, Any]], Any]] = {
-        "sync": on_sync,
-        "ping": on_ping,
-        "move": on_move,
-        "resign": on_resign,
-        "claim-timeout": on_claim_timeout,
-        "note": on_note,
-    }
 
     async def _call(self, service: Callable[..., Any], *, stale_state: bool = False, **kwargs: Any) -> Any:
         """Run a service for this socket's user; a refusal becomes an error frame."""

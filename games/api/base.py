@@ -21,10 +21,18 @@ from ..models import Game
 
 class WholeNumberField(serializers.IntegerField):
     """An integer, as the socket takes it (games/services.py, ``malformed-ply``): DRF's own
-    also took ``2.0``, ``"2 "`` and ``"2.0"``. Digits alone stand for it in a form's text."""
+    also took ``2.0``, ``"2 "`` and ``"2.0"``. In a JSON body the text ``"2"`` is refused
+    too; a form's body (the browsable API's) has only text, and there digits alone stand
+    for it."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        value = super().get_value(dictionary)
+        if html.is_html_input(dictionary) and isinstance(value, str) and value.isascii() and value.isdigit():
+            return int(value)
+        return value
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not (isinstance(data, int) or (isinstance(data, str) and data.isascii() and data.isdigit())):
+        if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 

@@ -81,7 +81,11 @@ async def test_numbers_a_frame_can_hold_still_reach_the_game(make_player):
     assert (await sock.recv_type("state"))["ply"] == 0  # a stale ply is sent the state
     await sock.send_text('{"type": "move", "ply": 0, "move": {"cell": 1e300}}')
     assert (await sock.recv_type("error"))["code"] == "malformed-move"
-    await sock.send_text('{"type": "move", "ply": 0, "move": {"cell": 5}, "at": 1.5e308}')
+    await sock.send_text('{"type": "move", "ply": 0, "move": {"cell": 5, "at": 1.5e308}}')
+    assert (await sock.recv_type("error"))["code"] == "malformed-move"
+    await sock.send_text('{"type": "move", "ply": 0.0, "move": {"cell": 5}}')
+    assert (await sock.recv_type("error"))["code"] == "malformed-ply"
+    await sock.send_text('{"type": "move", "ply": 0, "move": {"cell": 5}}')
     assert await sock.recv_type("ack") == {"type": "ack", "ply": 1}
     await sock.close()
 

@@ -789,13 +789,17 @@ def bad_frames(*, seat0_state: Any, foreign_move: dict[str, Any]) -> st.SearchSt
         st.just(("own", json.dumps({"type": "note", "text": "n" * 10_001}), "bad-note")),
         st.just(("own", json.dumps({"type": "claim-timeout"}), "no-time-out")),
         # Another game's socket, where this player has no seat: even its legal move is refused.
-        st.sampled_from(["move", "resign", "claim-timeout", "note"]).map(
-            lambda kind: (
-                "foreign",
-                json.dumps({"type": kind, "ply": 0, "move": foreign_move, "text": "x"}),
-                "not-a-player",
-            )
+        st.sampled_from([{"type": "move", "ply": 0, "move": foreign_move}, {"type": "resign"},
+                         {"type": "claim-timeout"}, {"type": "note", "text": "x"}]).map(
+            lambda frame: ("foreign", json.dumps(frame), "not-a-player")
         ),
+        # A field the frame does not take, even beside a legal move: refused, nothing played.
+        st.tuples(
+            st.sampled_from([{"type": "move", "ply": 0, "move": {"cell": 5}}, {"type": "resign"},
+                             {"type": "sync"}, {"type": "note", "text": "x"}]),
+            st.text(min_size=1, max_size=8).filter(lambda key: key not in ("type", "ply", "move", "text")),
+            json_values,
+        ).map(lambda t: ("own", json.dumps(t[0] | {t[1]: t[2]}), "unknown-field")),
     )
 
 

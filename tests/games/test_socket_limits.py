@@ -108,11 +108,42 @@ async def test_a_move_nested_as_deep_as_the_parser_allows_is_refused_not_dropped
     ):
         await sock.send_text(frame)
         assert (await sock.recv_type("error"))["code"] == code
-    await sock.send_text(json.dumps({"type": "sync", "extra": json.loads(nested)}))  # extra keys are ignored
+    await sock.send_text(json.dumps({"type": "sync", "extra": json.loads(nested)}))  # a field sync does not take
+    assert await sock.recv_type("error") == {
+        "type": "error", "code": "unknown-field", "field": "extra",
+        "message": 'A "sync" frame has no field "extra": it takes "type" alone.'}
+    await sock.send({"type": "sync"})
     assert (await sock.recv_type("state"))["ply"] == 0
     await sock.send({"type": "move", "ply": 0, "move": {"cell": 5}})
     assert await sock.recv_type("ack") == {"type": "ack", "ply": 1}
     await sock.close()
+
+
+async def test_a_frame_with_a_field_its_type_does_not_take_is_refused_and_plays_nothing(make_player):
+    """As the REST API refuses a body's unknown field: a misspelt "ply" was read as
+    absent, and a legal move beside any junk at all was played."""
+    p0, p1 = await players(make_player)
+    game_id = await started_game(p0, p1)
+    sock, _ = await Socket.open(game_id, p0)
+    for frame, field in (({"type": "move", "ply": 0, "move": {"cell": 5}, "at": 1}, "at"),
+                         ({"type": "move", "Ply": 0, "move": {"cell": 5}}, "Ply")):
+        await sock.send(frame)
+        assert await sock.recv_type("error") == {
+            "type": "error", "code": "unknown-field", "field": field,
+            "message": f'A "move" frame has no field "{field}": it takes "move" and "ply" beside "type".'}
+    await sock.send({"type": "resign", "ply": 0})
+    assert (await sock.recv_type("error"))["message"] == 'A "resign" frame has no field "ply": it takes "type" alone.'
+    await sock.send({"type": "sync"})
+    state = await sock.recv_type("state")
+    assert state["ply"] == 0 and state["game"]["status"] == "active"  # nothing was played, nobody resigned
+    await sock.close()
+    notices = WebsocketCommunicator(application, "/ws/notifications/", headers=[HOST, ORIGIN])
+    assert (await notices.connect())[0]
+    await notices.send_json_to({"type": "ping", "n": 1})
+    assert (await notices.receive_json_from(timeout=5))["code"] == "unknown-field"
+    await notices.send_json_to({"type": "ping"})
+    assert await notices.receive_json_from(timeout=5) == {"type": "pong"}
+    await notices.disconnect()
 
 
 def _from(game_id: int, address: str, headers: list[tuple[bytes, bytes]] | None = None) -> WebsocketCommunicator:
