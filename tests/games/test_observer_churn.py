@@ -118,9 +118,13 @@ def test_1500_observer_sockets_opened_and_closed_leave_no_row_or_subscription(tm
         try:
             with running(uvicorn_command(port), env=env, log_dir=tmp_path) as (server,):
                 wait_for_port(port, process=server)
+                # No keepalive pings of its own: under a loaded machine's churn (59 s in a CI
+                # rehearsal beside other work, against ~20 s) a pong late by 20 s closed
+                # the stayer, whose row was then rightly gone.
                 stayer: Any = loop.run_until_complete(
                     websockets.connect(
-                        f"ws://127.0.0.1:{port}/ws/games/{games[0]}/", origin=Origin(f"http://127.0.0.1:{port}")
+                        f"ws://127.0.0.1:{port}/ws/games/{games[0]}/", origin=Origin(f"http://127.0.0.1:{port}"),
+                        ping_interval=None,
                     )
                 )
                 assert json.loads(loop.run_until_complete(stayer.recv()))["observers"] == 1
@@ -134,7 +138,8 @@ def test_1500_observer_sockets_opened_and_closed_leave_no_row_or_subscription(tm
                     if len(rows) == 1 or time.monotonic() > deadline:
                         break
                     time.sleep(0.5)
-                assert len(rows) == 1, f"{len(rows) - 1} observer rows left behind; subscriptions {subscriptions}"
+                assert len(rows) == 1, (f"{len(rows) - 1} observer rows left behind; subscriptions {subscriptions}; "
+                                        f"the stayer {stayer.state.name}, closed {stayer.close_code} {stayer.close_reason!r}")
                 # The stayer's own channel, its game's group once; no other game's group.
                 group = f"{prefix}__group__game-"
                 assert subscriptions == {"sockets": 1, f"{group}{games[0]}": 1, f"{group}{games[1]}": 0,
