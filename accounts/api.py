@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
+from rest_framework.utils import html
 from rest_framework.views import APIView
 
 from . import age, notices, players, presence, services
@@ -49,6 +50,18 @@ class BirthDateField(serializers.DateField):
         return parsed
 
 
+class OptionalTextField(serializers.CharField):
+    """Optional text whose blank in a form's body is a blank given, refused as JSON's ""
+    is (unless blank is allowed): DRF reads a form's blank optional field as left out, so
+    a blank username withdrew the caller from a section, and a blank display name was
+    ignored with a 200 (attacker probe)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if html.is_html_input(dictionary) and dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
+
 class SignUpSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150, validators=[services.validate_username])
     password = serializers.CharField(write_only=True, trim_whitespace=False)  # spaces are part of it
@@ -62,7 +75,7 @@ class SignUpSerializer(serializers.Serializer):
 
 class ProfileSerializer(serializers.Serializer):
     username = serializers.CharField(source="user.username", read_only=True)
-    display_name = serializers.CharField(max_length=60, required=False)
+    display_name = OptionalTextField(max_length=60, required=False)
     # None for an account made without one (a superuser's): the schema says so.
     date_of_birth = serializers.DateField(read_only=True, allow_null=True)
     # Blank only on the way out: a profile made without one (a superuser's) has none.
@@ -78,7 +91,7 @@ class ProfileSerializer(serializers.Serializer):
 class ProfileUpdateSerializer(serializers.Serializer):
     """What a player changes of their profile: a country is given or left out, never blank."""
 
-    display_name = serializers.CharField(max_length=60, required=False)
+    display_name = OptionalTextField(max_length=60, required=False)
     country = CountryCodeField(required=False)
 
 

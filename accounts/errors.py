@@ -9,6 +9,16 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
+#: The longest message an error carries (API answers and socket error frames). A refusal
+#: may quote what was sent, and an outside probe's 2 MB body came back whole in its
+#: message (every one of 200,000 house-rule keys), as did a 15 KB frame type.
+MESSAGE_LIMIT = 500
+
+
+def shortened(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class ServiceError(Exception):
     def __init__(self, code: str, message: str) -> None:

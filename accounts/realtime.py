@@ -23,7 +23,7 @@ from django.http import parse_cookie
 from redis.exceptions import RedisError
 
 from . import json_numbers
-from .errors import ServiceError
+from .errors import ServiceError, shortened
 
 #: Close code after a flood of frames over the socket's rate (docs/protocol.md).
 CLOSE_RATE_LIMITED = 4429
@@ -363,7 +363,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
         if unknown:
             takes = " and ".join(f'"{name}"' for name in sorted(fields))
             await self.send_error("unknown-field", f'A "{kind}" frame has no field "{unknown[0]}": it takes '
-                                  + (f'{takes} beside "type".' if takes else '"type" alone.'), field=unknown[0])
+                                  + (f'{takes} beside "type".' if takes else '"type" alone.'), field=shortened(unknown[0]))
             return
         await self.receive_json(content)
 
@@ -389,7 +389,7 @@ class SafeJsonConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_RATE_LIMITED)
 
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, **extra})
+        await self.send_json({"type": "error", "code": code, "message": shortened(message), **extra})
 
     async def account_closed(self, event: dict[str, Any]) -> None:
         """The socket's account was closed (accounts.services.close_account_sockets): a

@@ -16,7 +16,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from accounts.errors import ServiceError, refuse_value
+from accounts.errors import ServiceError, refuse_value, shortened
 from games.rules import RuleError
 
 _Default = TypeVar("_Default", bound=int | None)
@@ -55,7 +55,23 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+def _shortened_texts(detail: Any) -> Any:
+    """A validation error's reasons, each cut as a message is (accounts.errors.shortened)."""
+    if isinstance(detail, dict):
+        return {key: _shortened_texts(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_shortened_texts(value) for value in detail]
+    return shortened(detail) if isinstance(detail, str) else detail
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = _exception_response(exc, context)
+    if response is not None and isinstance(response.data, dict):
+        response.data = _shortened_texts(response.data)
+    return response
+
+
+def _exception_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     request = context.get("request")
     renderer_format = getattr(getattr(request, "accepted_renderer", None), "format", "json")
     if request is not None and renderer_format not in ("json", "api"):

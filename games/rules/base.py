@@ -35,6 +35,23 @@ Viewer = int | None
 SEATS: tuple[Seat, Seat] = (0, 1)
 SEAT_NAMES = ("Player One", "Player Two")
 
+#: House rules are shallow (the deepest, a pair of symbols, is two levels); far deeper
+#: ones are refused before anything recurses into them.
+MAX_OPTIONS_DEPTH = 16
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects in ``value`` nest more than ``limit`` levels (walked
+    without recursion, so any depth the JSON reader produced is measured)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if depth >= limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, Mapping) else item))
+    return False
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -141,6 +158,9 @@ class Variant(ABC):
             options = {}
         if not isinstance(options, Mapping):
             raise RuleError("bad-options", "House rules must be given as named options.")
+        if _nested_deeper_than(options, MAX_OPTIONS_DEPTH):
+            # deepcopy and the schema's validator recurse: some 470 levels were a RecursionError.
+            raise RuleError("bad-options", f"House rules nest at most {MAX_OPTIONS_DEPTH} levels deep.")
         merged = self.default_options()
         merged.update(copy.deepcopy(dict(options)))
         # The variant's own checks come first: their messages speak the rules' words.

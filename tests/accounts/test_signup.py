@@ -145,6 +145,11 @@ class TestApi:
             "/api/v1/accounts/me/", {"display_name": "API Name"}, content_type="application/json", **auth
         )
         assert patched.json()["display_name"] == "API Name"
+        # A form's blank is a blank given, refused as JSON's "" is (it was ignored: 200).
+        blank = client.patch("/api/v1/accounts/me/", "display_name=",
+                             content_type="application/x-www-form-urlencoded", **auth)
+        assert blank.status_code == 400 and blank.json()["fields"] == {"display_name": ["This field may not be blank."]}
+        assert client.get("/api/v1/accounts/me/", **auth).json()["display_name"] == "API Name"
         assert client.post("/api/v1/accounts/logout/", **auth).status_code == 204
         assert client.get("/api/v1/accounts/me/", **auth).status_code == 401
 

@@ -142,6 +142,34 @@ class TestRuleSets:
         unknown = client.post("/api/v1/rule-sets/", {"name": "?", "variant": "chess"}, format="json")
         assert_error(unknown, 400, "unknown-variant")
 
+    @pytest.mark.parametrize("depth", [17, 470, 600])
+    def test_house_rules_nested_deep_are_refused_not_a_500(self, alice, depth):
+        """Some 470 levels of nesting were a RecursionError in validate_options (its
+        deepcopy), a 500, on each of the three writes that take house rules (attacker probe)."""
+        nested: Any = 1
+        for _ in range(depth):
+            nested = {"a": nested}
+        client = client_for(alice)
+        mine = client.post("/api/v1/rule-sets/", {"name": "Mine", "variant": "classic"}, format="json").json()
+        for response in (
+            client.post("/api/v1/rule-sets/", {"name": "Deep", "variant": "classic", "options": nested}, format="json"),
+            client.post(f"/api/v1/rule-sets/{mine['id']}/revise/", {"options": nested}, format="json"),
+            create(client, variant="classic", ai_level="random", options=nested),
+        ):
+            assert assert_error(response, 400, "bad-options")["message"] == "House rules nest at most 16 levels deep."
+        assert not RuleSet.objects.filter(name="Deep").exists()
+        assert RuleSet.objects.filter(family=mine["family"]).count() == 1
+
+    def test_an_error_message_quotes_at_most_500_characters(self, alice):
+        """A refusal that quotes what was sent came back as long as it: 200,000 unknown
+        house-rule keys were a 2.1 MB message (attacker probe)."""
+        options = {f"key{n}": n for n in range(5000)}
+        response = client_for(alice).post("/api/v1/rule-sets/", {"name": "Many", "variant": "classic",
+                                                                   "options": options}, format="json")
+        message = assert_error(response, 400, "bad-options")["message"]
+        assert len(message) == 500 and message.endswith("…"), len(message)
+        assert len(response.content) < 1000
+
     @pytest.mark.parametrize("field", ["seconds_per_move", "seconds_per_game", "no_show_seconds", "match_games"])
     @pytest.mark.parametrize("value", [2.0, "2.0", "2 ", "40", True])
     def test_a_rules_whole_numbers_are_whole_numbers(self, alice, field, value):

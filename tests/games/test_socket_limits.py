@@ -139,6 +139,9 @@ async def test_a_frame_with_a_field_its_type_does_not_take_is_refused_and_plays_
     await sock.close()
     notices = WebsocketCommunicator(application, "/ws/notifications/", headers=[HOST, ORIGIN])
     assert (await notices.connect())[0]
+    await notices.send_json_to({"type": "t" * 15_000})  # an error quotes at most 500 characters of it
+    error = await notices.receive_json_from(timeout=5)
+    assert error["code"] == "unknown-type" and len(error["message"]) == 500, len(error["message"])
     await notices.send_json_to({"type": "ping", "n": 1})
     assert (await notices.receive_json_from(timeout=5))["code"] == "unknown-field"
     await notices.send_json_to({"type": "ping"})

@@ -155,6 +155,10 @@ def test_entries_register_refuse_withdraw(club, organiser, make_player):
     assert not Entry.objects.filter(section=section, user=old).exists()
 
     assert [e["username"] for e in api().get(url).json()] == ["kid"]
+    # A form's blank username is a blank given, not "yourself" (it withdrew the caller).
+    blank = api(young).post(f"/api/v1/sections/{section.pk}/withdraw/", {"username": ""}, format="multipart")
+    assert blank.status_code == 400 and blank.json()["fields"] == {"username": ["This field may not be blank."]}
+    assert Entry.objects.get(section=section, user=young).status == "registered"
     left = api(young).post(f"/api/v1/sections/{section.pk}/withdraw/", {"reason": "ill"}, format="json")
     assert left.status_code == 200 and left.json()["status"] == "withdrawn" and left.json()["withdrawn_reason"] == "ill"
     assert api(young).post(f"/api/v1/sections/{section.pk}/withdraw/").json()["code"] == "not-entered"
