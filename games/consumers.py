@@ -24,7 +24,7 @@ from accounts.realtime import SafeJsonConsumer, account_group, socket_address
 
 from . import boards, database, observing, resync, selectors, services, sql
 from .models import Game, PrivateNote  # reads only: services write
-from .realtime import game_group, send_hint
+from .realtime import game_group
 
 #: Close code after "no-such-game" (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
@@ -91,8 +91,8 @@ def _claim_timeout(**kwargs: Any) -> int:
     return services.claim_timeout(**kwargs).ply
 
 
-def _save_note(**kwargs: Any) -> str:
-    return services.save_note(**kwargs).text
+def _save_note(**kwargs: Any) -> None:
+    services.save_note(**kwargs)
 
 
 def _seat_for(*, game_id: int, user: Any) -> tuple[bool, int | None]:
@@ -284,13 +284,8 @@ class GameConsumer(SafeJsonConsumer):
         await self.send_json({"type": "ack", "ply": ply} | ({"for": what} if what else {}))
 
     async def on_note(self, content: dict[str, Any]) -> None:
-        text = await self._call(_save_note, text=content.get("text"))
-        if text is not None:
-            # To the author's own sockets (other tabs included), which pick it out of the
-            # game group's messages: no group of its own, so no second Redis subscription
-            # for every player's socket. No other socket ever sends it on (game_note).
-            # Redis away: the note is stored, and the other tabs read it with their state.
-            await send_hint(game_group(self.game_id), {"type": "game.note", "author": self.user.pk, "text": text})
+        # Stored, then sent to the author's sockets by the service (games.services.save_note).
+        await self._call(_save_note, text=content.get("text"))
 
     async def _call(self, service: Callable[..., Any], *, stale_state: bool = False, **kwargs: Any) -> Any:
         """Run a service for this socket's user; a refusal becomes an error frame."""

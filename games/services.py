@@ -810,6 +810,11 @@ def save_note(*, game_id: int, user: User, text: str) -> PrivateNote:
     if "\x00" in text or not _encodable(text):  # the websocket's frames reach here unchecked
         raise ServiceError("bad-note", "A note cannot hold NUL or unpaired surrogate characters.")
     note, _ = PrivateNote.objects.update_or_create(game=game, author=user, defaults={"text": text})
+    # To the author's open sockets (other tabs, however it was saved: socket, page or
+    # REST), which pick it out of the game group's messages (GameConsumer.game_note): no
+    # group of its own, so no second Redis subscription for every player's socket.
+    transaction.on_commit(lambda: realtime.send_to_game(
+        game.pk, {"type": "game.note", "author": user.pk, "text": note.text}))
     return note
 
 

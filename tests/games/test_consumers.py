@@ -375,6 +375,19 @@ async def test_notes_reach_only_their_authors_sockets(make_player):
     assert (await other.recv_type("state"))["note"] == ""
     await watcher.send({"type": "sync"})
     assert "note" not in await watcher.recv_type("state")
+    # Saved over REST (or by the page's form), it reaches the author's open tabs alike
+    # (it did not: only a note sent over a socket did; attacker probe).
+    from rest_framework.test import APIClient
+
+    def put_note() -> int:
+        client = APIClient()
+        client.force_authenticate(p0)
+        return client.put(f"/api/v1/games/{game_id}/note/", {"text": "Corners first."}, format="json").status_code
+
+    assert await sync_to_async(put_note)() == 200
+    for tab in (tab1, tab2, again):
+        assert await tab.recv_type("note") == {"type": "note", "text": "Corners first."}
+    assert not contains(await other.drain() + await watcher.drain(), "Corners first.")
     for sock in (tab1, tab2, other, watcher, again):
         await sock.close()
 
