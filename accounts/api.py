@@ -50,16 +50,22 @@ class BirthDateField(serializers.DateField):
         return parsed
 
 
-class OptionalTextField(serializers.CharField):
-    """Optional text whose blank in a form's body is a blank given, refused as JSON's ""
-    is (unless blank is allowed): DRF reads a form's blank optional field as left out, so
-    a blank username withdrew the caller from a section, and a blank display name was
-    ignored with a 200 (attacker probe)."""
+class TextField(serializers.CharField):
+    """Text, as the socket takes it: DRF's own also took a number and made it text (a
+    display name of 0 was "0": schema fuzzer). An optional one's blank in a form's body
+    is a blank given, refused as JSON's "" is (unless blank is allowed): DRF reads it as
+    left out, so a blank username withdrew the caller from a section, and a blank
+    display name was ignored with a 200 (attacker probe)."""
 
     def get_value(self, dictionary: Any) -> Any:
         if html.is_html_input(dictionary) and dictionary.get(self.field_name) == "":
             return ""
         return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
 class SignUpSerializer(serializers.Serializer):
@@ -75,7 +81,7 @@ class SignUpSerializer(serializers.Serializer):
 
 class ProfileSerializer(serializers.Serializer):
     username = serializers.CharField(source="user.username", read_only=True)
-    display_name = OptionalTextField(max_length=60, required=False)
+    display_name = TextField(max_length=60, required=False)
     # None for an account made without one (a superuser's): the schema says so.
     date_of_birth = serializers.DateField(read_only=True, allow_null=True)
     # Blank only on the way out: a profile made without one (a superuser's) has none.
@@ -91,7 +97,7 @@ class ProfileSerializer(serializers.Serializer):
 class ProfileUpdateSerializer(serializers.Serializer):
     """What a player changes of their profile: a country is given or left out, never blank."""
 
-    display_name = OptionalTextField(max_length=60, required=False)
+    display_name = TextField(max_length=60, required=False)
     country = CountryCodeField(required=False)
 
 

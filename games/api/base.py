@@ -37,15 +37,6 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
-class TextField(serializers.CharField):
-    """Text, as the socket takes it: DRF's own also took a number and made it text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)  # type: ignore[no-any-return]
-
-
 class TrueFalseField(serializers.BooleanField):
     """JSON ``true`` or ``false``, as strictly typed as the whole numbers above: DRF's own
     also took ``"yes"``, ``"on"``, ``"1"``, ``1`` and ``"True"`` for true. A form's body

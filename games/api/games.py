@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import idempotency, players
+from accounts.api import TextField
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest
 
@@ -22,7 +23,6 @@ from .base import (
     GamesAPIView,
     GameSerializer,
     MoveEntrySerializer,
-    TextField,
     TrueFalseField,
     WholeNumberField,
     load_game,

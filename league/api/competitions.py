@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api import OptionalTextField, refuse_unwritable
+from accounts.api import TextField, refuse_unwritable
 from accounts.errors import ErrorSerializer, ServiceError
 from accounts.http import PlayerAPIRequest, signed_in_user
 from accounts.models import User
@@ -293,12 +293,12 @@ ORGANISER_USERNAME_HELP = ("Organisers: the member of the club to enter or withd
 
 
 class EnterSerializer(serializers.Serializer):
-    username = OptionalTextField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
+    username = TextField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
 
 
 class WithdrawSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    username = OptionalTextField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
+    username = TextField(required=False, max_length=150, help_text=ORGANISER_USERNAME_HELP)
 
 
 class ReasonSerializer(serializers.Serializer):

@@ -150,6 +150,8 @@ class TestApi:
                              content_type="application/x-www-form-urlencoded", **auth)
         assert blank.status_code == 400 and blank.json()["fields"] == {"display_name": ["This field may not be blank."]}
         assert client.get("/api/v1/accounts/me/", **auth).json()["display_name"] == "API Name"
+        number = client.patch("/api/v1/accounts/me/", {"display_name": 0}, content_type="application/json", **auth)
+        assert number.status_code == 400 and number.json()["fields"] == {"display_name": ["Not a valid string."]}
         assert client.post("/api/v1/accounts/logout/", **auth).status_code == 204
         assert client.get("/api/v1/accounts/me/", **auth).status_code == 401
 
